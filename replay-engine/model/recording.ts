@@ -1,0 +1,73 @@
+// A recording as every view sees it: the timeline plus what is known about the run (panic,
+// verify verdict, value histories) and a decoder that turns one record into something readable.
+import type { EngineWarning } from './errors';
+import type { Timeline } from './timeline';
+
+/** A decoded value as a tree, for DAP variables, hovers and the webview details panel. */
+export interface DecodedValue {
+  /** Short text shown on one line ("200 OK", "\"payload-42\\n\"", "[3 items]"). */
+  text: string;
+  /** What kind of thing it is, for styling and tests: 'text', 'hex', 'number', 'time', 'resp', 'http', ... */
+  type: string;
+  children?: Array<{ name: string; value: DecodedValue }>;
+}
+
+export interface RecordView {
+  record: number;
+  kind: string;
+  thread: number;
+  line: number;
+  /** Step number of this record, or -1 for a non-step record. */
+  step: number;
+  /** Cursor position at which it is done. */
+  position: number;
+  /** One line for lists and the timeline: `S 0.1 (op 3/8)`, `redis@1 GET cart:7 → "sku-1,sku-2"`. */
+  summary: string;
+  value: DecodedValue;
+}
+
+export interface PanicInfo {
+  message: string;
+  /** Thread index in timeline.threads. */
+  thread: number;
+  /** Cursor position of the panic: how many steps had completed. */
+  position: number;
+  /** Thread index of each step 0..position-1, the steps that led there. */
+  causalChain: Uint32Array;
+  /** Where the facts came from: `machin` (replay --json), `capsule` (recorded panic). */
+  source: string;
+}
+
+export interface VerifyVerdict {
+  scheduleDone: number;
+  scheduleTotal: number;
+  ioUnderrun: boolean;
+  boundary: string;
+  verdict: 'FAITHFUL' | 'DIVERGED';
+}
+
+/** One value a variable took: on thread `thread`, set once `position` steps had completed. */
+export interface HistoryEntry {
+  thread: number;
+  position: number;
+  value: string;
+}
+
+/** Every value of every watched variable, in true order. Names are per thread. */
+export interface ValueHistories {
+  names: string[];
+  entries(name: string): HistoryEntry[];
+  /** The value of `name` on `thread` as of position p: its last entry with position <= p. */
+  valueAt(name: string, thread: number, p: number): string | undefined;
+}
+
+export interface Recording {
+  timeline: Timeline;
+  warnings: EngineWarning[];
+  /** True when results may diverge from the recorded run (an FFI trace). */
+  bestEffort: boolean;
+  panic: PanicInfo | null;
+  verify: VerifyVerdict | null;
+  histories: ValueHistories | null;
+  describe(record: number): RecordView;
+}

@@ -1,0 +1,27 @@
+// What a caller (CLI, debug adapter, extension, language server) may say when opening a recording.
+
+export interface ToolchainOptions {
+  /** Do not run any toolchain: trace-only / capsule-only. */
+  noToolchain?: boolean;
+  /** Explicit path of machin / tin (else the MACHIN / TIN environment variable, else PATH). */
+  machinPath?: string;
+  tinPath?: string;
+  /** Explicit program source for a trace (overrides the trace's `program` line). */
+  program?: string;
+  /** Folders to look for the program in (the workspace folders). */
+  programRoots?: string[];
+  /** Per toolchain run. Default 60 s. */
+  timeLimitMs?: number;
+  signal?: AbortSignal;
+  /** Toolchain output as it arrives, for an output channel. */
+  onOutput?: (text: string) => void;
+  /** Asked before running a program found outside programRoots; false stops the toolchain run. */
+  confirmProgram?: (path: string) => Promise<boolean>;
+}
+
+export interface OpenOptions extends ToolchainOptions {
+  /** Capsule key: 64 hex digits. Never printed or logged. */
+  keyHex?: string;
+  /** Environment to read TIN_REPLAY_KEY / MACHIN / TIN from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
