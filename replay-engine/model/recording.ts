@@ -70,4 +70,21 @@ export interface Recording {
   verify: VerifyVerdict | null;
   histories: ValueHistories | null;
   describe(record: number): RecordView;
+  /**
+   * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to
+   * editors through a DAP sourceReference and the LSP. Undefined for text formats (the trace file
+   * itself is the document).
+   */
+  decodedDocument?(): string;
+  /** Where in the program record r's thread runs (the goroutine's function, a select site), when known. */
+  sourceLocation?(record: number): SourceLocation | undefined;
+}
+
+export interface SourceLocation {
+  /** Absolute path of the program source. */
+  path: string;
+  /** 1-based. */
+  line: number;
+  /** Function or site name for a stack frame. */
+  name: string;
 }
