@@ -22,6 +22,8 @@ export interface ToolchainOptions {
 export interface OpenOptions extends ToolchainOptions {
   /** Capsule key: 64 hex digits. Never printed or logged. */
   keyHex?: string;
+  /** A file holding the capsule key (64 hex digits); refused when group or others can read it. */
+  keyFile?: string;
   /** Environment to read TIN_REPLAY_KEY / MACHIN / TIN from (default process.env). */
   env?: NodeJS.ProcessEnv;
 }

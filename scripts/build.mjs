@@ -10,8 +10,9 @@ const nodeEntries = {
   extension: 'extension/main.ts',
   'debug-adapter': 'debug-adapter/main.ts',
   'language-server': 'language-server/main.ts',
-  cli: 'replay-engine/cli/main.ts',
 };
+// The CLI is its own build: it is run directly (`bin: frozen-run`), so it needs a shebang.
+const cliEntries = { cli: 'replay-engine/cli/main.ts' };
 const webEntries = {
   timeline: 'webview-ui/timeline/main.ts',
   history: 'webview-ui/history/main.ts',
@@ -23,6 +24,7 @@ const pick = (entries) => Object.fromEntries(Object.entries(entries).filter(([, 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
 const builds = [
   { ...common, entryPoints: pick(nodeEntries), outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: pick(cliEntries), outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: pick(webEntries), outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text' } },
 ];
 

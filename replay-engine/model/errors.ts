@@ -18,7 +18,9 @@ export type ErrorCode =
   | 'toolchain-timeout'
   | 'cancelled'
   | 'program-missing'
-  | 'usage';
+  | 'usage'
+  /** Two recordings that cannot be compared (different formats or programs). */
+  | 'not-comparable';
 
 export interface ErrorPlace {
   file?: string;

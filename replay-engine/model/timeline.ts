@@ -129,6 +129,15 @@ export class Timeline {
   }
 }
 
+/** The arrays TimelineBuilder.reserve hands a reader's hot loop. */
+export interface RecordArrays {
+  kind: Uint8Array;
+  thread: Uint16Array | Uint32Array;
+  payloadStart: Uint32Array;
+  stepRecord: Uint32Array;
+  bytes: Uint8Array;
+}
+
 /** Collects records while a reader streams a file; sizes come from an upper bound so nothing is copied. */
 export class TimelineBuilder {
   private kinds: string[] = [];
@@ -227,6 +236,34 @@ export class TimelineBuilder {
     if (isStep) this.stepRecord[this.steps++] = r;
     this.count = r + 1;
     return r;
+  }
+
+  /**
+   * For a reader's hot loop (mflrr/read-trace.ts), which writes records itself: the arrays to write
+   * records recordCount.. and payload bytes payloadUsed.. into, with room for at least `records`
+   * more records and `payload` more bytes. Record r is written as add() does: kind[r], thread[r],
+   * payloadStart[r + 1] (= payload end), stepRecord[k] for a step. Then commit() the new counts
+   * before any other call; any other call (internThread may widen `thread`) invalidates the arrays.
+   */
+  reserve(records: number, payload: number): RecordArrays {
+    while (this.count + records > this.kind.length) this.grow();
+    if (this.used + payload > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + payload));
+      grown.set(this.bytes.subarray(0, this.used));
+      this.bytes = grown;
+    }
+    return { kind: this.kind, thread: this.thread, payloadStart: this.payloadStart, stepRecord: this.stepRecord, bytes: this.bytes };
+  }
+
+  /** The counts after records were written through reserve(). */
+  commit(recordCount: number, stepCount: number, payloadUsed: number): void {
+    this.count = recordCount;
+    this.steps = stepCount;
+    this.used = payloadUsed;
+  }
+
+  get payloadUsed(): number {
+    return this.used;
   }
 
   /** Undo payload bytes reserved for a record that will not be added (a cut last line). */

@@ -1,0 +1,56 @@
+// Command-line parsing for `frozen-run`: Node's util.parseArgs, with usage errors (exit 2) kept
+// apart from recordings that cannot be read (exit 1).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export const USAGE = `usage:
+  frozen-run inspect FILE [--json] [--machin PATH] [--program PATH] [--no-toolchain] [--key HEX | --key-file PATH]
+      the recording's facts, threads with labels and record counts, the panic and causal chain
+      when known, the verify verdict and warnings (--json: machine-readable, see docs/cli.md)
+  frozen-run history FILE VAR [--goroutine G] [--json] [--machin PATH] [--program PATH]
+      every value VAR took, with op and goroutine (needs machin: --machin PATH or MACHIN=PATH)
+  frozen-run compare A B [--json]          two runs of the same program side by side
+  frozen-run secret FILE.tcap TEXT ...     is TEXT the secret behind a capsule's handle? (secret --help)
+  frozen-run against FILE.tcap BUILD ...   replay a Tin capsule against a build (against --help)
+
+exit status: 0 read, 1 the recording cannot be read (one line on stderr), 2 usage error`;
+
+export class UsageError extends Error {}
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface Parsed {
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+}
+
+/** parseArgs that turns every complaint into a UsageError. */
+export function parse(argv: string[], options: Options, positionals: { min: number; max: number; names: string }): Parsed {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const n = parsed.positionals.length;
+  if (n < positionals.min) throw new UsageError(`missing ${positionals.names}`);
+  if (n > positionals.max) throw new UsageError(`unexpected argument \`${parsed.positionals[positionals.max]}\``);
+  return { positionals: parsed.positionals, values: parsed.values as Parsed['values'] };
+}
+
+/** Options every command that opens a recording shares. */
+export const OPEN_OPTIONS: Options = {
+  json: { type: 'boolean' },
+  machin: { type: 'string' },
+  program: { type: 'string' },
+  'no-toolchain': { type: 'boolean' },
+  key: { type: 'string' },
+  'key-file': { type: 'string' },
+  'time-limit': { type: 'string' },
+};
+
+export function timeLimitMs(v: string | boolean | undefined): number | undefined {
+  if (typeof v !== 'string') return undefined;
+  const s = Number(v);
+  if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--time-limit wants seconds, got \`${v}\``);
+  return Math.round(s * 1000);
+}

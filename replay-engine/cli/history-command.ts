@@ -1,0 +1,57 @@
+// `frozen-run history FILE VAR [--goroutine G] [--json]`: every value VAR took, from machin's
+// `replay --print` (through the machin bridge). Needs machin; says so when it is missing.
+import { RecordingError } from '../model/errors';
+import { openRecording } from '../open';
+import { OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
+
+export interface HistoryJson {
+  file: string;
+  variable: string;
+  goroutine: string | null;
+  entries: Array<{ op: number; goroutine: string; value: string }>;
+}
+
+export async function runHistory(argv: string[]): Promise<number> {
+  const { positionals, values } = parse(argv, { ...OPEN_OPTIONS, goroutine: { type: 'string' } }, { min: 2, max: 2, names: 'FILE and VAR' });
+  const [file, variable] = positionals;
+  if (values['no-toolchain']) throw new UsageError('history needs machin; it cannot run with --no-toolchain');
+  const rec = await openRecording(file, {
+    machinPath: values.machin as string | undefined,
+    program: values.program as string | undefined,
+    keyHex: values.key as string | undefined,
+    timeLimitMs: timeLimitMs(values['time-limit']),
+  });
+  const tl = rec.timeline;
+  if (!rec.histories) {
+    // Say why when it is not simply "machin is missing" (a program that cannot be found, a time limit).
+    const why = rec.warnings.find((w) => w.code !== 'toolchain-missing' && /machin|program/i.test(w.message) && !/not found/.test(w.message))?.message;
+    throw new RecordingError(
+      'toolchain-missing',
+      `${file}: no value histories: they come from \`machin replay --print\`, so machin is needed (--machin PATH, or the MACHIN environment variable, or machin on PATH)${why ? ` — ${why}` : ''}`,
+      { file },
+    );
+  }
+  const goroutine = values.goroutine as string | undefined;
+  let only = -1;
+  if (goroutine !== undefined) {
+    only = tl.threadIndex(goroutine);
+    if (only < 0) throw new RecordingError('malformed', `${file}: no goroutine ${goroutine} in this recording (it has ${tl.threads.map((t) => t.id).slice(0, 10).join(', ')}${tl.threads.length > 10 ? ', …' : ''})`, { file });
+  }
+  const histories = rec.histories;
+  if (!histories.names.includes(variable) || histories.entries(variable).length === 0) {
+    const known = histories.names.filter((n) => histories.entries(n).length > 0).join(', ') || 'none';
+    throw new RecordingError('malformed', `${file}: no values of \`${variable}\` (machin printed values of: ${known}; slices, maps, structs and select-bound variables are never probed)`, { file });
+  }
+  const entries = rec.histories
+    .entries(variable)
+    .filter((e) => only < 0 || e.thread === only)
+    .map((e) => ({ op: e.position, goroutine: tl.threads[e.thread].id, value: e.value }));
+  if (values.json) {
+    const doc: HistoryJson = { file: tl.file, variable, goroutine: goroutine ?? null, entries };
+    process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  } else {
+    const lines = entries.map((e) => `  op ${String(e.op).padStart(6)}  goroutine ${e.goroutine.padEnd(8)}  ${variable} = ${e.value}`);
+    process.stdout.write(`${variable}: ${entries.length} value${entries.length === 1 ? '' : 's'}${goroutine ? ` on goroutine ${goroutine}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
+  }
+  return 0;
+}

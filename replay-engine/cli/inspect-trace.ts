@@ -1,0 +1,85 @@
+// `frozen-run inspect` for a machin trace: the JSON document (shape in docs/cli.md) and the short
+// summary for a human. Never lists every record.
+import type { MflrrRecording } from '../mflrr/recording';
+
+export interface TraceInspectJson {
+  format: 'mflrr';
+  file: string;
+  version: number;
+  boundary: string | null;
+  program: string | null;
+  safe: boolean | null;
+  scheduleTotal: number;
+  ioTotal: number;
+  recordCount: number;
+  bestEffort: boolean;
+  threads: Array<{ id: string; label: string; ops: number; io: number }>;
+  panic: { message: string; thread: string; op: number } | null;
+  causalChain: string[] | null;
+  verify: { scheduleDone: number; scheduleTotal: number; ioUnderrun: boolean; boundary: string; verdict: string } | null;
+  /** Line of a cut last line that was ignored, or null. */
+  cutLine: number | null;
+  warnings: Array<{ code: string; message: string; line?: number }>;
+}
+
+export function traceInspectJson(rec: MflrrRecording): TraceInspectJson {
+  const tl = rec.timeline;
+  const { steps, io } = rec.threadCounts();
+  const panic = rec.panic;
+  return {
+    format: 'mflrr',
+    file: tl.file,
+    version: rec.header.version,
+    boundary: rec.header.boundary,
+    program: rec.header.program,
+    safe: rec.header.safe,
+    scheduleTotal: tl.stepCount,
+    ioTotal: rec.ioTotal,
+    recordCount: tl.recordCount,
+    bestEffort: rec.bestEffort,
+    threads: tl.threads.map((t, i) => ({ id: t.id, label: t.label, ops: steps[i], io: io[i] })),
+    panic: panic ? { message: panic.message, thread: tl.threads[panic.thread].id, op: panic.position } : null,
+    causalChain: panic ? Array.from(panic.causalChain, (t) => tl.threads[t].id) : null,
+    verify: rec.verify ? { ...rec.verify } : null,
+    cutLine: rec.cutLine,
+    warnings: rec.warnings.map((w) => (w.line === undefined ? { code: w.code, message: w.message } : { code: w.code, message: w.message, line: w.line })),
+  };
+}
+
+const MAX_THREADS_SHOWN = 16;
+const CHAIN_ENDS = 6;
+
+export function traceInspectText(rec: MflrrRecording): string {
+  const j = traceInspectJson(rec);
+  const out: string[] = [j.file];
+  const safe = j.safe === null ? 'safe flag unknown' : j.safe ? 'built with --safe' : 'built without --safe';
+  out.push(`  machin trace (MFLRR ${j.version}), boundary ${j.boundary ?? 'unknown'}, ${safe}`);
+  out.push(`  program: ${j.program ?? '(none: machin cannot replay this trace)'}`);
+  out.push(`  ${j.scheduleTotal} schedule ops, ${j.ioTotal} I/O records, ${j.threads.length} goroutine${j.threads.length === 1 ? '' : 's'}`);
+  const width = Math.max(...j.threads.map((t) => (t.label ? `${t.id} ${t.label}` : t.id).length), 0);
+  for (const t of j.threads.slice(0, MAX_THREADS_SHOWN)) {
+    const name = (t.label ? `${t.id} ${t.label}` : t.id).padEnd(width);
+    out.push(`    ${name}  ${String(t.ops).padStart(8)} ops${t.io ? `  ${t.io} I/O` : ''}`);
+  }
+  if (j.threads.length > MAX_THREADS_SHOWN) out.push(`    … and ${j.threads.length - MAX_THREADS_SHOWN} more (--json lists all)`);
+  if (j.panic) {
+    out.push(`  panic: ${j.panic.message}`);
+    out.push(`    on goroutine ${j.panic.thread} after op ${j.panic.op}/${j.scheduleTotal}`);
+    out.push(`    causal chain: ${chainText(j.causalChain ?? [])}`);
+  }
+  if (j.verify) {
+    const v = j.verify;
+    out.push(`  verify: ${v.verdict} (schedule ${v.scheduleDone}/${v.scheduleTotal}, io-underrun ${v.ioUnderrun ? 'yes' : 'no'}, boundary ${v.boundary})`);
+  }
+  if (j.warnings.length) {
+    out.push('  warnings:');
+    for (const w of j.warnings) out.push(`    ${w.line !== undefined ? `line ${w.line}: ` : ''}${w.message}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+function chainText(chain: string[]): string {
+  if (chain.length === 0) return '(empty: no op completed)';
+  if (chain.length <= CHAIN_ENDS * 2) return chain.join(' → ');
+  return `${chain.slice(0, CHAIN_ENDS).join(' → ')} → … (${chain.length - CHAIN_ENDS * 2} more) … → ${chain.slice(-CHAIN_ENDS).join(' → ')}`;
+}

@@ -1,0 +1,107 @@
+// A machin trace as a Recording: the timeline read from the `.mflrr` file plus what machin's replay
+// adds when it is available (panic, verify verdict, value histories, goroutine labels: set by the
+// machin bridge, replay-engine/machin/enrich.ts). Trace-only, those stay null.
+import type { EngineWarning } from '../model/errors';
+import type { PanicInfo, Recording, RecordView, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
+import type { Timeline } from '../model/timeline';
+import { decodeIo } from './decode-io';
+import type { MflrrHeader } from './header';
+import { readTrace, type TraceRead } from './read-trace';
+
+/** How far back describe() looks for the goroutine's previous record (select-case interpretation). */
+const LOOKBACK = 100_000;
+
+export class MflrrRecording implements Recording {
+  readonly format = 'mflrr' as const;
+  readonly timeline: Timeline;
+  readonly header: MflrrHeader;
+  readonly warnings: EngineWarning[];
+  /** Number of `I` records. */
+  readonly ioTotal: number;
+  /** File bytes up to the end of the last line read; a replay copy of the trace stops there. */
+  readonly completeBytes: number;
+  /** The 1-based line of an ignored cut last line, or null. */
+  readonly cutLine: number | null;
+  panic: PanicInfo | null = null;
+  verify: VerifyVerdict | null = null;
+  histories: ValueHistories | null = null;
+  /** Set by the machin bridge when it can place a goroutine's records in the program. */
+  locateSource: ((record: number) => SourceLocation | undefined) | null = null;
+  private counts: { steps: Uint32Array; io: Uint32Array };
+
+  constructor(read: TraceRead) {
+    this.timeline = read.timeline;
+    this.header = read.header;
+    this.warnings = read.warnings;
+    this.ioTotal = read.ioTotal;
+    this.completeBytes = read.completeBytes;
+    this.cutLine = read.cutLine;
+    this.counts = { steps: read.opsPerThread, io: read.ioPerThread };
+  }
+
+  get file(): string {
+    return this.timeline.file;
+  }
+
+  get bestEffort(): boolean {
+    return this.header.boundary === 'best-effort';
+  }
+
+  /**
+   * Schedule ops (`S`) and I/O records (`I`) per thread index, counted while reading. Threads the
+   * machin bridge added later (named by machin, absent from the trace) count 0.
+   */
+  threadCounts(): { steps: Uint32Array; io: Uint32Array } {
+    const n = this.timeline.threads.length;
+    if (this.counts.steps.length < n) {
+      const steps = new Uint32Array(n);
+      steps.set(this.counts.steps);
+      const io = new Uint32Array(n);
+      io.set(this.counts.io);
+      this.counts = { steps, io };
+    }
+    return this.counts;
+  }
+
+  describe(r: number): RecordView {
+    const tl = this.timeline;
+    const t = tl.thread[r];
+    const g = tl.threads[t];
+    const who = g.label ? `goroutine ${g.id} (${g.label})` : `goroutine ${g.id}`;
+    const step = tl.stepOf(r);
+    const base = { record: r, kind: tl.kindName(r), thread: t, line: tl.lineOf(r), step, position: tl.positionOf(r) };
+    if (step >= 0) {
+      const text = `op ${step}/${tl.stepCount}, ${who}`;
+      return {
+        ...base,
+        summary: `S ${g.id} · ${text}`,
+        value: {
+          text,
+          type: 'sched',
+          children: [
+            { name: 'op', value: { text: `${step} (0-based; ${step + 1} of ${tl.stepCount} done after it)`, type: 'number' } },
+            { name: 'goroutine', value: { text: g.label ? `${g.id} (${g.label})` : g.id, type: 'thread' } },
+          ],
+        },
+      };
+    }
+    const value = decodeIo(tl.payload(r), { followsOwnStep: this.previousOfThreadIsStep(r, t) });
+    return { ...base, summary: `I ${g.id} → ${value.text}`, value };
+  }
+
+  sourceLocation(record: number): SourceLocation | undefined {
+    return this.locateSource?.(record);
+  }
+
+  private previousOfThreadIsStep(r: number, t: number): boolean {
+    const tl = this.timeline;
+    const stop = Math.max(0, r - LOOKBACK);
+    for (let q = r - 1; q >= stop; q--) if (tl.thread[q] === t) return tl.stepOf(q) >= 0;
+    return false;
+  }
+}
+
+/** Reads a `.mflrr` file (trace-only; nothing runs). Throws RecordingError. */
+export async function readMflrr(file: string): Promise<MflrrRecording> {
+  return new MflrrRecording(await readTrace(file));
+}

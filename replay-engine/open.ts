@@ -1,0 +1,66 @@
+// The one way into the engine: read a recording of any known format, detected by its first bytes
+// (never by its name), and optionally add what the toolchain knows (machin's replay).
+import { open } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { fileError } from './file-error';
+import { RecordingError } from './model/errors';
+import type { Recording } from './model/recording';
+import { enrichWithMachin } from './machin/enrich';
+import { MflrrRecording, readMflrr } from './mflrr/recording';
+import type { OpenOptions } from './open-options';
+import { readCapsule } from './tcap/read-capsule';
+
+const SNIFF_BYTES = 16;
+
+export type RecordingKind = 'mflrr' | 'tcap';
+
+/** Which format a file holds, from its first bytes; empty files are placed by their extension. */
+export async function detectFormat(file: string): Promise<RecordingKind> {
+  let head: Uint8Array;
+  let size: number;
+  try {
+    const handle = await open(file, 'r');
+    try {
+      size = (await handle.stat()).size;
+      head = new Uint8Array(SNIFF_BYTES);
+      const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+      head = head.subarray(0, bytesRead);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  } catch (err) {
+    throw fileError(file, err);
+  }
+  const text = String.fromCharCode(...head);
+  if (text.startsWith('MFLRR')) return 'mflrr';
+  if (text.startsWith('TINCAP')) return 'tcap';
+  const ext = extname(file).toLowerCase();
+  if (size === 0 && ext === '.mflrr') return 'mflrr'; // the trace reader explains an empty trace
+  if (size === 0 && ext === '.tcap') return 'tcap';
+  throw new RecordingError(
+    size === 0 ? 'empty' : 'not-a-recording',
+    size === 0
+      ? `${file}: the file is empty (0 bytes); Frozen Run reads machin traces (.mflrr) and Tin capsules (.tcap)`
+      : `${file}: not a recording Frozen Run knows: a machin trace starts with \`MFLRR\`, a Tin capsule with \`TINCAP\`; check that this is the file the recorder wrote`,
+    { file, offset: 0 },
+  );
+}
+
+/** Reads a recording as it is in the file; nothing runs. Throws RecordingError. */
+export async function readRecording(file: string, options: OpenOptions = {}): Promise<Recording> {
+  const path = resolve(file);
+  const kind = await detectFormat(path);
+  if (kind === 'mflrr') return readMflrr(path);
+  return readCapsule(path, options);
+}
+
+/**
+ * Reads a recording and, for a machin trace, adds what the machin bridge knows: goroutine labels
+ * from the program source always (nothing runs), machin's replay results (panic, verify, value
+ * histories) unless options.noToolchain. A missing machin is a warning, never an error.
+ */
+export async function openRecording(file: string, options: OpenOptions = {}): Promise<Recording> {
+  const recording = await readRecording(file, options);
+  if (recording instanceof MflrrRecording) await enrichWithMachin(recording, options);
+  return recording;
+}
