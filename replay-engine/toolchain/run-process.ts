@@ -71,7 +71,7 @@ export function runProcess(command: string, args: string[], options: ProcessOpti
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (ended === 'timeout') {
-        reject(new RecordingError('toolchain-timeout', `${command} ${args[0] ?? ''}: no answer within ${Math.round(options.timeLimitMs / 1000)} s; stopped it (raise the time limit in settings if the run is long)`));
+        reject(new RecordingError('toolchain-timeout', `${command} ${args[0] ?? ''}: no answer within ${limitText(options.timeLimitMs)}; stopped it (raise the time limit in settings if the run is long)`));
       } else if (ended === 'cancelled') {
         reject(new RecordingError('cancelled', `${command} ${args[0] ?? ''}: cancelled`));
       } else {
@@ -88,4 +88,8 @@ function killTree(pid: number | undefined, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
+}
+
+function limitText(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

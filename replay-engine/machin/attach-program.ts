@@ -1,0 +1,24 @@
+// Puts what the program source tells into a recording: goroutine labels (the function each runs)
+// and source locations for stack frames. Needs no toolchain: only the `.mfl` file.
+import type { Recording, SourceLocation } from '../model/recording';
+import { goroutineFunction, type MflProgram } from './mfl-source';
+
+type Locate = (record: number) => SourceLocation | undefined;
+
+/**
+ * Labels the recording's goroutines from the program and makes `sourceLocation(record)` answer
+ * with the function the record's goroutine runs. A label the recording already has is kept.
+ */
+export function attachProgram(rec: Recording, program: MflProgram): void {
+  const tl = rec.timeline;
+  const perThread: Array<SourceLocation | undefined> = tl.threads.map((t) => {
+    const fn = goroutineFunction(program, t.id);
+    if (fn && !t.label) t.label = fn.name;
+    return fn ? { path: program.path, line: fn.line, name: fn.name } : undefined;
+  });
+  const locate: Locate = (record) => (record >= 0 && record < tl.recordCount ? perThread[tl.thread[record]] : undefined);
+  // MflrrRecording routes sourceLocation() through its `locateSource` hook; other recordings get the method itself.
+  const hooked = rec as Recording & { locateSource?: Locate | null };
+  if ('locateSource' in hooked) hooked.locateSource = locate;
+  else rec.sourceLocation = locate;
+}

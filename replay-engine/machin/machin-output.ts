@@ -1,0 +1,256 @@
+// Parses what `machin replay` writes to stderr (formats/mflrr.md, "What `machin replay` prints"),
+// as machin 0.137.0's runtime prints it (codegen.go: mfl_panic, mfl_rr_probe, mfl_rr_finish,
+// mfl_dl_deadlock). Anything not recognised is kept as `unknown` text, never thrown.
+
+export interface ReplayPanic {
+  message: string;
+  goroutine: string;
+  /** Schedule ops completed when it panicked (the cursor position). */
+  scheduleOp: number;
+  scheduleTotal: number;
+  /** Goroutine ids of ops 0..scheduleOp-1; only the `--json` form carries it. */
+  causalChain: string[] | null;
+  form: 'json' | 'text';
+}
+
+export interface ReplayVerify {
+  scheduleDone: number;
+  scheduleTotal: number;
+  ioUnderrun: boolean;
+  boundary: string;
+  verdict: 'FAITHFUL' | 'DIVERGED';
+}
+
+export interface Probe {
+  goroutine: string;
+  name: string;
+  /** As printed: may be empty, contain spaces or newlines. */
+  value: string;
+  /** Schedule ops completed when the value was stored (`@opP`). */
+  op: number;
+}
+
+export interface ReplayDeadlock {
+  goroutineCount: number;
+  /** One per blocked goroutine: its id and what it waits on, as machin words it. */
+  blocked: Array<{ goroutine: string; waiting: string }>;
+}
+
+export type ReplayFailure =
+  | { kind: 'program-missing'; path: string; message: string }
+  | { kind: 'no-program-line'; message: string }
+  | { kind: 'error'; message: string };
+
+export interface ReplayOutput {
+  panic: ReplayPanic | null;
+  verify: ReplayVerify | null;
+  probes: Probe[];
+  /** machin said the trace is best-effort (the program uses FFI). */
+  bestEffort: boolean;
+  deadlock: ReplayDeadlock | null;
+  failure: ReplayFailure | null;
+  /** Lines machin printed that none of the forms above explain, in order. */
+  unknown: string[];
+}
+
+const PANIC_WHERE = /^ {2}\((replay|record): goroutine (\S+), schedule op (\d+)\/(\d+)\)$/;
+const PROBE_HEAD = /^probe (\S+) (\S+) = /;
+const PROBE_TAIL = / @op(\d+)$/;
+const VERIFY = /^replay-verify: schedule (\d+)\/(\d+) ops, io-underrun=(yes|no), boundary=(\S+) -> (FAITHFUL|DIVERGED)$/;
+const BEST_EFFORT = /^warning: best-effort trace\b/;
+const DEADLOCK_HEAD = /^fatal: deadlock \S+ all (\d+) goroutine\(s\) blocked/;
+const DEADLOCK_LINE = /^ {2}goroutine (\S+)\s+(.*)$/;
+const PROGRAM_MISSING = /^error: open (.+): no such file or directory$/;
+const NO_PROGRAM_LINE = /^error: replay: trace has no `program` line/;
+
+/** Parse the stderr of one `machin replay` run. */
+export function parseReplayOutput(stderr: string): ReplayOutput {
+  const out: ReplayOutput = {
+    panic: null,
+    verify: null,
+    probes: [],
+    bestEffort: false,
+    deadlock: null,
+    failure: null,
+    unknown: [],
+  };
+  const lines = stderr.replace(/\r\n/g, '\n').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (line.startsWith('probe ')) {
+      const end = parseProbe(lines, i, out.probes);
+      if (end >= 0) {
+        i = end + 1;
+        continue;
+      }
+    } else if (line.startsWith('{"panic":')) {
+      const end = parseJsonPanic(lines, i, out);
+      if (end >= 0) {
+        i = end + 1;
+        continue;
+      }
+    } else if (line.startsWith('{"deadlock":')) {
+      const deadlock = parseJsonDeadlock(line);
+      if (deadlock) {
+        out.deadlock = deadlock;
+        i++;
+        continue;
+      }
+    } else if (line.startsWith('panic: ')) {
+      i = parseTextPanic(lines, i, out) + 1;
+      continue;
+    } else if (VERIFY.test(line)) {
+      const m = VERIFY.exec(line)!;
+      out.verify = {
+        scheduleDone: Number(m[1]),
+        scheduleTotal: Number(m[2]),
+        ioUnderrun: m[3] === 'yes',
+        boundary: m[4],
+        verdict: m[5] as 'FAITHFUL' | 'DIVERGED',
+      };
+      i++;
+      continue;
+    } else if (BEST_EFFORT.test(line)) {
+      out.bestEffort = true;
+      i++;
+      continue;
+    } else if (DEADLOCK_HEAD.test(line)) {
+      const deadlock: ReplayDeadlock = { goroutineCount: Number(DEADLOCK_HEAD.exec(line)![1]), blocked: [] };
+      i++;
+      for (let m = DEADLOCK_LINE.exec(lines[i] ?? ''); m; m = DEADLOCK_LINE.exec(lines[i] ?? '')) {
+        deadlock.blocked.push({ goroutine: m[1], waiting: m[2].trim() });
+        i++;
+      }
+      out.deadlock = deadlock;
+      continue;
+    } else if (line.startsWith('error: ')) {
+      // machin stops after an error; what follows (a compiler's diagnostics) belongs to it.
+      const message = lines.slice(i).join('\n').slice('error: '.length).trimEnd();
+      const missing = PROGRAM_MISSING.exec(line);
+      if (missing) out.failure = { kind: 'program-missing', path: missing[1], message };
+      else if (NO_PROGRAM_LINE.test(line)) out.failure = { kind: 'no-program-line', message };
+      else out.failure = { kind: 'error', message };
+      break;
+    } else if (line.trim() === '') {
+      i++;
+      continue;
+    }
+    out.unknown.push(line);
+    i++;
+  }
+  return out;
+}
+
+/**
+ * `probe G NAME = VALUE @opP`: VALUE is printed raw, so it may be empty or span lines; the probe
+ * ends at the first line that ends in ` @opN`. Returns the index of that line, or -1.
+ */
+function parseProbe(lines: string[], start: number, probes: Probe[]): number {
+  const head = PROBE_HEAD.exec(lines[start]);
+  if (!head) return -1;
+  const parts: string[] = [];
+  let rest = lines[start].slice(head[0].length);
+  for (let i = start; i < lines.length; i++) {
+    if (i > start) rest = lines[i];
+    // An empty value on one line leaves just " @opN"; a value ending in a newline leaves " @opN" on the next.
+    const tail = PROBE_TAIL.exec(rest);
+    if (tail) {
+      parts.push(rest.slice(0, tail.index));
+      probes.push({ goroutine: head[1], name: head[2], value: parts.join('\n'), op: Number(tail[1]) });
+      return i;
+    }
+    parts.push(rest);
+  }
+  return -1;
+}
+
+/**
+ * `{"panic":MSG,"goroutine":G,"scheduleOp":P,"scheduleTotal":N,"causalChain":[...]}`. machin
+ * escapes only `"` and `\` in MSG, so a message with a newline or a tab spans lines and is not
+ * valid JSON as printed: control characters are escaped before parsing.
+ */
+function parseJsonPanic(lines: string[], start: number, out: ReplayOutput): number {
+  for (let end = start; end < lines.length && end < start + 1000; end++) {
+    if (!lines[end].endsWith(']}')) continue;
+    const text = lines.slice(start, end + 1).join('\n');
+    const value = parseLooseJson(text);
+    if (!isRecord(value)) continue;
+    const { panic, goroutine, scheduleOp, scheduleTotal, causalChain } = value;
+    if (
+      typeof panic !== 'string' ||
+      typeof goroutine !== 'string' ||
+      !isCount(scheduleOp) ||
+      !isCount(scheduleTotal) ||
+      !Array.isArray(causalChain) ||
+      !causalChain.every((g) => typeof g === 'string')
+    ) {
+      return -1;
+    }
+    out.panic = { message: panic, goroutine, scheduleOp, scheduleTotal, causalChain: causalChain as string[], form: 'json' };
+    return end;
+  }
+  return -1;
+}
+
+/** `--json` on a deadlock: `{"deadlock":true,"goroutines":K,"blocked":[{"goroutine":G,...}]}`. */
+function parseJsonDeadlock(line: string): ReplayDeadlock | null {
+  const value = parseLooseJson(line);
+  if (!isRecord(value) || value.deadlock !== true || !isCount(value.goroutines) || !Array.isArray(value.blocked)) return null;
+  const blocked: ReplayDeadlock['blocked'] = [];
+  for (const b of value.blocked) {
+    if (!isRecord(b) || typeof b.goroutine !== 'string') return null;
+    const waiting =
+      typeof b.recvOnChannel === 'number'
+        ? `waiting to receive on channel #${b.recvOnChannel}`
+        : b.blockedInSelect
+          ? 'waiting in a select (no case can ever fire)'
+          : b.blockedOnIO
+            ? 'waiting on a blocking read that may never arrive'
+            : 'blocked';
+    blocked.push({ goroutine: b.goroutine, waiting });
+  }
+  return { goroutineCount: value.goroutines, blocked };
+}
+
+/** `panic: MSG` (MSG may span lines) up to `  (replay: goroutine G, schedule op P/N)`. */
+function parseTextPanic(lines: string[], start: number, out: ReplayOutput): number {
+  for (let end = start; end < lines.length; end++) {
+    const where = PANIC_WHERE.exec(lines[end]);
+    if (!where) continue;
+    const message = lines.slice(start, end).join('\n').slice('panic: '.length);
+    // The --json form, when present too, is richer (it has the causal chain): keep it.
+    if (!out.panic || out.panic.form === 'text') {
+      out.panic = {
+        message,
+        goroutine: where[2],
+        scheduleOp: Number(where[3]),
+        scheduleTotal: Number(where[4]),
+        causalChain: null,
+        form: 'text',
+      };
+    }
+    return end;
+  }
+  // A panic outside record/replay has no location line: keep the message, position unknown.
+  out.unknown.push(lines[start]);
+  return start;
+}
+
+function parseLooseJson(text: string): unknown {
+  const escaped = text.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  try {
+    return JSON.parse(escaped);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
+}

@@ -1,0 +1,140 @@
+// Merges the parsed outputs of `machin replay --json`, `--verify` and `--print` into a recording:
+// the panic (checked against the trace: same schedule total, causal chain = the first P `S`
+// lines), the verify verdict and the value histories. Disagreements become warnings.
+import type { Recording } from '../model/recording';
+import type { Timeline } from '../model/timeline';
+import type { ReplayPanic } from './machin-output';
+import { ProbeHistories, type NamedHistoryEntry } from './probe-histories';
+import type { ReplayRun } from './run-replay';
+import type { TraceCopy } from './trace-copy';
+
+export interface MergeContext {
+  copy: Pick<TraceCopy, 'scheduleTotal'>;
+  machinVersion?: string;
+  warn: (code: string, message: string) => void;
+}
+
+const KNOWN_VERSION = '0.137.0';
+
+export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext): void {
+  const tl = rec.timeline;
+  const { warn } = ctx;
+  if (ctx.copy.scheduleTotal !== tl.stepCount) {
+    warn('replay-mismatch', `the copy given to machin has ${ctx.copy.scheduleTotal} schedule ops but the trace as read has ${tl.stepCount}; machin's results may not line up with the timeline`);
+  }
+  let bestEffort = false;
+  let panic: ReplayPanic | null = null;
+  for (const run of runs) {
+    const o = run.output;
+    const what = `machin replay ${run.flags[0]}`;
+    bestEffort ||= o.bestEffort;
+    if (o.failure) {
+      const code = o.failure.kind === 'program-missing' ? 'program-missing' : 'toolchain-failed';
+      warn(code, `${what} failed: ${firstLines(o.failure.message)}`);
+    }
+    if (o.deadlock) {
+      const who = o.deadlock.blocked.map((b) => `${b.goroutine} ${b.waiting}`).join('; ');
+      warn('replay-deadlock', `${what}: the replay deadlocked (all ${o.deadlock.goroutineCount} goroutines blocked${who ? `: ${who}` : ''}), so it left the recorded schedule`);
+    }
+    if (o.unknown.length > 0) {
+      const version = ctx.machinVersion && ctx.machinVersion !== KNOWN_VERSION ? ` (machin ${ctx.machinVersion}; Frozen Run knows ${KNOWN_VERSION})` : '';
+      warn('machin-output', `${what} printed what Frozen Run does not recognise${version}: ${firstLines(o.unknown.join('\n'))}`);
+    }
+    if (run.exitCode !== 0 && !o.panic && !o.failure && !o.deadlock) {
+      warn('toolchain-failed', `${what} exited with code ${run.exitCode} without a panic or an error Frozen Run recognises`);
+    }
+    if (o.panic && (!panic || (panic.form === 'text' && o.panic.form === 'json'))) panic = o.panic;
+    if (o.verify) {
+      rec.verify = { ...o.verify };
+      if (o.verify.scheduleTotal !== tl.stepCount) {
+        warn('replay-mismatch', `machin's verify counted ${o.verify.scheduleTotal} schedule ops; the trace has ${tl.stepCount}`);
+      }
+    }
+    // Values from a run that ended as the program did (normally, a panic, a deadlock); not from a failed one.
+    const ranProgram = !o.failure && (run.exitCode === 0 || o.panic !== null || o.deadlock !== null);
+    if (run.flags[0] === '--print' && ranProgram) rec.histories = historiesFrom(tl, o.probes, (run.flags[1] ?? '').split(','), warn);
+  }
+  if (panic) mergePanic(rec, panic, warn);
+  if (bestEffort && !rec.bestEffort) {
+    markBestEffort(rec);
+    warn('best-effort', 'machin says this trace is best-effort (the program uses FFI): its results may diverge from the recorded run');
+  }
+}
+
+function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']): void {
+  const tl = rec.timeline;
+  const n = tl.stepCount;
+  if (p.scheduleTotal !== n) {
+    warn('replay-mismatch', `machin counted ${p.scheduleTotal} schedule ops; the trace has ${n}: the panic position may not match the timeline`);
+  }
+  let position = p.scheduleOp;
+  if (position > n) {
+    warn('replay-mismatch', `machin places the panic after op ${p.scheduleOp}, past the trace's last op ${n}; shown at the end`);
+    position = n;
+  }
+  const thread = threadFor(tl, p.goroutine, warn);
+  let causalChain: Uint32Array;
+  if (p.causalChain) {
+    causalChain = Uint32Array.from(p.causalChain, (id) => threadFor(tl, id, warn));
+    const k = firstDifference(tl, p.causalChain);
+    if (p.causalChain.length !== Math.min(p.scheduleOp, n) || k >= 0) {
+      warn(
+        'replay-mismatch',
+        k >= 0
+          ? `machin's causal chain differs from the trace at op ${k} (machin: ${p.causalChain[k]}, trace: ${tl.threads[tl.thread[tl.stepRecord[k]]].id})`
+          : `machin's causal chain has ${p.causalChain.length} ops, the trace has ${Math.min(p.scheduleOp, n)} before the panic`,
+      );
+    }
+  } else {
+    // The plain form has no chain; by the format it is the first P `S` lines of the trace.
+    causalChain = new Uint32Array(position);
+    for (let k = 0; k < position; k++) causalChain[k] = tl.thread[tl.stepRecord[k]];
+  }
+  rec.panic = { message: p.message, thread, position, causalChain, source: 'machin' };
+}
+
+/** Index of the first op where the chain and the trace's `S` lines differ, or -1. */
+function firstDifference(tl: Timeline, chain: string[]): number {
+  const m = Math.min(chain.length, tl.stepCount);
+  for (let k = 0; k < m; k++) if (tl.threads[tl.thread[tl.stepRecord[k]]].id !== chain[k]) return k;
+  return -1;
+}
+
+function historiesFrom(tl: Timeline, probes: ReplayRun['output']['probes'], watched: string[], warn: MergeContext['warn']): ProbeHistories {
+  const entries: NamedHistoryEntry[] = probes.map((pr) => ({
+    name: pr.name,
+    thread: threadFor(tl, pr.goroutine, warn),
+    position: pr.op,
+    value: pr.value,
+  }));
+  return new ProbeHistories(entries, watched.filter(Boolean));
+}
+
+/**
+ * The thread index of a goroutine machin names. A goroutine that never did a channel op or read
+ * anything has no line in the trace, yet it can panic or assign variables: it is added to the
+ * timeline's threads (with no records) so the panic and its values have somewhere to be.
+ */
+function threadFor(tl: Timeline, id: string, warn: MergeContext['warn']): number {
+  const t = tl.threadIndex(id);
+  if (t >= 0) return t;
+  tl.threads.push({ id, label: '' });
+  warn('goroutine-without-records', `goroutine ${id} appears in machin's replay but has no record in the trace (it did no channel op or I/O); shown with no ops`);
+  return tl.threads.length - 1;
+}
+
+/** MflrrRecording derives bestEffort from its header (a getter); set it only where it is data. */
+function markBestEffort(rec: Recording): void {
+  for (let o: object | null = rec; o; o = Object.getPrototypeOf(o)) {
+    const d = Object.getOwnPropertyDescriptor(o, 'bestEffort');
+    if (!d) continue;
+    if (d.writable || d.set) rec.bestEffort = true;
+    return;
+  }
+  rec.bestEffort = true;
+}
+
+function firstLines(text: string, max = 600): string {
+  const t = text.trim();
+  return t.length > max ? `${t.slice(0, max)}...` : t;
+}

@@ -1,0 +1,52 @@
+// Private temporary folders for trace copies: `frozen-run-machin-PID-XXXXXX` under the system temp
+// folder, mode 0700. A copy is removed in a `finally`, which a killed process never reaches, so
+// the first copy a process makes also removes the folders of this user's processes that are gone.
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const DIR_PREFIX = 'frozen-run-machin-';
+let swept = false;
+
+export async function makePrivateDir(): Promise<string> {
+  await sweepOrphans();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${DIR_PREFIX}${process.pid}-`));
+  await fs.chmod(dir, 0o700);
+  return dir;
+}
+
+async function sweepOrphans(): Promise<void> {
+  if (swept) return;
+  swept = true;
+  const tmp = os.tmpdir();
+  let names: string[];
+  try {
+    names = await fs.readdir(tmp);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = name.startsWith(DIR_PREFIX) ? /^(\d+)-/.exec(name.slice(DIR_PREFIX.length)) : null;
+    if (!m || Number(m[1]) === process.pid || isRunning(Number(m[1]))) continue;
+    try {
+      const st = await fs.lstat(path.join(tmp, name));
+      if (st.isDirectory() && st.uid === process.getuid?.()) await fs.rm(path.join(tmp, name), { recursive: true, force: true });
+    } catch {
+      // gone already, or not ours
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** For tests: sweep again on the next folder made. */
+export function resetOrphanSweep(): void {
+  swept = false;
+}

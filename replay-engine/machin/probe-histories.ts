@@ -1,0 +1,61 @@
+// Value histories from `machin replay --print` probes: every value of every probed variable in
+// true order, and the value on one goroutine as of a cursor position (its last probe with
+// `@op` <= p on that goroutine; names are per goroutine, formats/mflrr.md).
+import type { HistoryEntry, ValueHistories } from '../model/recording';
+
+export interface NamedHistoryEntry extends HistoryEntry {
+  name: string;
+}
+
+export class ProbeHistories implements ValueHistories {
+  readonly names: string[] = [];
+  private readonly byName = new Map<string, HistoryEntry[]>();
+  /** name -> thread -> entries of that thread, in true order (positions never decrease). */
+  private readonly byThread = new Map<string, Map<number, HistoryEntry[]>>();
+
+  /**
+   * @param entries in true order (the order machin printed them)
+   * @param watched the names that were asked for: each is listed even when it took no value
+   *   (machin prints nothing for a variable never assigned before the run ended, or not probed)
+   */
+  constructor(entries: Iterable<NamedHistoryEntry>, watched: Iterable<string> = []) {
+    for (const name of watched) this.listOf(name);
+    for (const { name, thread, position, value } of entries) {
+      const entry: HistoryEntry = { thread, position, value };
+      this.listOf(name).push(entry);
+      const threads = this.byThread.get(name)!;
+      let own = threads.get(thread);
+      if (!own) threads.set(thread, (own = []));
+      own.push(entry);
+    }
+  }
+
+  private listOf(name: string): HistoryEntry[] {
+    let list = this.byName.get(name);
+    if (!list) {
+      list = [];
+      this.byName.set(name, list);
+      this.byThread.set(name, new Map());
+      this.names.push(name);
+    }
+    return list;
+  }
+
+  entries(name: string): HistoryEntry[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  valueAt(name: string, thread: number, p: number): string | undefined {
+    const own = this.byThread.get(name)?.get(thread);
+    if (!own) return undefined;
+    // Last entry with position <= p (binary search; positions are non-decreasing).
+    let lo = 0;
+    let hi = own.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (own[mid].position <= p) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? undefined : own[lo - 1].value;
+  }
+}

@@ -1,0 +1,281 @@
+// The copy of a trace that machin is given: in a private temporary folder, its `program` line
+// pointing at the program found here, every record checked first. machin 0.137.0 reads a trace
+// with `sscanf("S %255s")` and then waits for each goroutine's turn, so a cut last line (`S 0.`)
+// or any malformed `S` line names a goroutine that never comes and the replay hangs. Header lines
+// machin does not know are dropped, and any other line among the records stops the copy (a stray
+// `program ` or `safe 1` line anywhere would change what machin builds). The user's recording is
+// only read.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { RecordingError } from '../model/errors';
+import { makePrivateDir } from './private-temp';
+
+export interface TraceCopy {
+  /** The private folder (mode 0700) holding the copy. */
+  dir: string;
+  /** The copy machin is given. */
+  file: string;
+  /** `S` lines copied. */
+  scheduleTotal: number;
+  /** `I` lines copied. */
+  ioTotal: number;
+  /** 1-based line of a partial last line left out, or null. */
+  droppedPartialLine: number | null;
+  /** Things that may make machin's replay differ from the recorded run. */
+  warnings: string[];
+  remove(): Promise<void>;
+}
+
+/** machin reads a trace line into a 16384-byte buffer: a longer `I` line is split, its value cut. */
+const MACHIN_LINE_LIMIT = 16383;
+/** `%255s`: a longer goroutine id would be cut and never match. */
+const MACHIN_ID_LIMIT = 255;
+const CHUNK = 1 << 20;
+const NL = 0x0a;
+const CR = 0x0d;
+const LINE_END = new Uint8Array([NL]);
+const SP = 0x20;
+const DOT = 0x2e;
+const TAG_S = 0x53;
+const TAG_I = 0x49;
+const DIGIT_0 = 0x30;
+const DIGIT_1 = 0x31;
+const DIGIT_9 = 0x39;
+const HEX_A = 0x61;
+const HEX_F = 0x66;
+
+/** Run `use` with a checked copy of the trace; the copy is removed afterwards, whatever happens. */
+export async function withTraceCopy<T>(traceFile: string, programPath: string, use: (copy: TraceCopy) => Promise<T>): Promise<T> {
+  const copy = await writeTraceCopy(traceFile, programPath);
+  try {
+    return await use(copy);
+  } finally {
+    await copy.remove();
+  }
+}
+
+export async function writeTraceCopy(traceFile: string, programPath: string): Promise<TraceCopy> {
+  // machin reads the path back with strings.TrimSpace up to the line end.
+  if (/[\r\n]/.test(programPath) || programPath.trim() !== programPath) {
+    throw new RecordingError('program-missing', `program path ${JSON.stringify(programPath)} contains a line break or starts or ends with white space; machin cannot be given it in a trace (rename or move the program)`);
+  }
+  const dir = await makePrivateDir();
+  const remove = () => fs.rm(dir, { recursive: true, force: true });
+  try {
+    const file = path.join(dir, safeName(path.basename(traceFile)));
+    const stats = await copyChecked(traceFile, file, programPath);
+    return { dir, file, ...stats, remove };
+  } catch (err) {
+    await remove();
+    throw err;
+  }
+}
+
+function safeName(base: string): string {
+  const cleaned = base.replace(/[^A-Za-z0-9._-]/g, '_');
+  return cleaned.endsWith('.mflrr') ? cleaned : `${cleaned || 'trace'}.mflrr`;
+}
+
+interface CopyStats {
+  scheduleTotal: number;
+  ioTotal: number;
+  droppedPartialLine: number | null;
+  warnings: string[];
+}
+
+async function copyChecked(source: string, target: string, programPath: string): Promise<CopyStats> {
+  let input;
+  try {
+    input = await fs.open(source, 'r');
+  } catch (err) {
+    throw new RecordingError('io', `${source}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: source });
+  }
+  const output = await fs.open(target, 'wx', 0o600);
+  const stats: CopyStats = { scheduleTotal: 0, ioTotal: 0, droppedPartialLine: null, warnings: [] };
+  try {
+    const writer = new LineWriter(source, programPath, stats);
+    const buf = new Uint8Array(CHUNK);
+    let carry = new Uint8Array(0);
+    for (;;) {
+      const { bytesRead } = await input.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      const data = carry.length ? concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+      const lastNl = data.lastIndexOf(NL);
+      if (lastNl < 0) {
+        carry = data.slice();
+        if (carry.length > 64 * CHUNK) throw writer.error(writer.lineNumber, 'a line longer than 64 MB');
+        continue;
+      }
+      const out = writer.lines(data, 0, lastNl + 1);
+      if (out.length) await output.write(out);
+      carry = data.slice(lastNl + 1);
+    }
+    const tail = writer.finish(carry);
+    if (tail.length) await output.write(tail);
+    return stats;
+  } finally {
+    await input.close();
+    await output.close();
+  }
+}
+
+/** Checks and rewrites complete lines; keeps the header state between chunks. */
+class LineWriter {
+  lineNumber = 1;
+  private inHeader = true;
+  private wroteProgram = false;
+  private longIoWarned = false;
+
+  constructor(
+    private readonly source: string,
+    private readonly programPath: string,
+    private readonly stats: CopyStats,
+  ) {}
+
+  /** Lines data[from, to) (to is just past a `\n`): returns the bytes to write. */
+  lines(data: Uint8Array, from: number, to: number): Uint8Array {
+    const parts: Uint8Array[] = [];
+    let runStart = -1; // a run of record lines copied unchanged
+    let s = from;
+    while (s < to && this.inHeader) {
+      const nl = data.indexOf(NL, s);
+      const e = nl > s && data[nl - 1] === CR ? nl - 1 : nl;
+      if (this.headerLine(data, s, e, parts)) {
+        this.lineNumber++;
+        s = nl + 1;
+      } else {
+        this.inHeader = false;
+      }
+    }
+    while (s < to) {
+      const nl = this.checkRecord(data, s);
+      const crlf = nl > s && data[nl - 1] === CR;
+      const blank = nl === s || (crlf && nl === s + 1);
+      if (crlf || blank) {
+        // A CRLF line is copied without its CR; a blank line is left out.
+        if (runStart >= 0) parts.push(data.subarray(runStart, s));
+        runStart = -1;
+        if (!blank) parts.push(data.subarray(s, nl - 1), LINE_END);
+      } else if (runStart < 0) {
+        runStart = s;
+      }
+      this.lineNumber++;
+      s = nl + 1;
+    }
+    if (runStart >= 0) parts.push(data.subarray(runStart, to));
+    return parts.length === 1 ? parts[0] : concat(parts);
+  }
+
+  /** The bytes after the last `\n`: a partial line, left out. */
+  finish(rest: Uint8Array): Uint8Array {
+    const parts: Uint8Array[] = [];
+    // The trace reader already warns about a cut last line; here it is only counted.
+    if (rest.length > 0) this.stats.droppedPartialLine = this.lineNumber;
+    if (this.inHeader && !this.wroteProgram) this.writeProgram(parts);
+    return concat(parts);
+  }
+
+  error(line: number, what: string): RecordingError {
+    return new RecordingError('malformed', `${this.source}:${line}: ${what}; the trace was not handed to machin (it could make it wait forever)`, { file: this.source, line });
+  }
+
+  /**
+   * A header line is rewritten (program) or kept (MFLRR, boundary, safe) or dropped (blank,
+   * unknown). False at the first record line (the program line is written before it).
+   */
+  private headerLine(data: Uint8Array, s: number, e: number, parts: Uint8Array[]): boolean {
+    const first = data[s];
+    if (e > s && (first === TAG_S || first === TAG_I) && data[s + 1] === SP) {
+      this.writeProgram(parts);
+      return false;
+    }
+    const text = latin1(data, s, e);
+    if (text.startsWith('program ')) {
+      this.writeProgram(parts);
+    } else if (/^(MFLRR \d+|boundary \S+|safe [01])$/.test(text)) {
+      parts.push(data.subarray(s, e), LINE_END);
+    } else if (text.trim() !== '') {
+      this.stats.warnings.push(`line ${this.lineNumber} (${truncate(text)}) is not a header line machin knows; left out of the copy`);
+    }
+    return true;
+  }
+
+  private writeProgram(parts: Uint8Array[]): void {
+    if (this.wroteProgram) return;
+    parts.push(new TextEncoder().encode(`program ${this.programPath}\n`));
+    this.wroteProgram = true;
+  }
+
+  /**
+   * Checks the record line starting at s, `S G` or `I G HEX` (G a goroutine path, HEX lower-case
+   * and of even length, possibly empty), in one pass; returns the index of its `\n`. A blank line
+   * returns s.
+   */
+  private checkRecord(data: Uint8Array, s: number): number {
+    const tag = data[s];
+    if (tag === NL || (tag === CR && data[s + 1] === NL)) return tag === NL ? s : s + 1;
+    if ((tag !== TAG_S && tag !== TAG_I) || data[s + 1] !== SP) {
+      throw this.error(this.lineNumber, `unexpected line ${JSON.stringify(truncate(latin1(data, s, data.indexOf(NL, s))))} among the records`);
+    }
+    const idStart = s + 2;
+    let i = idStart;
+    let ok = data[i] === DIGIT_0;
+    i++;
+    while (ok && data[i] === DOT) {
+      ok = data[i + 1] >= DIGIT_1 && data[i + 1] <= DIGIT_9;
+      i += 2;
+      while (data[i] >= DIGIT_0 && data[i] <= DIGIT_9) i++;
+    }
+    if (!ok || i - idStart > MACHIN_ID_LIMIT || (data[i] !== NL && data[i] !== CR && data[i] !== SP)) {
+      let idEnd = idStart;
+      while (data[idEnd] !== SP && data[idEnd] !== NL && data[idEnd] !== CR) idEnd++;
+      throw this.error(this.lineNumber, `bad goroutine id ${JSON.stringify(truncate(latin1(data, idStart, idEnd)))}`);
+    }
+    if (tag === TAG_S) {
+      if (data[i] === SP) throw this.error(this.lineNumber, 'an `S` line has text after its goroutine id');
+      this.stats.scheduleTotal++;
+      return data[i] === CR ? this.lineEnd(data, i) : i;
+    }
+    // I G HEX (or `I G` with nothing after it: machin reads an empty value either way)
+    if (data[i] === SP) {
+      const hexStart = ++i;
+      for (let c = data[i]; (c >= DIGIT_0 && c <= DIGIT_9) || (c >= HEX_A && c <= HEX_F); c = data[++i]);
+      if (data[i] !== NL && data[i] !== CR) throw this.error(this.lineNumber, `bad hex in an \`I\` line at column ${i - s + 1}`);
+      if ((i - hexStart) % 2 !== 0) throw this.error(this.lineNumber, 'odd-length hex in an `I` line');
+      if (i - s > MACHIN_LINE_LIMIT && !this.longIoWarned) {
+        this.longIoWarned = true;
+        this.stats.warnings.push(`line ${this.lineNumber}: an I/O value longer than machin 0.137.0 reads back (${MACHIN_LINE_LIMIT} bytes a line); its replay may see a different value`);
+      }
+    }
+    this.stats.ioTotal++;
+    return data[i] === CR ? this.lineEnd(data, i) : i;
+  }
+
+  /** At a CR: the index of the `\n` right after it, or an error (a CR inside a line). */
+  private lineEnd(data: Uint8Array, cr: number): number {
+    if (data[cr + 1] !== NL) throw this.error(this.lineNumber, 'a carriage return inside a record');
+    return cr + 1;
+  }
+}
+
+function truncate(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function latin1(data: Uint8Array, s: number, e: number): string {
+  let text = '';
+  for (let i = s; i < e && i < s + 200; i++) text += String.fromCharCode(data[i]);
+  return text;
+}

@@ -1,0 +1,332 @@
+// The machin bridge end to end through machin-standin (a stand-in that replays the outputs
+// recorded from real machin 0.137.0): every fixture's panic, causal chain, verify verdict and
+// value histories must equal what outputs.json says; labels come from the program; time limits,
+// cancellation, program trust and clean-up are exercised for real.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { enrichWithMachin } from '../../replay-engine/machin/enrich';
+import { parseReplayOutput } from '../../replay-engine/machin/machin-output';
+import { mergeReplay } from '../../replay-engine/machin/merge-replay';
+import { runMachinReplay } from '../../replay-engine/machin/run-replay';
+import { readMflrr } from '../../replay-engine/mflrr/recording';
+import { RecordingError } from '../../replay-engine/model/errors';
+import type { Recording } from '../../replay-engine/model/recording';
+import { fixtureTraces, recorded, stageFixture, STANDIN_BIN, tempDir, type FixtureTrace } from './support';
+
+const STANDIN = path.join(STANDIN_BIN, 'machin');
+const hash = (f: string) => createHash('sha256').update(readFileSync(f, 'latin1'), 'latin1').digest('hex');
+const fixtures = fixtureTraces().filter((fx) => statSync(fx.traceFile).size > 0);
+const byName = (name: string) => fixtures.find((f) => f.name === name)!;
+
+// Temporary copies go to a folder of this test alone, so "nothing left behind" is checkable.
+const savedTmp = process.env.TMPDIR;
+let privateTmp = '';
+before(() => {
+  privateTmp = tempDir('enrich-test-');
+  process.env.TMPDIR = privateTmp;
+});
+after(() => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+});
+const leftCopies = () => readdirSync(privateTmp).filter((d) => d.startsWith('frozen-run-machin-'));
+
+async function staged(fx: FixtureTrace) {
+  const s = stageFixture(fx, mkdtempSync(path.join(privateTmp, 'ws-')));
+  return { ...s, rec: await readMflrr(s.trace) };
+}
+
+/** What outputs.json says, read with its own small parsers (not the bridge's). */
+function expected(fx: FixtureTrace) {
+  const json = recorded(fx, '--json');
+  const panicLine = json?.stderr.split('\n').find((l) => l.startsWith('{"panic"'));
+  const panic = panicLine ? (JSON.parse(panicLine) as { panic: string; goroutine: string; scheduleOp: number; causalChain: string[] }) : null;
+  const verifyText = recorded(fx, '--verify')?.stderr ?? '';
+  const v = /replay-verify: schedule (\d+)\/(\d+) ops, io-underrun=(\w+), boundary=(\S+) -> (\w+)/.exec(verifyText);
+  const verify = v ? { scheduleDone: +v[1], scheduleTotal: +v[2], ioUnderrun: v[3] === 'yes', boundary: v[4], verdict: v[5] } : null;
+  const print = recorded(fx, '--print');
+  const probes: Array<{ goroutine: string; name: string; value: string; op: number }> = [];
+  for (const m of (print?.stderr ?? '').matchAll(/^probe (\S+) (\S+) = ([\s\S]*?) @op(\d+)$/gm)) {
+    probes.push({ goroutine: m[1], name: m[2], value: m[3], op: Number(m[4]) });
+  }
+  const printed = print ? print.args[print.args.indexOf('--print') + 1].split(',') : [];
+  return { panic, verify, probes, printed, hasJson: !!json };
+}
+
+function ids(rec: Recording, threads: ArrayLike<number>): string[] {
+  return Array.from(threads, (t) => rec.timeline.threads[t].id);
+}
+
+describe('enrich through machin-standin, every fixture', () => {
+  for (const fx of fixtures) {
+    it(fx.name, async () => {
+      const { dir, trace, rec } = await staged(fx);
+      const before = hash(trace);
+      const want = expected(fx);
+      await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir], timeLimitMs: 30_000 });
+
+      if (want.panic) {
+        const p = rec.panic!;
+        assert.equal(p.message, want.panic.panic);
+        assert.equal(rec.timeline.threads[p.thread].id, want.panic.goroutine);
+        assert.equal(p.position, want.panic.scheduleOp);
+        assert.deepEqual(ids(rec, p.causalChain), want.panic.causalChain);
+        assert.equal(p.source, 'machin');
+      } else {
+        assert.equal(rec.panic, null);
+      }
+      assert.deepEqual(rec.verify, want.verify);
+
+      const h = rec.histories!;
+      for (const name of want.printed) {
+        const got = h.entries(name).map((e) => ({ goroutine: rec.timeline.threads[e.thread].id, name, value: e.value, op: e.position }));
+        assert.deepEqual(got, want.probes.filter((p) => p.name === name), name);
+      }
+      // valueAt: the last value with op <= p on that goroutine, at every position.
+      for (const name of want.printed) {
+        for (let t = 0; t < rec.timeline.threads.length; t++) {
+          for (let p = 0; p <= rec.timeline.stepCount; p++) {
+            const own = want.probes.filter((e) => e.name === name && e.goroutine === rec.timeline.threads[t].id && e.op <= p);
+            assert.equal(h.valueAt(name, t, p), own.at(-1)?.value, `${name} on ${rec.timeline.threads[t].id} at ${p}`);
+          }
+        }
+      }
+      assert.ok(!rec.warnings.some((w) => w.code === 'replay-mismatch'), JSON.stringify(rec.warnings));
+      assert.equal(hash(trace), before, 'the recording is not modified');
+      assert.deepEqual(leftCopies(), []);
+    });
+  }
+
+  it('labels goroutines from the program', async () => {
+    const labels = async (name: string) => {
+      const { dir, rec } = await staged(byName(name));
+      await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir] });
+      return Object.fromEntries(rec.timeline.threads.map((t) => [t.id, t.label]));
+    };
+    assert.deepEqual(await labels('crash/crash.mflrr'), { '0': 'main', '0.1': 'worker', '0.2': 'worker' });
+    // 0.1 (spawner) did no channel op, so the trace has no line for it.
+    assert.deepEqual(await labels('pipeline/pipeline.mflrr'), { '0': 'main', '0.1.1': 'source', '0.1.2': 'stage' });
+    assert.deepEqual(await labels('flaky/flaky.mflrr'), { '0': 'main', '0.1': 'feed', '0.2': 'feed' });
+    assert.deepEqual(await labels('gopanic/gopanic.mflrr'), { '0': 'main', '0.1': 'divide', '0.2': 'divide' });
+  });
+
+  it('source locations: the function the record\'s goroutine runs', async () => {
+    const { dir, program, rec } = await staged(byName('gopanic/gopanic.mflrr'));
+    await enrichWithMachin(rec, { noToolchain: true, programRoots: [dir] });
+    const tl = rec.timeline;
+    const first = (id: string) => Array.from({ length: tl.recordCount }, (_, r) => r).find((r) => tl.threads[tl.thread[r]].id === id)!;
+    assert.deepEqual(rec.sourceLocation?.(first('0.2')), { path: program, line: 1, name: 'divide' });
+    assert.deepEqual(rec.sourceLocation?.(first('0')), { path: program, line: 2, name: 'main' });
+  });
+
+  it('a best-effort trace: results labelled best-effort', async () => {
+    const { dir, rec } = await staged(byName('ffi/ffi.mflrr'));
+    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir] });
+    assert.equal(rec.bestEffort, true);
+    assert.equal(rec.verify?.verdict, 'DIVERGED');
+    assert.ok(rec.warnings.some((w) => w.code === 'best-effort-results'));
+  });
+});
+
+describe('enrich: finding things, trust, failures', () => {
+  it('machin missing: a warning saying how to get it; labels still come from the source', async () => {
+    const { dir, rec } = await staged(byName('crash/crash.mflrr'));
+    await enrichWithMachin(rec, { programRoots: [dir], env: { PATH: path.join(dir, 'no-bin') } });
+    const w = rec.warnings.find((x) => x.code === 'toolchain-missing');
+    assert.match(w?.message ?? '', /machin not found on PATH: install machin.*frozenRun\.machinPath.*MACHIN/);
+    assert.equal(rec.panic, null);
+    assert.equal(rec.timeline.threads.find((t) => t.id === '0.1')?.label, 'worker');
+  });
+
+  it('machin from the MACHIN variable and from PATH', async () => {
+    for (const env of [{ MACHIN: STANDIN, PATH: '' }, { PATH: STANDIN_BIN }]) {
+      const { dir, rec } = await staged(byName('gopanic/gopanic.mflrr'));
+      await enrichWithMachin(rec, { programRoots: [dir], env });
+      assert.equal(rec.panic?.message, 'integer divide by zero');
+    }
+  });
+
+  it('--no-toolchain: nothing runs, labels still set', async () => {
+    const { dir, rec } = await staged(byName('crash/crash.mflrr'));
+    const output: string[] = [];
+    await enrichWithMachin(rec, { noToolchain: true, machinPath: STANDIN, programRoots: [dir], onOutput: (t) => output.push(t) });
+    assert.deepEqual(output, []);
+    assert.equal(rec.panic, null);
+    assert.equal(rec.timeline.threads.find((t) => t.id === '0.2')?.label, 'worker');
+  });
+
+  it('program not found: the warning says to open it or set program; an explicit program works', async () => {
+    const fx = byName('crash/crash.mflrr');
+    const ws = mkdtempSync(path.join(privateTmp, 'ws-'));
+    const trace = path.join(ws, 'crash.mflrr');
+    copyFileSync(fx.traceFile, trace);
+    const rec = await readMflrr(trace);
+    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [ws] });
+    assert.match(rec.warnings.find((w) => w.code === 'program-missing')?.message ?? '', /program \/home\/ci\/app\/crash\.mfl not found.*open it in the workspace or set program/);
+    assert.equal(rec.panic, null);
+
+    const elsewhere = mkdtempSync(path.join(privateTmp, 'src-'));
+    const program = path.join(elsewhere, 'renamed.mfl');
+    copyFileSync(fx.programFile, program);
+    const again = await readMflrr(trace);
+    await enrichWithMachin(again, { machinPath: STANDIN, programRoots: [ws], program });
+    assert.equal(again.panic?.message, 'index out of range [12] with length 2');
+  });
+
+  it('found in the workspace roots, not beside the trace', async () => {
+    const fx = byName('gopanic/gopanic.mflrr');
+    const ws = mkdtempSync(path.join(privateTmp, 'ws-'));
+    mkdirSync(path.join(ws, 'src/deep'), { recursive: true });
+    mkdirSync(path.join(ws, 'traces'));
+    copyFileSync(fx.programFile, path.join(ws, 'src/deep/gopanic.mfl'));
+    copyFileSync(fx.traceFile, path.join(ws, 'traces/gopanic.mflrr'));
+    const rec = await readMflrr(path.join(ws, 'traces/gopanic.mflrr'));
+    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [ws] });
+    assert.equal(rec.panic?.message, 'integer divide by zero');
+  });
+
+  it('a program outside the workspace runs only when confirmed', async () => {
+    const fx = byName('crash/crash.mflrr');
+    const ws = mkdtempSync(path.join(privateTmp, 'ws-'));
+    const outside = mkdtempSync(path.join(privateTmp, 'outside-'));
+    const program = path.join(outside, 'crash.mfl');
+    copyFileSync(fx.programFile, program);
+    const trace = path.join(ws, 'crash.mflrr');
+    writeFileSync(trace, readFileSync(fx.traceFile, 'utf8').replace('/home/ci/app/crash.mfl', program));
+    const asked: string[] = [];
+    const output: string[] = [];
+
+    const refused = await readMflrr(trace);
+    await enrichWithMachin(refused, { machinPath: STANDIN, programRoots: [ws], onOutput: (t) => output.push(t), confirmProgram: async (p) => (asked.push(p), false) });
+    assert.deepEqual(asked, [program]);
+    assert.deepEqual(output, [], 'machin never ran');
+    assert.equal(refused.panic, null);
+    assert.ok(refused.warnings.some((w) => w.code === 'program-not-confirmed' && w.message.includes(program)));
+    assert.equal(refused.timeline.threads.find((t) => t.id === '0.1')?.label, 'worker', 'reading the source needs no confirmation');
+
+    const noPrompt = await readMflrr(trace);
+    await enrichWithMachin(noPrompt, { machinPath: STANDIN, programRoots: [ws] });
+    assert.equal(noPrompt.panic, null, 'no way to ask: no run');
+
+    const confirmed = await readMflrr(trace);
+    await enrichWithMachin(confirmed, { machinPath: STANDIN, programRoots: [ws], confirmProgram: async () => true });
+    assert.equal(confirmed.panic?.message, 'index out of range [12] with length 2');
+  });
+
+  it('a cut last line is left out of the copy, so machin does not hang; the file is untouched', async () => {
+    const { trace, dir } = await staged(byName('gopanic/gopanic.mflrr'));
+    writeFileSync(trace, `${readFileSync(trace, 'utf8')}S 0.`);
+    const before = hash(trace);
+    const rec = await readMflrr(trace);
+    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir], timeLimitMs: 20_000 });
+    assert.equal(rec.panic?.message, 'integer divide by zero');
+    assert.equal(hash(trace), before);
+    assert.deepEqual(leftCopies(), []);
+  });
+});
+
+describe('enrich: time limits and cancellation', () => {
+  it('the time limit stops a replay that waits forever (a cut trace handed to machin directly)', async () => {
+    const { trace, program } = await staged(byName('gopanic/gopanic.mflrr'));
+    const cut = path.join(path.dirname(trace), 'cut.mflrr');
+    writeFileSync(cut, readFileSync(trace, 'utf8').replace('/home/ci/app/gopanic.mfl', program) + 'S 0.');
+    const started = Date.now();
+    await assert.rejects(
+      runMachinReplay({ path: STANDIN, from: 'setting' }, cut, ['--json'], { timeLimitMs: 1500 }),
+      (e: unknown) => e instanceof RecordingError && e.code === 'toolchain-timeout' && /no answer within 2 s/.test(e.message),
+    );
+    assert.ok(Date.now() - started < 1500 + 5000, 'stopped soon after the limit');
+  });
+
+  it('through enrich a time limit becomes a warning, and the copy is removed', async () => {
+    const { dir, rec } = await staged(byName('crash/crash.mflrr'));
+    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir], timeLimitMs: 1 });
+    assert.ok(rec.warnings.some((w) => w.code === 'toolchain-timeout'), JSON.stringify(rec.warnings));
+    assert.equal(rec.panic, null);
+    assert.deepEqual(leftCopies(), []);
+  });
+
+  it('cancel: enrich rejects with cancelled and removes the copy', async () => {
+    const { dir, rec } = await staged(byName('flaky/flaky.mflrr'));
+    const ac = new AbortController();
+    const running = enrichWithMachin(rec, {
+      machinPath: STANDIN,
+      programRoots: [dir],
+      signal: ac.signal,
+      onOutput: (t) => {
+        if (t.startsWith('$ ')) setTimeout(() => ac.abort(), 20);
+      },
+    });
+    await assert.rejects(running, (e: unknown) => e instanceof RecordingError && e.code === 'cancelled');
+    assert.deepEqual(leftCopies(), []);
+    const before = await readMflrr(path.join(dir, 'flaky.mflrr'));
+    const pre = new AbortController();
+    pre.abort();
+    await assert.rejects(enrichWithMachin(before, { machinPath: STANDIN, programRoots: [dir], signal: pre.signal }), (e: unknown) => e instanceof RecordingError && e.code === 'cancelled');
+    assert.deepEqual(leftCopies(), []);
+  });
+});
+
+describe('merging machin results that disagree with the trace', () => {
+  it('a different causal chain or schedule total is a warning; an unknown goroutine is added', async () => {
+    const { rec } = await staged(byName('crash/crash.mflrr'));
+    const warnings: string[] = [];
+    const run = (flags: string[], stderr: string, exitCode: number) => ({ flags, exitCode, stdout: '', stderr, output: parseReplayOutput(stderr) });
+    mergeReplay(
+      rec,
+      [
+        run(['--json'], '{"panic":"boom","goroutine":"0.3","scheduleOp":3,"scheduleTotal":5,"causalChain":["0.1","0","0"]}\n', 1),
+        run(['--print', 'q'], 'probe 0.3 q = 1 @op2\nweird line\n', 0),
+      ],
+      { copy: { scheduleTotal: 4 }, warn: (code, m) => warnings.push(`${code}: ${m}`) },
+    );
+    const tl = rec.timeline;
+    assert.equal(tl.threads[rec.panic!.thread].id, '0.3');
+    assert.deepEqual(ids(rec, rec.panic!.causalChain), ['0.1', '0', '0']);
+    assert.deepEqual(rec.histories!.entries('q'), [{ thread: rec.panic!.thread, position: 2, value: '1' }]);
+    const text = warnings.join('\n');
+    assert.match(text, /replay-mismatch: machin counted 5 schedule ops; the trace has 4/);
+    assert.match(text, /causal chain differs from the trace at op 1 \(machin: 0, trace: 0\.2\)/);
+    assert.match(text, /goroutine-without-records: goroutine 0\.3/);
+    assert.match(text, /machin-output: machin replay --print printed what Frozen Run does not recognise: weird line/);
+  });
+});
+
+describe('enrich: a later run that times out keeps the earlier results', () => {
+  it('the --json panic stays when --verify hits the time limit', async () => {
+    const { dir, rec } = await staged(byName('gopanic/gopanic.mflrr'));
+    // The first run gets the whole limit; then the limit is made impossible to meet.
+    const options = { machinPath: STANDIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t: string) => {
+      if (t.startsWith('[exit')) options.timeLimitMs = 1;
+    } };
+    await enrichWithMachin(rec, options);
+    assert.equal(rec.panic?.message, 'integer divide by zero');
+    assert.match(rec.warnings.find((w) => w.code === 'toolchain-timeout')?.message ?? '', /^machin replay --verify: .*no answer within/);
+    assert.equal(rec.histories, null, 'the --print run was not started');
+    assert.deepEqual(leftCopies(), []);
+  });
+});
+
+describe('enrich: a trace without a program line', () => {
+  it('warns that the program is unknown; with an explicit program the copy gets a program line', async () => {
+    const fx = byName('gopanic/gopanic.mflrr');
+    const ws = mkdtempSync(path.join(privateTmp, 'ws-'));
+    const trace = path.join(ws, 'hand-made.mflrr');
+    writeFileSync(trace, readFileSync(fx.traceFile, 'utf8').replace(/^program .*\n/m, ''));
+    const bare = await readMflrr(trace);
+    await enrichWithMachin(bare, { machinPath: STANDIN, programRoots: [ws] });
+    assert.match(bare.warnings.find((w) => w.code === 'program-missing')?.message ?? '', /no `program` line.*set program/);
+    assert.equal(bare.panic, null);
+
+    const program = path.join(ws, 'gopanic.mfl');
+    copyFileSync(fx.programFile, program);
+    const named = await readMflrr(trace);
+    await enrichWithMachin(named, { machinPath: STANDIN, programRoots: [ws], program });
+    assert.equal(named.panic?.message, 'integer divide by zero');
+    assert.equal(named.timeline.threads.find((t) => t.id === '0.2')?.label, 'divide');
+  });
+});
