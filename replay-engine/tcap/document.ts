@@ -1,0 +1,39 @@
+// The decoded text document of a capsule: a header block (facts, the request with its headers),
+// then one line per effect at timeline.lineOf(r). The debug adapter serves it through a
+// sourceReference (breakpoints go on its lines) and the language server decorates it.
+import { basename } from 'node:path';
+import type { HeaderFact } from '../model/timeline';
+import type { CapsuleHeader } from './body';
+import { bytesValue } from './decode/bytes-text';
+import { parseRequest } from './decode/http-request';
+import type { TcapRecording } from './tcap-recording';
+
+/** The lines before the first effect; the first effect is on line `length + 1`. */
+export function documentHeaderLines(file: string, header: CapsuleHeader, facts: HeaderFact[]): string[] {
+  const lines = [`# Tin capsule ${basename(file)}`];
+  for (const f of facts) if (f.key !== 'request') lines.push(`${f.label}: ${f.value}`);
+  const req = parseRequest(header.request);
+  lines.push(`Request: ${facts.find((f) => f.key === 'request')?.value ?? ''}`);
+  for (const h of req.headers) lines.push(`  ${h.name}: ${oneLine(h.value)}${h.secret ? '   (secret handle)' : ''}`);
+  lines.push(`  body: ${bytesValue(req.body).text}`);
+  lines.push('');
+  lines.push('# seq task  kind  key → result');
+  return lines;
+}
+
+export function effectLine(rec: TcapRecording, r: number): string {
+  const task = rec.task(r);
+  return `#${r} task ${task}  ${rec.timeline.kindName(r)}  ${rec.effectText(r)}`;
+}
+
+export function renderDocument(rec: TcapRecording): string {
+  const tl = rec.timeline;
+  const lines = documentHeaderLines(tl.file, rec.header, tl.facts);
+  if (lines.length + 1 !== tl.firstRecordLine) throw new Error('capsule document header changed length');
+  for (let r = 0; r < tl.recordCount; r++) lines.push(effectLine(rec, r));
+  return `${lines.join('\n')}\n`;
+}
+
+function oneLine(s: string): string {
+  return /[\x00-\x1f\x7f]/.test(s) ? JSON.stringify(s) : s;
+}

@@ -1,0 +1,110 @@
+// `frozen-run inspect FILE.tcap`: the whole capsule as JSON (every field and effect, exact), or a
+// short human summary (facts, the request line, effect counts by kind and by task).
+//
+// Words are exact: `wall` (~1.7e18 ns, beyond a double) is a string of its exact decimal digits,
+// with `wallTime` its UTC date; other words are JSON numbers while they are safe integers, else
+// strings of their digits. Texts that are not valid UTF-8 come with a `...Hex` twin.
+import { RecordingError } from '../model/errors';
+import type { Recording } from '../model/recording';
+import { hex, printableText } from './decode/bytes-text';
+import { isoFromNanos } from './decode/words';
+import { TcapRecording } from './tcap-recording';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function asCapsule(rec: Recording): TcapRecording {
+  if (!(rec instanceof TcapRecording)) throw new RecordingError('usage', `${rec.timeline.file}: not a Tin capsule`);
+  return rec;
+}
+
+export function wordJson(w: bigint): number | string {
+  return w >= BigInt(Number.MIN_SAFE_INTEGER) && w <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(w) : w.toString();
+}
+
+/** `{name: text}` plus `{nameHex: hex}` when the bytes are not valid UTF-8 (so nothing is lost). */
+function textField(name: string, bytes: Uint8Array, alwaysHex = false): Record<string, string> {
+  let text: string;
+  let exact = true;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    text = Buffer.from(bytes).toString('utf8');
+    exact = false;
+  }
+  return exact && !alwaysHex ? { [name]: text } : { [name]: text, [`${name}Hex`]: hex(bytes) };
+}
+
+export function capsuleInspectJson(recording: Recording): object {
+  const rec = asCapsule(recording);
+  const h = rec.header;
+  const tl = rec.timeline;
+  const req = rec.request;
+  const effects = new Array(tl.recordCount);
+  for (let r = 0; r < tl.recordCount; r++) {
+    effects[r] = {
+      seq: r,
+      kind: tl.kindName(r),
+      ...textField('key', rec.key(r)),
+      outcome: rec.outcome(r) === 1 ? 'fault' : 'result',
+      ident: rec.ident(r),
+      thread: rec.task(r),
+      dataHex: hex(rec.data(r)),
+      decoded: { key: rec.decodedKey(r), [rec.outcome(r) === 1 ? 'fault' : 'result']: rec.decodedResult(r) },
+    };
+  }
+  const bodyText = printableText(req.body);
+  return {
+    format: 'tcap',
+    file: tl.file,
+    envelope: rec.envelope,
+    schema: h.schema,
+    ...textField('tin', h.tin),
+    ...textField('program', h.program),
+    wall: h.wall.toString(),
+    wallTime: isoFromNanos(h.wall),
+    core: wordJson(h.core),
+    status: wordJson(h.status),
+    flags: wordJson(h.flags),
+    panicked: rec.panicked,
+    sampled: rec.sampled,
+    request: {
+      ...textField('raw', h.request, true),
+      method: req.method,
+      target: req.target,
+      version: req.version,
+      headers: req.headers.map((x) => ({ name: x.name, value: x.value, secret: x.secret })),
+      query: req.query.map((x) => ({ name: x.name, value: x.value, secret: x.secret })),
+      body: bodyText ?? null,
+      bodyHex: hex(req.body),
+      ...(req.problem ? { problem: req.problem } : {}),
+    },
+    ...textField('panic', h.panic),
+    ...(h.peer === null ? { peer: null } : textField('peer', h.peer)),
+    threads: tl.threads.map((t) => ({ id: t.id, task: Number(t.id), label: t.label })),
+    tasks: tl.threads.map((t) => Number(t.id)),
+    effectCount: tl.recordCount,
+    effects,
+    warnings: rec.warnings,
+  };
+}
+
+export function capsuleInspectText(recording: Recording): string {
+  const rec = asCapsule(recording);
+  const tl = rec.timeline;
+  const lines = [`${tl.file}`];
+  for (const f of tl.facts) lines.push(`  ${f.label}: ${f.value}`);
+  const byKind = new Map<string, number>();
+  const byTask = new Map<number, number>();
+  for (let r = 0; r < tl.recordCount; r++) {
+    byKind.set(tl.kindName(r), (byKind.get(tl.kindName(r)) ?? 0) + 1);
+    byTask.set(rec.task(r), (byTask.get(rec.task(r)) ?? 0) + 1);
+  }
+  if (byKind.size) {
+    lines.push('  Effects by kind:');
+    for (const [k, n] of [...byKind].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`    ${String(n).padStart(8)}  ${k}`);
+    lines.push('  Effects by task:');
+    for (const [t, n] of [...byTask].sort((a, b) => a[0] - b[0])) lines.push(`    ${String(n).padStart(8)}  task ${t}${t === 0 ? ' (request)' : ''}`);
+  }
+  if (rec.panic) lines.push(`  Panicked after effect ${tl.recordCount - 1} on task ${tl.threads[rec.panic.thread]?.id ?? '?'}: ${rec.panic.message}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,106 @@
+// Opens a capsule file: envelope checks, key, authenticate, decrypt, body, index. The result is a
+// Recording whose timeline has every effect as a record and a step.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileError } from '../file-error';
+import { RecordingError } from '../model/errors';
+import type { Recording } from '../model/recording';
+import type { OpenOptions } from '../open-options';
+import { parseBody } from './body';
+import { documentHeaderLines } from './document';
+import { authenticateV1, checkEnvelopeV1, openEnvelopeV1, openEnvelopeV1Async } from './envelope';
+import { capsuleFacts } from './facts';
+import { BODY_OFFSET } from './format';
+import { capsuleKeyCandidates, type KeyCandidate } from './key-source';
+import { deriveKeys } from './keys';
+import { TcapRecording } from './tcap-recording';
+import { u8 } from './u8';
+
+export async function readCapsule(file: string, options: OpenOptions): Promise<Recording> {
+  return openCapsuleFile(file, options);
+}
+
+/** Same as readCapsule, typed as the capsule it is (for the CLI and tests). */
+export async function openCapsuleFile(file: string, options: OpenOptions = {}): Promise<TcapRecording> {
+  const path = resolve(file);
+  let bytes: Uint8Array;
+  try {
+    bytes = u8(await readFile(path));
+  } catch (e) {
+    throw fileError(path, e);
+  }
+  return openCapsuleBytesAsync(bytes, path, options);
+}
+
+/** openCapsuleBytes, decrypting a large capsule on two threads. */
+export async function openCapsuleBytesAsync(bytes: Uint8Array, file: string, options: OpenOptions = {}): Promise<TcapRecording> {
+  checkEnvelopeV1(bytes, file);
+  const candidates = capsuleKeyCandidates(file, options);
+  let lastError: unknown;
+  for (const candidate of candidates) {
+    const keys = deriveKeys(candidate.key);
+    try {
+      authenticateV1(bytes, keys, file);
+    } catch (e) {
+      lastError = e;
+      if (e instanceof RecordingError && e.code === 'wrong-key-or-damaged') continue;
+      throw e;
+    }
+    return fromBody(await openEnvelopeV1Async(bytes, keys, file), file, keys.ks, options);
+  }
+  throw lastError;
+}
+
+export function openCapsuleBytes(bytes: Uint8Array, file: string, options: OpenOptions = {}): TcapRecording {
+  checkEnvelopeV1(bytes, file); // not a capsule, cut, or version 2: said before any key is asked for
+  const candidates = capsuleKeyCandidates(file, options);
+  let lastError: unknown;
+  for (const candidate of candidates) {
+    const keys = deriveKeys(candidate.key);
+    let body: Uint8Array;
+    try {
+      body = openEnvelopeV1(bytes, keys, file);
+    } catch (e) {
+      lastError = e;
+      if (e instanceof RecordingError && e.code === 'wrong-key-or-damaged') continue;
+      throw e;
+    }
+    return fromBody(body, file, keys.ks, options);
+  }
+  throw lastError;
+}
+
+/**
+ * The key that authenticates a capsule (tag only; the body is not read, so a capsule with a kind
+ * this reader does not know can still be handed to tin). Throws as openCapsuleBytes would.
+ */
+export async function authenticatedKey(file: string, options: OpenOptions = {}): Promise<KeyCandidate> {
+  const path = resolve(file);
+  let bytes: Uint8Array;
+  try {
+    bytes = u8(await readFile(path));
+  } catch (e) {
+    throw fileError(path, e);
+  }
+  checkEnvelopeV1(bytes, path);
+  let lastError: unknown;
+  for (const candidate of capsuleKeyCandidates(path, options)) {
+    try {
+      authenticateV1(bytes, deriveKeys(candidate.key), path);
+      return candidate;
+    } catch (e) {
+      lastError = e;
+      if (!(e instanceof RecordingError && e.code === 'wrong-key-or-damaged')) throw e;
+    }
+  }
+  throw lastError;
+}
+
+function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenOptions): TcapRecording {
+  const parsed = parseBody(body, file, BODY_OFFSET);
+  const taskCount = parsed.builder.threads.length;
+  const facts = capsuleFacts(parsed.header, 1, parsed.effects.count, taskCount);
+  const firstRecordLine = documentHeaderLines(file, parsed.header, facts).length + 1;
+  const timeline = parsed.builder.finish('tcap', file, facts, firstRecordLine);
+  return new TcapRecording(timeline, 1, parsed.header, parsed.effects, body, ks, options.programRoots ?? []);
+}

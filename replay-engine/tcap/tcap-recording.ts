@@ -1,0 +1,172 @@
+// A Tin capsule as a Recording: every effect is a record and a step (position p = effects
+// completed), threads are tasks, the payload of a record is its effect's data. What the Timeline
+// does not hold (keys, outcomes, sentinels, task numbers) lives in side typed arrays here.
+import { RecordingError, type EngineWarning } from '../model/errors';
+import type { DecodedValue, PanicInfo, RecordView, Recording, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
+import type { Timeline } from '../model/timeline';
+import type { CapsuleEffects, CapsuleHeader } from './body';
+import { child, hex, looseText } from './decode/bytes-text';
+import { decodeKey, decodeResult } from './decode/effect-kinds';
+import { parseRequest, requestValue, type RequestParts } from './decode/http-request';
+import { renderDocument } from './document';
+import { FLAG_PANICKED, FLAG_SAMPLED, SELECT_KIND } from './format';
+import { capsuleHistories } from './histories';
+import { SiteFinder } from './select-sites';
+
+/** Raw data bytes for the details view: hex, the first 4 KiB of it for a large payload. */
+function dataHexValue(data: Uint8Array): DecodedValue {
+  const shown = hex(data.subarray(0, DATA_HEX_LIMIT));
+  const more = data.length > DATA_HEX_LIMIT ? `… (${data.length} bytes, first ${DATA_HEX_LIMIT} shown)` : ` (${data.length} bytes)`;
+  return { text: data.length ? `${shown}${more}` : 'empty (0 bytes)', type: 'hex' };
+}
+
+const DATA_HEX_LIMIT = 4096;
+
+/** The secret-handle key of each open capsule, kept off the object so no dump or JSON can show it. */
+const secretKeys = new WeakMap<TcapRecording, Uint8Array>();
+
+export function secretKeyOf(rec: TcapRecording): Uint8Array {
+  const ks = secretKeys.get(rec);
+  if (!ks) throw new RecordingError('usage', `${rec.timeline.file}: this capsule was not opened with a key, so secrets cannot be checked`);
+  return ks;
+}
+
+export class TcapRecording implements Recording {
+  readonly warnings: EngineWarning[];
+  readonly bestEffort = false;
+  readonly verify: VerifyVerdict | null = null;
+  readonly panic: PanicInfo | null;
+  private document: string | undefined;
+  private valueHistories: ValueHistories | undefined;
+  private requestParts: RequestParts | undefined;
+  private readonly sites: SiteFinder;
+
+  constructor(
+    readonly timeline: Timeline,
+    /** Envelope version (1: the only one this reader opens). */
+    readonly envelope: number,
+    readonly header: CapsuleHeader,
+    readonly effects: CapsuleEffects,
+    /** The decrypted body; keys are views into it. */
+    private readonly body: Uint8Array,
+    secretKey: Uint8Array,
+    programRoots: readonly string[],
+    warnings: EngineWarning[] = [],
+  ) {
+    secretKeys.set(this, secretKey);
+    this.warnings = warnings;
+    this.sites = new SiteFinder(programRoots);
+    this.panic = this.panicked || header.panic.length > 0 ? this.panicInfo() : null;
+  }
+
+  /** Every effect's results as variables (see histories.ts); built on first use. */
+  get histories(): ValueHistories | null {
+    return (this.valueHistories ??= capsuleHistories(this));
+  }
+
+  get panicked(): boolean {
+    return (this.header.flags & FLAG_PANICKED) !== 0n;
+  }
+
+  get sampled(): boolean {
+    return (this.header.flags & FLAG_SAMPLED) !== 0n;
+  }
+
+  get request(): RequestParts {
+    return (this.requestParts ??= parseRequest(this.header.request));
+  }
+
+  key(r: number): Uint8Array {
+    const at = this.effects.keyAt[r];
+    return this.body.subarray(at, at + this.effects.keyLength[r]);
+  }
+
+  data(r: number): Uint8Array {
+    return this.timeline.payload(r);
+  }
+
+  outcome(r: number): number {
+    return this.effects.outcome[r];
+  }
+
+  ident(r: number): number {
+    return this.effects.ident[r];
+  }
+
+  task(r: number): number {
+    return this.effects.task[r];
+  }
+
+  /** The recorded request as a tree (method, target, version, headers, query, body). */
+  requestValue(): DecodedValue {
+    return requestValue(this.header.request);
+  }
+
+  decodedKey(r: number): DecodedValue {
+    return decodeKey(this.timeline.kindName(r), this.key(r));
+  }
+
+  decodedResult(r: number): DecodedValue {
+    return decodeResult(this.timeline.kindName(r), this.key(r), this.data(r), this.outcome(r), this.ident(r));
+  }
+
+  /** `GET cart:7 → "sku-1,sku-2"`: the key and the result on one line. */
+  effectText(r: number): string {
+    const k = this.decodedKey(r);
+    const v = this.decodedResult(r);
+    return `${k.type === 'empty' ? '' : `${k.text} `}→ ${v.text}`;
+  }
+
+  describe(r: number): RecordView {
+    const tl = this.timeline;
+    const kind = tl.kindName(r);
+    const key = this.decodedKey(r);
+    const result = this.decodedResult(r);
+    const fault = this.outcome(r) === 1;
+    const children = [
+      child('seq', { text: String(r), type: 'number' }),
+      child('kind', { text: kind, type: 'text' }),
+      child('task', { text: String(this.task(r)), type: 'number' }),
+      child('key', key),
+      child('outcome', { text: fault ? 'fault' : 'result', type: 'text' }),
+      child(fault ? 'fault' : 'result', result),
+      child('data', dataHexValue(this.data(r))),
+    ];
+    if (fault) children.splice(5, 0, child('ident', { text: String(this.ident(r)), type: 'number' }));
+    const summary = `${kind} ${this.effectText(r)}`;
+    return {
+      record: r,
+      kind,
+      thread: tl.thread[r],
+      line: tl.lineOf(r),
+      step: r,
+      position: r + 1,
+      summary,
+      value: { text: summary, type: fault ? 'fault' : 'effect', children },
+    };
+  }
+
+  decodedDocument(): string {
+    return (this.document ??= renderDocument(this));
+  }
+
+  sourceLocation(r: number): SourceLocation | undefined {
+    if (this.timeline.kindName(r) !== SELECT_KIND) return undefined;
+    return this.sites.locate(looseText(this.key(r)));
+  }
+
+  /** The recorded panic: on the task of the last effect, after every effect completed. */
+  private panicInfo(): PanicInfo {
+    const tl = this.timeline;
+    const chain = new Uint32Array(tl.stepCount);
+    for (let k = 0; k < tl.stepCount; k++) chain[k] = tl.thread[tl.stepRecord[k]];
+    const message = looseText(this.header.panic);
+    return {
+      message: message || `panicked (status ${this.header.status}, no message recorded)`,
+      thread: tl.recordCount ? tl.thread[tl.recordCount - 1] : 0,
+      position: tl.stepCount,
+      causalChain: chain,
+      source: 'capsule',
+    };
+  }
+}

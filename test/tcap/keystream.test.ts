@@ -1,0 +1,59 @@
+// The fast keystream paths (SIMD kernel, JS midstates, two threads) against the definition:
+// block i = HMAC-SHA256(Ke, nonce || word(i)), computed here with createHmac per block.
+import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { keystreamState, xorKeystream, xorKeystreamScalar } from '../../replay-engine/tcap/keystream';
+import { xorKeystreamParallel } from '../../replay-engine/tcap/keystream-parallel';
+import { simdModule, xorKeystreamSimd } from '../../replay-engine/tcap/keystream-simd';
+import { u8, word } from './support/seal';
+
+function reference(ke: Uint8Array, nonce: Uint8Array, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i * 32 < data.length; i++) {
+    const block = createHmac('sha256', ke).update(nonce).update(word(i)).digest();
+    for (let j = 0; j < 32 && i * 32 + j < data.length; j++) out[i * 32 + j] = data[i * 32 + j] ^ block[j];
+  }
+  return out;
+}
+
+const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+
+describe('tcap keystream', () => {
+  const ke = u8(randomBytes(32));
+  const nonce = u8(randomBytes(16));
+  const sizes = [0, 1, 31, 32, 33, 127, 128, 129, 4096 + 5, 65536, 262144 - 1, 262144, 262144 + 129, 700_001];
+
+  it('the SIMD kernel is available in this Node', () => {
+    assert.ok(simdModule(), 'WebAssembly SIMD should compile on Node 20');
+  });
+
+  for (const n of sizes) {
+    it(`${n} bytes: SIMD, JS and the entry point agree with createHmac per block`, () => {
+      const data = u8(randomBytes(n));
+      const want = reference(ke, nonce, data);
+      const st = keystreamState(ke, nonce);
+      const simd = new Uint8Array(n);
+      assert.ok(xorKeystreamSimd(st.inner, st.outer, st.nonceWords, data, simd));
+      assert.ok(same(simd, want), 'simd');
+      if (n < 300_000) assert.ok(same(xorKeystreamScalar(st.inner, st.outer, Array.from(st.nonceWords), data, new Uint8Array(n)), want), 'scalar');
+      assert.ok(same(xorKeystream(ke, nonce, data), want), 'entry');
+    });
+  }
+
+  it('a range in place (what each thread does) and the two-thread path', async () => {
+    const n = 3 * 1024 * 1024 + 77;
+    const data = u8(randomBytes(n));
+    const original = new Uint8Array(data);
+    const want = reference(ke, nonce, data);
+    const st = keystreamState(ke, nonce);
+    const buf = new Uint8Array(data);
+    const split = 128 * 4099;
+    assert.ok(xorKeystreamSimd(st.inner, st.outer, st.nonceWords, buf, buf, split, n));
+    assert.ok(xorKeystreamSimd(st.inner, st.outer, st.nonceWords, buf, buf, 0, split));
+    assert.ok(same(buf, want), 'two ranges in place');
+    assert.equal(xorKeystreamSimd(st.inner, st.outer, st.nonceWords, buf, buf, 100, n), false, 'a range must start on a 128-byte group');
+    assert.ok(same(await xorKeystreamParallel(ke, nonce, data), want), 'parallel');
+    assert.ok(same(data, original), 'input unchanged');
+  });
+});
