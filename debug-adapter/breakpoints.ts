@@ -1,0 +1,463 @@
+// Every kind of breakpoint over a recording, compiled into flags the run loop can test without
+// allocating: a byte per kind and per thread (function breakpoints), folded with line, data,
+// panic, divergence and fault flags into a byte per record; the non-zero bytes are listed once
+// per change, so a run visits only candidate records (binary search to the first, then in order).
+// Conditions, hit counts and log messages are looked at only for those candidates.
+import type { Recording } from '../replay-engine/model/recording';
+import { evaluate, parseExpression, truthy, ExpressionError, type Expr } from './expression';
+import { hitMatches, parseHitCondition, type HitCondition } from './hit-condition';
+import { RecordScope } from './record-scope';
+import type { ThreadIndex } from './thread-index';
+
+export const FLAG_LINE = 1;
+export const FLAG_DATA = 2;
+export const FLAG_PANIC = 4;
+export const FLAG_DIVERGENCE = 8;
+export const FLAG_FAULT = 16;
+export const FLAG_FUNCTION = 32;
+/** A kind or thread function breakpoint, folded into the record's byte from kindFlags / threadFlags. */
+export const FLAG_KIND_THREAD = 64;
+
+export type ExceptionFilter = 'panic' | 'divergence' | 'fault';
+export const EXCEPTION_FILTERS: ReadonlyArray<{ filter: ExceptionFilter; label: string; description: string; default: boolean }> = [
+  { filter: 'panic', label: 'Panic', description: 'Stop where the run panicked (from machin replay --json, or the capsule\'s recorded panic).', default: true },
+  { filter: 'divergence', label: 'Divergence', description: 'Stop where replaying the recording diverged from it (machin --verify).', default: true },
+  { filter: 'fault', label: 'Faulted effects', description: 'Stop on every effect of a capsule whose outcome is a fault.', default: false },
+];
+
+export type StopReason = 'entry' | 'step' | 'breakpoint' | 'function breakpoint' | 'data breakpoint' | 'exception' | 'goto' | 'pause' | 'start' | 'end';
+
+/** Why the run loop stopped on a record. */
+export interface BreakpointHit {
+  reason: StopReason;
+  /** Thread to report as stopped. */
+  thread: number;
+  description: string;
+  text?: string;
+  breakpointIds: number[];
+  exception?: ExceptionFilter;
+}
+
+export interface BreakpointOptions {
+  condition?: string;
+  hitCondition?: string;
+  logMessage?: string;
+}
+
+export interface BreakpointResult {
+  id: number;
+  verified: boolean;
+  message?: string;
+  line?: number;
+}
+
+interface Common {
+  id: number;
+  condition?: Expr;
+  hit?: HitCondition;
+  log?: Array<string | Expr>;
+}
+
+interface LineBreakpoint extends Common { record: number }
+
+type FunctionTarget = { type: 'kinds'; kinds: number[] } | { type: 'thread'; thread: number } | { type: 'panic' };
+interface FunctionBreakpoint extends Common { name: string; target: FunctionTarget; matches?: Uint32Array }
+
+interface DataBreakpoint extends Common { thread: number; name: string; changes: number[] }
+
+let nextId = 1;
+
+/** Compile a log message: text with `{expression}` parts. */
+function parseLogMessage(text: string): Array<string | Expr> {
+  const parts: Array<string | Expr> = [];
+  const re = /\{([^{}]*)\}/g;
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > last) parts.push(text.slice(last, m.index));
+    parts.push(parseExpression(m[1]));
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+export class BreakpointTable {
+  /** One byte per record; allocated on the first record-level breakpoint. */
+  private recordFlags: Uint8Array | null = null;
+  readonly kindFlags = new Uint8Array(256);
+  readonly threadFlags: Uint8Array;
+  private lines = new Map<number, LineBreakpoint>();
+  private functions: FunctionBreakpoint[] = [];
+  private data = new Map<number, Array<{ bp: DataBreakpoint; occurrence: number }>>();
+  private dataList: DataBreakpoint[] = [];
+  private exceptions = new Set<ExceptionFilter>();
+  private panicRecord = -1;
+  private divergenceRecord = -1;
+  private faultRecords: number[] | null = null;
+  private readonly scope: RecordScope;
+  /** The records whose byte is non-zero, ascending; rebuilt after a change (null: stale). */
+  private flaggedList: Uint32Array | null = null;
+  /** Whether record bytes hold FLAG_KIND_THREAD bits. */
+  private folded = false;
+
+  constructor(
+    private readonly recording: Recording,
+    private readonly threads: () => ThreadIndex,
+    /** Records whose outcome is a fault (capsules), found on first use. */
+    private readonly findFaults: () => number[],
+    private readonly log: (text: string, record: number) => void,
+  ) {
+    this.threadFlags = new Uint8Array(recording.timeline.threads.length);
+    this.scope = new RecordScope(recording);
+    const tl = recording.timeline;
+    if (recording.panic) this.panicRecord = tl.frontier(recording.panic.position) - 1;
+    const v = recording.verify;
+    if (v && v.verdict === 'DIVERGED' && v.scheduleDone < v.scheduleTotal) this.divergenceRecord = tl.frontier(v.scheduleDone) - 1;
+    // Defaults apply until the client says otherwise (not every client sends setExceptionBreakpoints).
+    this.setExceptionFilters(EXCEPTION_FILTERS.filter((f) => f.default).map((f) => f.filter));
+  }
+
+  /** The per-record flag array (null when no record-level breakpoint exists), for the run loop. */
+  get perRecord(): Uint8Array | null {
+    return this.recordFlags;
+  }
+
+  get panicAt(): number {
+    return this.panicRecord;
+  }
+
+  get divergenceAt(): number {
+    return this.divergenceRecord;
+  }
+
+  private flags(): Uint8Array {
+    if (!this.recordFlags) this.recordFlags = new Uint8Array(this.recording.timeline.recordCount);
+    this.flaggedList = null;
+    return this.recordFlags;
+  }
+
+  /** The flagged records (non-zero bytes) in ascending order: the only records a run looks at. */
+  flagged(): Uint32Array {
+    if (this.flaggedList) return this.flaggedList;
+    const f = this.recordFlags;
+    if (!f) return (this.flaggedList = new Uint32Array(0));
+    let n = 0;
+    for (let r = 0; r < f.length; r++) if (f[r] !== 0) n++;
+    const list = new Uint32Array(n);
+    n = 0;
+    for (let r = 0; r < f.length; r++) if (f[r] !== 0) list[n++] = r;
+    return (this.flaggedList = list);
+  }
+
+  private compile(o: BreakpointOptions, target: Common): string | undefined {
+    try {
+      if (o.condition && o.condition.trim()) target.condition = parseExpression(o.condition);
+    } catch (e) {
+      return `condition: ${(e as ExpressionError).message}`;
+    }
+    if (o.hitCondition && o.hitCondition.trim()) {
+      const h = parseHitCondition(o.hitCondition);
+      if (typeof h === 'string') return h;
+      target.hit = h;
+    }
+    try {
+      if (o.logMessage) target.log = parseLogMessage(o.logMessage);
+    } catch (e) {
+      return `log message: ${(e as ExpressionError).message}`;
+    }
+    return undefined;
+  }
+
+  setLineBreakpoints(requests: Array<BreakpointOptions & { line: number }>): BreakpointResult[] {
+    const tl = this.recording.timeline;
+    if (this.lines.size > 0) {
+      const f = this.flags();
+      for (const r of this.lines.keys()) f[r] &= ~FLAG_LINE;
+    }
+    this.lines.clear();
+    return requests.map((req) => {
+      const id = nextId++;
+      const r = tl.recordAtLine(req.line);
+      if (r < 0) {
+        const what = tl.format === 'tcap' ? 'an effect' : 'a record (an S or I line)';
+        return { id, verified: false, line: req.line, message: `line ${req.line} holds no record: breakpoints bind to lines with ${what}` };
+      }
+      const bp: LineBreakpoint = { id, record: r };
+      const problem = this.compile(req, bp);
+      if (problem) return { id, verified: false, line: req.line, message: problem };
+      this.lines.set(r, bp);
+      this.flags()[r] |= FLAG_LINE;
+      return { id, verified: true, line: req.line };
+    });
+  }
+
+  setFunctionBreakpoints(requests: Array<BreakpointOptions & { name: string }>): BreakpointResult[] {
+    const results = this.compileFunctionBreakpoints(requests);
+    this.foldKindThreadFlags();
+    return results;
+  }
+
+  /** Copy the per-kind and per-thread flags into the record bytes (one pass over the records). */
+  private foldKindThreadFlags(): void {
+    const any = this.kindFlags.some((x) => x !== 0) || this.threadFlags.some((x) => x !== 0);
+    if (!any && !this.folded) return;
+    const tl = this.recording.timeline;
+    const f = this.flags();
+    const kind = tl.kind;
+    const thread = tl.thread;
+    const kf = this.kindFlags;
+    const tf = this.threadFlags;
+    for (let r = 0; r < f.length; r++) {
+      const hit = (kf[kind[r]] | tf[thread[r]]) !== 0 ? FLAG_KIND_THREAD : 0;
+      f[r] = (f[r] & ~FLAG_KIND_THREAD) | hit;
+    }
+    this.folded = any;
+  }
+
+  private compileFunctionBreakpoints(requests: Array<BreakpointOptions & { name: string }>): BreakpointResult[] {
+    this.kindFlags.fill(0);
+    this.threadFlags.fill(0);
+    if (this.panicRecord >= 0 && this.recordFlags) this.flags()[this.panicRecord] &= ~FLAG_FUNCTION;
+    this.functions = [];
+    return requests.map((req) => {
+      const id = nextId++;
+      const target = this.resolveFunction(req.name.trim());
+      if (typeof target === 'string') return { id, verified: false, message: target };
+      const bp: FunctionBreakpoint = { id, name: req.name.trim(), target };
+      const problem = this.compile(req, bp);
+      if (problem) return { id, verified: false, message: problem };
+      this.functions.push(bp);
+      if (target.type === 'kinds') for (const k of target.kinds) this.kindFlags[k] |= FLAG_FUNCTION;
+      else if (target.type === 'thread') this.threadFlags[target.thread] |= FLAG_FUNCTION;
+      else if (this.panicRecord >= 0) this.flags()[this.panicRecord] |= FLAG_FUNCTION;
+      const verified = target.type !== 'panic' || this.recording.panic !== null;
+      return { id, verified, message: verified ? undefined : 'no panic is known for this recording (the run did not panic, or no toolchain ran)' };
+    });
+  }
+
+  private resolveFunction(name: string): FunctionTarget | string {
+    const tl = this.recording.timeline;
+    if (name === 'panic') return { type: 'panic' };
+    const m = /^(goroutine|task|thread)\s+(.+)$/i.exec(name);
+    if (m) {
+      const want = m[2].trim();
+      let t = tl.threadIndex(want);
+      if (t < 0) t = tl.threads.findIndex((x) => x.label === want);
+      if (t < 0) return `no ${m[1].toLowerCase()} '${want}' in this recording; threads: ${tl.threads.map((_, i) => tl.label(i)).slice(0, 20).join(', ')}`;
+      return { type: 'thread', thread: t };
+    }
+    const kinds: number[] = [];
+    tl.kinds.forEach((k, i) => {
+      if (k === name || k.split('@')[0] === name) kinds.push(i);
+    });
+    if (kinds.length === 0) {
+      return `'${name}' is neither a record kind of this recording (${tl.kinds.slice(0, 20).join(', ')}), 'goroutine ID', 'task N' nor 'panic'`;
+    }
+    return { type: 'kinds', kinds };
+  }
+
+  setExceptionFilters(filters: string[]): string | undefined {
+    // The per-record bytes are allocated only when a filter has a record to mark.
+    const needed = this.panicRecord >= 0 || this.divergenceRecord >= 0 || filters.includes('fault') || this.faultRecords !== null;
+    const f = needed ? this.flags() : new Uint8Array(0);
+    const unknown = filters.filter((x) => !EXCEPTION_FILTERS.some((e) => e.filter === x));
+    this.exceptions = new Set(filters.filter((x): x is ExceptionFilter => EXCEPTION_FILTERS.some((e) => e.filter === x)));
+    if (this.panicRecord >= 0) f[this.panicRecord] = (f[this.panicRecord] & ~FLAG_PANIC) | (this.exceptions.has('panic') ? FLAG_PANIC : 0);
+    if (this.divergenceRecord >= 0) {
+      f[this.divergenceRecord] = (f[this.divergenceRecord] & ~FLAG_DIVERGENCE) | (this.exceptions.has('divergence') ? FLAG_DIVERGENCE : 0);
+    }
+    if (this.exceptions.has('fault') || this.faultRecords) {
+      this.faultRecords ??= this.findFaults();
+      const on = this.exceptions.has('fault');
+      for (const r of this.faultRecords) f[r] = (f[r] & ~FLAG_FAULT) | (on ? FLAG_FAULT : 0);
+    }
+    return unknown.length ? `unknown exception filter(s): ${unknown.join(', ')}` : undefined;
+  }
+
+  exceptionEnabled(filter: ExceptionFilter): boolean {
+    return this.exceptions.has(filter);
+  }
+
+  /** Data breakpoint ids are `THREAD_ID|NAME` so they stay valid across sessions. */
+  static dataId(threadId: string, name: string): string {
+    return `${threadId}|${name}`;
+  }
+
+  setDataBreakpoints(requests: Array<BreakpointOptions & { dataId: string }>): BreakpointResult[] {
+    const tl = this.recording.timeline;
+    if (this.recordFlags) {
+      const f = this.flags();
+      for (const r of this.data.keys()) f[r] &= ~FLAG_DATA;
+    }
+    this.data.clear();
+    this.dataList = [];
+    const histories = this.recording.histories;
+    return requests.map((req) => {
+      const id = nextId++;
+      const bar = req.dataId.lastIndexOf('|');
+      const t = bar > 0 ? tl.threadIndex(req.dataId.slice(0, bar)) : -1;
+      const name = req.dataId.slice(bar + 1);
+      if (t < 0 || !histories) {
+        return { id, verified: false, message: histories ? `unknown data breakpoint '${req.dataId}'` : 'no variable values are known (machin --print did not run)' };
+      }
+      const changes: number[] = [];
+      let last: string | undefined;
+      for (const e of histories.entries(name)) {
+        if (e.thread !== t) continue;
+        if (e.value !== last && changes[changes.length - 1] !== e.position) changes.push(e.position);
+        last = e.value;
+      }
+      const bp: DataBreakpoint = { id, thread: t, name, changes };
+      const problem = this.compile(req, bp);
+      if (problem) return { id, verified: false, message: problem };
+      this.dataList.push(bp);
+      changes.forEach((p, i) => {
+        // A change after p ops is reached when op p-1 completes; a change at op 0 precedes every move.
+        if (p === 0) return;
+        const r = tl.stepRecord[p - 1];
+        let list = this.data.get(r);
+        if (!list) this.data.set(r, (list = []));
+        list.push({ bp, occurrence: i + 1 });
+        this.flags()[r] |= FLAG_DATA;
+      });
+      return { id, verified: true };
+    });
+  }
+
+  /** Value changes of a data breakpoint, as positions (for tests and the history view). */
+  dataChanges(): Array<{ thread: number; name: string; positions: number[] }> {
+    return this.dataList.map((d) => ({ thread: d.thread, name: d.name, positions: d.changes }));
+  }
+
+  /**
+   * Condition, then hit count, then log message. `position` is computed only when a condition or a
+   * log message needs it; `occurrence` only when there is a hit count (-1: compute for a function
+   * breakpoint). Hot: called for every candidate record a run meets.
+   */
+  private passes(bp: Common, record: number, thread: number, occurrence: number, fn: FunctionBreakpoint | null): boolean {
+    let position = -1;
+    if (bp.condition) {
+      position = this.recording.timeline.positionOf(record);
+      let ok = false;
+      try {
+        ok = truthy(evaluate(bp.condition, this.scope.at(record, position, thread)));
+      } catch {
+        ok = false;
+      }
+      if (!ok) return false;
+    }
+    if (bp.hit && !hitMatches(bp.hit, fn ? this.occurrence(fn, record) : occurrence)) return false;
+    if (bp.log) {
+      if (position < 0) position = this.recording.timeline.positionOf(record);
+      const scope = this.scope.at(record, position, thread);
+      const text = bp.log
+        .map((p) => {
+          if (typeof p === 'string') return p;
+          try {
+            const v = evaluate(p, scope);
+            return v === undefined ? 'undefined' : String(v);
+          } catch (e) {
+            return `<${(e as Error).message}>`;
+          }
+        })
+        .join('');
+      this.log(text, record);
+      return false;
+    }
+    return true;
+  }
+
+  /** Decide whether reaching candidate record r stops; log points print and never stop. */
+  check(r: number, flags: number): BreakpointHit | null {
+    const rec = this.recording;
+    const tl = rec.timeline;
+    const thread = tl.thread[r];
+    if (flags & FLAG_PANIC && rec.panic) {
+      return {
+        reason: 'exception', thread: rec.panic.thread, exception: 'panic', breakpointIds: [],
+        description: `Panic: ${rec.panic.message}`, text: rec.panic.message,
+      };
+    }
+    if (flags & FLAG_DIVERGENCE && rec.verify) {
+      const v = rec.verify;
+      return {
+        reason: 'exception', thread, exception: 'divergence', breakpointIds: [],
+        description: `Divergence: machin replayed ${v.scheduleDone} of ${v.scheduleTotal} ops`, text: divergenceText(v),
+      };
+    }
+    if (flags & FLAG_FAULT) {
+      const view = rec.describe(r);
+      return {
+        reason: 'exception', thread, exception: 'fault', breakpointIds: [],
+        description: `Fault: ${view.summary}`, text: view.value.text,
+      };
+    }
+    let ids: number[] | null = null;
+    let reason: StopReason = 'breakpoint';
+    let stopThread = thread;
+    if (flags & FLAG_LINE) {
+      const bp = this.lines.get(r);
+      if (bp && this.passes(bp, r, thread, 1, null)) ids = [bp.id];
+    }
+    if (flags & FLAG_DATA) {
+      for (const { bp, occurrence } of this.data.get(r) ?? []) {
+        if (this.passes(bp, r, bp.thread, occurrence, null)) {
+          if (!ids) { ids = []; reason = 'data breakpoint'; stopThread = bp.thread; }
+          ids.push(bp.id);
+        }
+      }
+    }
+    if (flags & (FLAG_FUNCTION | FLAG_KIND_THREAD)) {
+      for (const bp of this.functions) {
+        if (!this.functionMatches(bp, r)) continue;
+        const stopOn = bp.target.type === 'panic' && rec.panic ? rec.panic.thread : thread;
+        if (this.passes(bp, r, stopOn, -1, bp)) {
+          if (!ids) { ids = []; reason = 'function breakpoint'; stopThread = stopOn; }
+          ids.push(bp.id);
+        }
+      }
+    }
+    if (!ids) return null;
+    const what = reason === 'data breakpoint' ? 'Value changed' : reason === 'function breakpoint' ? 'Function breakpoint' : 'Breakpoint';
+    return { reason, thread: stopThread, breakpointIds: ids, description: `${what} (${rec.describe(r).summary})` };
+  }
+
+  private functionMatches(bp: FunctionBreakpoint, r: number): boolean {
+    const tl = this.recording.timeline;
+    switch (bp.target.type) {
+      case 'kinds': return bp.target.kinds.includes(tl.kind[r]);
+      case 'thread': return tl.thread[r] === bp.target.thread;
+      default: return r === this.panicRecord;
+    }
+  }
+
+  /** 1-based occurrence of record r among the records a function breakpoint matches, in recording order. */
+  private occurrence(bp: FunctionBreakpoint, r: number): number {
+    const target = bp.target;
+    if (target.type === 'panic') return 1;
+    if (target.type === 'thread') return this.threads().lastIndexAtOrBefore(target.thread, r) - this.threads().start[target.thread] + 1;
+    if (!bp.matches) {
+      const tl = this.recording.timeline;
+      const want = new Uint8Array(256);
+      for (const k of target.kinds) want[k] = 1;
+      let n = 0;
+      for (let i = 0; i < tl.recordCount; i++) n += want[tl.kind[i]];
+      const matches = new Uint32Array(n);
+      n = 0;
+      for (let i = 0; i < tl.recordCount; i++) if (want[tl.kind[i]]) matches[n++] = i;
+      bp.matches = matches;
+    }
+    let lo = 0;
+    let hi = bp.matches.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (bp.matches[mid] <= r) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+export function divergenceText(v: NonNullable<Recording['verify']>): string {
+  return `machin replay --verify: schedule ${v.scheduleDone}/${v.scheduleTotal} ops, io-underrun=${v.ioUnderrun ? 'yes' : 'no'}, boundary=${v.boundary} -> ${v.verdict}`;
+}

@@ -1,0 +1,97 @@
+// The `frozen-run` launch configuration: what it may hold, how it is checked, and how it becomes
+// engine options. A capsule key is never part of it (keys live in SecretStorage or the
+// environment and reach the adapter through `frozenRun/setKey`).
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { isAbsolute, resolve } from 'node:path';
+import type { OpenOptions } from '../replay-engine/open-options';
+
+export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArguments {
+  /** The recording: a `.mflrr` trace or a `.tcap` capsule. */
+  recording: string;
+  /** The program source to replay a trace with (else found from the trace's `program` line). */
+  program?: string;
+  /** Stop at the start of the recording instead of running to the first breakpoint. */
+  stopOnEntry?: boolean;
+  /** After configurationDone, go straight to the panic (or to the end, saying there was none). */
+  replayToPanic?: boolean;
+  machinPath?: string;
+  tinPath?: string;
+  /** Read the recording only: never run machin or tin. */
+  noToolchain?: boolean;
+  /** Time limit of each toolchain run, in seconds (default 60). */
+  timeLimitSeconds?: number;
+  /** Folders to look for the program in (the workspace folders). */
+  programRoots?: string[];
+  /** Working folder that relative paths are resolved against. */
+  cwd?: string;
+}
+
+const KNOWN = new Set([
+  'recording', 'program', 'stopOnEntry', 'replayToPanic', 'machinPath', 'tinPath', 'noToolchain', 'timeLimitSeconds',
+  'programRoots', 'cwd', 'noDebug', '__restart', 'type', 'request', 'name', '__configurationTarget', '__sessionId', 'trace',
+]);
+
+export const KEY_REFUSED =
+  'A capsule key never goes in a launch configuration: set it with the "Frozen Run: Set Capsule Key..." command ' +
+  '(kept in VS Code\'s secret storage) or in the TIN_REPLAY_KEY environment variable, and remove the `key` attribute.';
+
+/** Checks a launch configuration; returns the problem as a message for the user, or the resolved arguments. */
+export function checkLaunchArguments(raw: Record<string, unknown> | undefined | null): FrozenRunLaunchArguments | string {
+  if (raw === null || raw === undefined || typeof raw !== 'object' || Array.isArray(raw)) {
+    return 'The launch configuration needs `recording`: the path of a .mflrr trace or a .tcap capsule.';
+  }
+  for (const secretish of ['key', 'keyHex', 'capsuleKey', 'tinReplayKey']) {
+    if (secretish in raw) return KEY_REFUSED;
+  }
+  const args = raw as unknown as FrozenRunLaunchArguments;
+  if (typeof args.recording !== 'string' || args.recording.trim() === '') {
+    return 'The launch configuration needs `recording`: the path of a .mflrr trace or a .tcap capsule.';
+  }
+  const strings = ['program', 'machinPath', 'tinPath', 'cwd'] as const;
+  for (const k of strings) {
+    if (args[k] !== undefined && typeof args[k] !== 'string') return `\`${k}\` must be a path (a string).`;
+  }
+  for (const k of ['stopOnEntry', 'replayToPanic', 'noToolchain'] as const) {
+    if (args[k] !== undefined && typeof args[k] !== 'boolean') return `\`${k}\` must be true or false.`;
+  }
+  if (args.timeLimitSeconds !== undefined && !(typeof args.timeLimitSeconds === 'number' && args.timeLimitSeconds > 0 && args.timeLimitSeconds <= 86_400)) {
+    return '`timeLimitSeconds` must be a number of seconds between 1 and 86400.';
+  }
+  if (args.programRoots !== undefined && !(Array.isArray(args.programRoots) && args.programRoots.every((x) => typeof x === 'string'))) {
+    return '`programRoots` must be a list of folder paths.';
+  }
+  const unknown = Object.keys(raw).filter((k) => !KNOWN.has(k) && !k.startsWith('__'));
+  if (unknown.length) {
+    return `Unknown launch attribute(s): ${unknown.join(', ')}. Frozen Run knows: recording, program, stopOnEntry, replayToPanic, machinPath, tinPath, noToolchain, timeLimitSeconds, programRoots, cwd.`;
+  }
+  const base = args.cwd && isAbsolute(args.cwd) ? args.cwd : process.cwd();
+  const abs = (p: string) => resolve(base, p);
+  return {
+    ...args,
+    recording: abs(args.recording),
+    program: args.program ? abs(args.program) : undefined,
+    programRoots: args.programRoots?.map(abs),
+  };
+}
+
+export function openOptions(
+  args: FrozenRunLaunchArguments,
+  keyHex: string | undefined,
+  onOutput: (text: string) => void,
+  signal: AbortSignal,
+): OpenOptions {
+  return {
+    noToolchain: args.noToolchain,
+    machinPath: args.machinPath,
+    tinPath: args.tinPath,
+    program: args.program,
+    programRoots: args.programRoots,
+    timeLimitMs: args.timeLimitSeconds ? args.timeLimitSeconds * 1000 : undefined,
+    keyHex,
+    onOutput,
+    signal,
+    // A program the configuration names was chosen by the user; one found elsewhere outside the
+    // workspace is not run without that explicit choice.
+    confirmProgram: async (path) => args.program !== undefined && resolve(path) === args.program,
+  };
+}

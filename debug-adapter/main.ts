@@ -1,0 +1,13 @@
+// The standalone debug adapter: `node dist/debug-adapter.js` speaks DAP over stdin/stdout, for any
+// DAP client. The extension runs the same session inline (see session.ts). Keys come from the
+// TIN_REPLAY_KEY environment variable or the `frozenRun/setKey` request.
+import { DebugSession } from '@vscode/debugadapter';
+import { FrozenRunSession } from './session';
+
+class StandaloneSession extends FrozenRunSession {
+  constructor() {
+    super({});
+  }
+}
+
+DebugSession.run(StandaloneSession as unknown as typeof DebugSession);

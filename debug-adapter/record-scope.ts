@@ -1,0 +1,78 @@
+// What a name means in a condition, a log message or the debug console, for one record:
+// 1. record fields: kind, thread (also goroutine / task), label, op, record, line, position,
+//    summary, value; `record.X` forces this reading;
+// 2. watched variables of the record's thread as of the position the record is done at;
+// 3. the decoded value's named parts (`status`, `key`, ...), as shown under "Record".
+import type { Recording, DecodedValue } from '../replay-engine/model/recording';
+import type { Scope, Value } from './expression';
+
+export const RECORD_FIELDS = ['kind', 'thread', 'goroutine', 'task', 'label', 'op', 'record', 'line', 'position', 'summary', 'value'];
+
+export class RecordScope implements Scope {
+  private record = -1;
+  private position = 0;
+  private thread = -1;
+
+  constructor(private readonly recording: Recording) {}
+
+  /** Point the scope at record r as of position p on thread t (t defaults to the record's thread). */
+  at(record: number, position: number, thread = -1): this {
+    this.record = record;
+    this.position = position;
+    this.thread = thread >= 0 ? thread : record >= 0 ? this.recording.timeline.thread[record] : -1;
+    return this;
+  }
+
+  lookup(name: string): Value {
+    const forced = name.startsWith('record.') ? name.slice(7) : undefined;
+    const field = this.field(forced ?? name);
+    if (field !== undefined) return field;
+    if (forced === undefined) {
+      const v = this.variable(name);
+      if (v !== undefined) return v;
+    }
+    return this.decodedPart(forced ?? name);
+  }
+
+  variable(name: string): string | undefined {
+    const h = this.recording.histories;
+    if (!h || this.thread < 0) return undefined;
+    return h.valueAt(name, this.thread, this.position);
+  }
+
+  private field(name: string): Value {
+    const tl = this.recording.timeline;
+    const r = this.record;
+    switch (name) {
+      case 'thread':
+      case 'goroutine':
+      case 'task':
+        return this.thread >= 0 ? tl.threads[this.thread].id : undefined;
+      case 'label':
+        return this.thread >= 0 ? tl.threads[this.thread].label : undefined;
+      case 'position':
+        return this.position;
+    }
+    if (r < 0) return undefined;
+    switch (name) {
+      case 'kind': return tl.kindName(r);
+      case 'op': return tl.stepOf(r);
+      case 'record': return r;
+      case 'line': return tl.lineOf(r);
+      case 'summary': return this.recording.describe(r).summary;
+      case 'value': return this.recording.describe(r).value.text;
+    }
+    return undefined;
+  }
+
+  private decodedPart(name: string): Value {
+    if (this.record < 0) return undefined;
+    const found = findChild(this.recording.describe(this.record).value, name);
+    return found?.text;
+  }
+}
+
+function findChild(v: DecodedValue, name: string): DecodedValue | undefined {
+  for (const c of v.children ?? []) if (c.name === name) return c.value;
+  return undefined;
+}

@@ -1,0 +1,304 @@
+// The replay runtime: where the cursor is, how each command moves it, and why it stopped. No DAP
+// types here (the session maps them), as in microsoft/vscode-mock-debug.
+//
+// The runtime's state is the *current record* m: every record up to and including m has happened,
+// the rest has not. -1 is the start (nothing happened), recordCount the end (after everything: a
+// breakpoint on the last record is met going back from there, as on any other record). The
+// engine's cursor position (schedule ops completed) follows from it: positionOf(m). Moving by
+// records rather than by ops means an I/O line is a place the cursor can stand on too, so the
+// highlighted line in the trace always is the record that just happened.
+//
+// Units:  stepIn / stepBackIn   the next / previous record of any thread
+//         next / stepBack       this thread's next / previous record
+//         stepOut / stepBackOut this thread's last / first record
+//         continue / reverseContinue, runTo / runBackTo, goto
+// Every move but goto passes over the records in between and stops at the first breakpoint it
+// meets, in either direction: forward over (m, target], backward over [target, m).
+import { Cursor } from '../replay-engine/model/cursor';
+import type { Recording } from '../replay-engine/model/recording';
+import { BreakpointTable, type BreakpointHit, type ExceptionFilter, type StopReason } from './breakpoints';
+import { ThreadIndex } from './thread-index';
+
+export interface Stop {
+  reason: StopReason;
+  /** Thread index to report as stopped. */
+  thread: number;
+  description: string;
+  text?: string;
+  breakpointIds: number[];
+  exception?: ExceptionFilter;
+}
+
+export interface RuntimeEvents {
+  /** A log point's message, reached on `record`. */
+  log(text: string, record: number): void;
+}
+
+/**
+ * Candidate records looked at between two yields to the event loop, so `pause` is heard during a
+ * long run (a kind breakpoint with a condition can make millions of candidates).
+ */
+const SLICE = 1 << 16;
+
+export class ReplayRuntime {
+  readonly cursor: Cursor;
+  readonly breakpoints: BreakpointTable;
+  private current = -1;
+  private index: ThreadIndex | null = null;
+  private pauseRequested = false;
+  private busy = false;
+  lastStop: Stop;
+
+  constructor(readonly recording: Recording, events: RuntimeEvents) {
+    this.cursor = new Cursor(recording.timeline);
+    this.breakpoints = new BreakpointTable(recording, () => this.threads, () => this.findFaults(), (t, r) => events.log(t, r));
+    this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
+  }
+
+  get timeline() {
+    return this.recording.timeline;
+  }
+
+  /** The current record (-1: the start; recordCount: the end, after the last record). */
+  get record(): number {
+    return this.current;
+  }
+
+  get atEnd(): boolean {
+    return this.current >= this.timeline.recordCount;
+  }
+
+  get position(): number {
+    return this.cursor.position;
+  }
+
+  get running(): boolean {
+    return this.busy;
+  }
+
+  get threads(): ThreadIndex {
+    this.index ??= new ThreadIndex(this.timeline);
+    return this.index;
+  }
+
+  private firstThread(): number {
+    return this.timeline.recordCount > 0 ? this.timeline.thread[0] : 0;
+  }
+
+  /** Cursor position of a record state m. */
+  positionAt(m: number): number {
+    const tl = this.timeline;
+    return m < 0 ? 0 : m >= tl.recordCount ? tl.stepCount : tl.positionOf(m);
+  }
+
+  /** The record state for a cursor position: every record done at p has happened. */
+  recordForPosition(p: number): number {
+    const tl = this.timeline;
+    const q = Math.max(0, Math.min(tl.stepCount, Math.trunc(p)));
+    return tl.frontier(q) - 1;
+  }
+
+  /** Thread t's latest record that has happened, or -1 when it has not started. */
+  currentRecordOf(t: number): number {
+    return this.current < 0 ? -1 : this.threads.lastRecordAtOrBefore(t, Math.min(this.current, this.timeline.recordCount - 1));
+  }
+
+  private setState(m: number): void {
+    this.current = m;
+    this.cursor.moveTo(this.positionAt(m));
+  }
+
+  /** Move with no breakpoint checks (goto, replay to panic, restart). */
+  jump(m: number, stop: Omit<Stop, 'breakpointIds'> & { breakpointIds?: number[] }): Stop {
+    this.setState(Math.max(-1, Math.min(this.timeline.recordCount, m)));
+    this.lastStop = { breakpointIds: [], ...stop };
+    return this.lastStop;
+  }
+
+  pause(): void {
+    if (this.busy) this.pauseRequested = true;
+  }
+
+  // ----- moves -----
+
+  stepIn(): Promise<Stop> {
+    const n = this.timeline.recordCount;
+    if (this.current >= n) return Promise.resolve(this.stayAtEnd());
+    if (this.current === n - 1) return this.runToEnd();
+    const target = this.current + 1;
+    return this.move(target, { reason: 'step', thread: this.timeline.thread[target], description: 'Step' });
+  }
+
+  stepBackIn(): Promise<Stop> {
+    if (this.current < 0) return Promise.resolve(this.atStart());
+    const target = Math.min(this.current, this.timeline.recordCount) - 1;
+    return this.move(target, { reason: target < 0 ? 'start' : 'step', thread: this.timeline.thread[Math.max(0, target)], description: target < 0 ? 'Start of the recording' : 'Step back' });
+  }
+
+  next(t: number): Promise<Stop> {
+    const idx = this.threads;
+    const c = idx.lastIndexAtOrBefore(t, this.current);
+    const from = c < 0 ? idx.start[t] : c + 1;
+    if (from >= idx.start[t + 1]) return this.runToEnd(`${this.threadName(t)} has no more records`);
+    return this.move(idx.records[from], { reason: 'step', thread: t, description: 'Step' });
+  }
+
+  stepBack(t: number): Promise<Stop> {
+    const idx = this.threads;
+    const c = idx.lastIndexAtOrBefore(t, this.current);
+    if (c < 0) return this.runToStart();
+    // From the end (after everything) the thread's last record is the one to step back onto.
+    if (this.atEnd) return this.move(idx.records[c], { reason: 'step', thread: t, description: 'Step back' });
+    const target = c > idx.start[t] ? idx.records[c - 1] : idx.records[c] - 1;
+    return this.move(target, { reason: target < 0 ? 'start' : 'step', thread: t, description: target < 0 ? 'Start of the recording' : 'Step back' });
+  }
+
+  stepOut(t: number): Promise<Stop> {
+    const idx = this.threads;
+    if (idx.countOf(t) === 0) return this.runToEnd(`${this.threadName(t)} has no records`);
+    const last = idx.records[idx.start[t + 1] - 1];
+    if (last <= this.current) return this.runToEnd(`${this.threadName(t)} has no more records`);
+    return this.move(last, { reason: 'step', thread: t, description: `Last record of ${this.threadName(t)}` });
+  }
+
+  stepBackOut(t: number): Promise<Stop> {
+    const idx = this.threads;
+    if (idx.countOf(t) === 0) return this.runToStart();
+    const first = idx.records[idx.start[t]];
+    if (first >= this.current) return this.runToStart();
+    return this.move(first, { reason: 'step', thread: t, description: `First record of ${this.threadName(t)}` });
+  }
+
+  continueForward(): Promise<Stop> {
+    return this.runToEnd();
+  }
+
+  reverseContinue(): Promise<Stop> {
+    return this.runToStart();
+  }
+
+  /** Run (forward or back) to record state m, stopping at breakpoints on the way. */
+  runTo(m: number, description: string): Promise<Stop> {
+    const n = this.timeline.recordCount;
+    const target = Math.max(-1, Math.min(n - 1, m));
+    return this.move(target, { reason: 'step', thread: this.timeline.thread[Math.max(0, target)], description });
+  }
+
+  private runToEnd(why?: string): Promise<Stop> {
+    return this.move(this.timeline.recordCount, this.endStop(why));
+  }
+
+  private runToStart(): Promise<Stop> {
+    return this.move(-1, { reason: 'start', thread: this.firstThread(), description: 'Start of the recording' });
+  }
+
+  private stayAtEnd(): Stop {
+    this.lastStop = { ...this.endStop(), breakpointIds: [] };
+    return this.lastStop;
+  }
+
+  private atStart(): Stop {
+    this.lastStop = { reason: 'start', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
+    return this.lastStop;
+  }
+
+  endStop(why?: string): Omit<Stop, 'breakpointIds'> {
+    const rec = this.recording;
+    const tl = this.timeline;
+    const thread = rec.panic ? rec.panic.thread : tl.recordCount > 0 ? tl.thread[tl.recordCount - 1] : 0;
+    const total = `${tl.stepCount} ${tl.format === 'tcap' ? 'effects' : 'ops'}`;
+    let text: string;
+    if (rec.panic) text = `End of the recording (${total}); the run panicked at op ${rec.panic.position}: ${rec.panic.message}`;
+    else if (tl.format === 'tcap' || rec.verify) text = `End of the recording (${total}): the run did not panic`;
+    else if (rec.histories) text = `End of the recording (${total}): no panic is known (machin gave no --json / --verify answer)`;
+    else text = `End of the recording (${total}): no panic is known (machin did not run: trace only)`;
+    return { reason: 'end', thread, description: why ? `${why}: end of the recording` : 'End of the recording', text };
+  }
+
+  private threadName(t: number): string {
+    return this.timeline.format === 'tcap' ? `task ${this.timeline.threads[t].id}` : `goroutine ${this.timeline.label(t)}`;
+  }
+
+  /**
+   * Move to record state `target`, passing over the records in between and stopping at the first
+   * breakpoint met. The loop reads typed arrays only; candidates go to the breakpoint table.
+   */
+  private async move(target: number, otherwise: Omit<Stop, 'breakpointIds'>): Promise<Stop> {
+    if (this.busy) throw new Error('the replay is already moving; pause it first');
+    this.busy = true;
+    this.pauseRequested = false;
+    try {
+      const n = this.timeline.recordCount;
+      const forward = target > this.current;
+      // Forward over (current, target], backward over [target, current): the end state n is no record.
+      const from = forward ? this.current + 1 : Math.min(this.current, n) - 1;
+      const last = forward ? Math.min(target, n - 1) : Math.max(target, 0);
+      if (target === this.current || (forward ? from > last : from < last)) {
+        this.setState(target);
+        this.lastStop = { breakpointIds: [], ...otherwise };
+        return this.lastStop;
+      }
+      const list = this.breakpoints.flagged();
+      const perRecord = this.breakpoints.perRecord;
+      // The flagged records of the range, nearest first: i walks up (forward) or down (backward).
+      let i = firstAtOrAfter(list, forward ? from : from + 1) - (forward ? 0 : 1);
+      let visited = 0;
+      while (perRecord && (forward ? i < list.length && list[i] <= last : i >= 0 && list[i] >= last)) {
+        const r = list[i];
+        const hit = this.breakpoints.check(r, perRecord[r]);
+        if (hit) {
+          this.setState(r);
+          this.lastStop = toStop(hit);
+          return this.lastStop;
+        }
+        i += forward ? 1 : -1;
+        if (++visited % SLICE === 0) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (this.pauseRequested) {
+            this.setState(r);
+            this.lastStop = { reason: 'pause', thread: this.timeline.thread[r], description: 'Paused', breakpointIds: [] };
+            return this.lastStop;
+          }
+        }
+      }
+      this.setState(target);
+      this.lastStop = { breakpointIds: [], ...otherwise };
+      return this.lastStop;
+    } finally {
+      this.busy = false;
+      this.pauseRequested = false;
+    }
+  }
+
+  /** Records whose outcome is a fault (capsule effects); none for machin traces. */
+  private findFaults(): number[] {
+    const rec = this.recording;
+    if (rec.timeline.format !== 'tcap') return [];
+    const out: number[] = [];
+    for (let r = 0; r < rec.timeline.recordCount; r++) if (isFault(rec, r)) out.push(r);
+    return out;
+  }
+}
+
+/** A capsule effect is a fault when its decoded value says so (type `fault`, or an `outcome` part `fault`). */
+export function isFault(rec: Recording, r: number): boolean {
+  const v = rec.describe(r).value;
+  if (v.type === 'fault') return true;
+  return (v.children ?? []).some((c) => c.name === 'outcome' && /fault/i.test(c.value.text));
+}
+
+/** Index of the first entry >= r in an ascending list (list.length when none). */
+function firstAtOrAfter(list: Uint32Array, r: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < r) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function toStop(hit: BreakpointHit): Stop {
+  return { reason: hit.reason, thread: hit.thread, description: hit.description, text: hit.text, breakpointIds: hit.breakpointIds, exception: hit.exception };
+}

@@ -1,0 +1,59 @@
+// The documents a stack frame points at.
+//
+// The recording's own text is served through a DAP `sourceReference`, read-only, and never as
+// the file path: the timeline custom editor is VS Code's default editor for `*.mflrr` (and
+// `*.tcap`), so a frame whose source were the file would open in the timeline, where no current
+// line can be shown. VS Code turns a source with a sourceReference into a `debug:` URI whose path
+// comes from the source's `path` or `name`; custom editors are chosen by that path's base name
+// regardless of the scheme, so the served source has no `path` and a name that does not end in
+// `.mflrr`/`.tcap` (`crash.mflrr (replay)`). Its mimeType `text/x-mflrr` lets the extension's
+// `mflrr` language (and the language server) take it.
+//
+// Breakpoints still bind both ways: a setBreakpoints request is for this recording when its
+// source's sourceReference is ours, or its path is the recording file (breakpoints set in the
+// trace opened as text), or its name is the served name. Lines are the same in all three, because
+// the served text is the file's text (a trace) or the decoded document whose lines the timeline
+// already numbers (a capsule).
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { Recording } from '../replay-engine/model/recording';
+
+export const RECORDING_SOURCE_REFERENCE = 1;
+
+export interface ServedSource {
+  name: string;
+  sourceReference: number;
+  mimeType: string;
+  origin: string;
+}
+
+export function servedSource(recording: Recording): ServedSource {
+  const file = recording.timeline.file;
+  const capsule = recording.timeline.format === 'tcap';
+  return {
+    name: `${basename(file)} (${capsule ? 'decoded' : 'replay'})`,
+    sourceReference: RECORDING_SOURCE_REFERENCE,
+    mimeType: capsule ? 'text/x-tcap-decoded' : 'text/x-mflrr',
+    origin: capsule ? 'decoded capsule (read-only)' : 'recording (read-only)',
+  };
+}
+
+/** The served document's text: the trace file as it is, or the capsule's decoded document. */
+export async function sourceText(recording: Recording): Promise<string> {
+  if (recording.decodedDocument) return recording.decodedDocument();
+  return readFile(recording.timeline.file, 'utf8');
+}
+
+function samePath(a: string, b: string): boolean {
+  const x = resolve(a);
+  const y = resolve(b);
+  return process.platform === 'win32' || process.platform === 'darwin' ? x.toLowerCase() === y.toLowerCase() : x === y;
+}
+
+/** Is a DAP source (from setBreakpoints, gotoTargets, ...) this recording's document? */
+export function isRecordingSource(recording: Recording, source: { path?: string; name?: string; sourceReference?: number }): boolean {
+  if (source.sourceReference === RECORDING_SOURCE_REFERENCE) return true;
+  if (source.path && samePath(source.path, recording.timeline.file)) return true;
+  if (!source.path && source.name === servedSource(recording).name) return true;
+  return false;
+}

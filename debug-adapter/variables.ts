@@ -1,0 +1,207 @@
+// Scopes and variables for a stopped frame, built lazily: a variablesReference is a closure that
+// makes its children when the client expands it. References are forgotten at every stop.
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { Handles } from '@vscode/debugadapter';
+import type { DecodedValue } from '../replay-engine/model/recording';
+import { TcapRecording } from '../replay-engine/tcap/tcap-recording';
+import { divergenceText } from './breakpoints';
+import type { ReplayRuntime } from './runtime';
+
+type Children = () => DebugProtocol.Variable[];
+
+/** How many consumed records a scope lists (the newest ones). */
+const CONSUMED_LIMIT = 1000;
+/** How many values history(name) lists before summarising. */
+const HISTORY_LIMIT = 10_000;
+
+export class VariableStore {
+  private handles = new Handles<Children>();
+  /** variablesReference of a "Watched variables" scope → its thread, for data breakpoints. */
+  readonly watchedScopes = new Map<number, number>();
+
+  constructor(private readonly runtime: ReplayRuntime) {}
+
+  reset(): void {
+    this.handles.reset();
+    this.watchedScopes.clear();
+  }
+
+  variables(ref: number): DebugProtocol.Variable[] {
+    const make = this.handles.get(ref);
+    return make ? make() : [];
+  }
+
+  private ref(make: Children): number {
+    return this.handles.create(make);
+  }
+
+  /** A DecodedValue as a variable whose children expand. */
+  decoded(name: string, v: DecodedValue, evaluateName?: string): DebugProtocol.Variable {
+    const kids = v.children;
+    return {
+      name,
+      value: v.text,
+      type: v.type,
+      evaluateName,
+      variablesReference: kids && kids.length ? this.ref(() => kids.map((c) => this.decoded(c.name, c.value))) : 0,
+    };
+  }
+
+  private plain(name: string, value: string | number, type?: string, evaluateName?: string): DebugProtocol.Variable {
+    return { name, value: String(value), type, evaluateName, variablesReference: 0 };
+  }
+
+  /** The scopes of frame `level` (0: the record, 1: the program location) of thread t. */
+  scopes(t: number): DebugProtocol.Scope[] {
+    const rt = this.runtime;
+    const rec = rt.recording;
+    const capsule = rec instanceof TcapRecording ? rec : null;
+    const scopes: DebugProtocol.Scope[] = [];
+    const r = rt.currentRecordOf(t);
+    scopes.push({ name: r >= 0 ? 'Record' : 'Next record', variablesReference: this.ref(() => this.recordVariables(r >= 0 ? r : rt.threads.firstRecord(t))), expensive: false, presentationHint: 'locals' });
+    if (rec.histories) {
+      const ref = this.ref(() => this.watchedVariables(t));
+      this.watchedScopes.set(ref, t);
+      scopes.push({ name: 'Watched variables', variablesReference: ref, expensive: false, presentationHint: 'locals' });
+    }
+    scopes.push({ name: capsule ? 'Effects of this task so far' : 'I/O consumed so far', variablesReference: this.ref(() => this.consumed(t)), expensive: false });
+    if (capsule) {
+      scopes.push({ name: 'Request', variablesReference: this.ref(() => this.request(capsule)), expensive: false });
+      scopes.push({ name: 'Outcome', variablesReference: this.ref(() => this.outcome(capsule)), expensive: false });
+    }
+    scopes.push({ name: 'Run', variablesReference: this.ref(() => this.run()), expensive: false });
+    return scopes;
+  }
+
+  recordVariables(r: number): DebugProtocol.Variable[] {
+    if (r < 0) return [];
+    const rt = this.runtime;
+    const tl = rt.timeline;
+    const view = rt.recording.describe(r);
+    const out: DebugProtocol.Variable[] = [
+      this.plain('summary', view.summary, 'text', 'summary'),
+      this.plain('kind', view.kind, 'kind', 'kind'),
+      this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(view.thread), 'thread', 'thread'),
+      this.plain('op', view.step >= 0 ? `${view.step} of ${tl.stepCount}` : 'not a schedule op (I/O)', 'number', 'op'),
+      this.plain('position', `${view.position} (${tl.format === 'tcap' ? 'effects' : 'ops'} done)`, 'number', 'position'),
+      this.plain('line', view.line, 'number', 'line'),
+      this.plain('record', r, 'number', 'record'),
+    ];
+    const value = this.decoded('value', view.value, 'value');
+    out.push(value);
+    return out;
+  }
+
+  watchedVariables(t: number): DebugProtocol.Variable[] {
+    const rt = this.runtime;
+    const h = rt.recording.histories;
+    if (!h) return [];
+    const p = rt.position;
+    const out: DebugProtocol.Variable[] = [];
+    for (const name of h.names) {
+      const v = h.valueAt(name, t, p);
+      if (v !== undefined) out.push({ ...this.plain(name, v, 'watched', name), presentationHint: { attributes: ['readOnly'] } });
+    }
+    return out;
+  }
+
+  private consumed(t: number): DebugProtocol.Variable[] {
+    const rt = this.runtime;
+    const tl = rt.timeline;
+    const idx = rt.threads;
+    const last = rt.currentRecordOf(t);
+    if (last < 0) return [];
+    const capsule = tl.format === 'tcap';
+    const picked: number[] = [];
+    let total = 0;
+    for (let i = idx.lastIndexAtOrBefore(t, last); i >= idx.start[t]; i--) {
+      const r = idx.records[i];
+      if (!capsule && tl.stepOf(r) >= 0) continue;
+      total++;
+      if (picked.length < CONSUMED_LIMIT) picked.push(r);
+      else if (!capsule) break;
+    }
+    picked.reverse();
+    const out = picked.map((r) => {
+      const view = rt.recording.describe(r);
+      return this.decoded(`line ${view.line}`, { ...view.value, text: capsule ? view.summary : view.value.text });
+    });
+    if (picked.length < total || (!capsule && picked.length === CONSUMED_LIMIT)) {
+      out.unshift(this.plain('…', `showing the newest ${picked.length}`));
+    }
+    return out;
+  }
+
+  private request(c: TcapRecording): DebugProtocol.Variable[] {
+    const q = c.request;
+    const headers = q.headers.map((h) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text'));
+    const query = q.query.map((h) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text'));
+    const out: DebugProtocol.Variable[] = [
+      this.plain('method', q.method),
+      this.plain('target', q.target),
+      this.plain('version', q.version),
+      { name: 'headers', value: `${headers.length} header${headers.length === 1 ? '' : 's'}`, variablesReference: headers.length ? this.ref(() => headers) : 0 },
+    ];
+    if (query.length) out.push({ name: 'query', value: `${query.length} argument(s)`, variablesReference: this.ref(() => query) });
+    out.push(this.plain('body', q.body.length ? new TextDecoder().decode(q.body) : '(empty)', 'text'));
+    if (q.problem) out.push(this.plain('problem', q.problem));
+    return out;
+  }
+
+  private outcome(c: TcapRecording): DebugProtocol.Variable[] {
+    const h = c.header;
+    const out = [this.plain('status', h.status.toString(), 'number'), this.plain('panicked', String(c.panicked)), this.plain('sampled', String(c.sampled))];
+    if (c.panic) out.push(this.plain('panic', c.panic.message));
+    return out;
+  }
+
+  private run(): DebugProtocol.Variable[] {
+    const rt = this.runtime;
+    const rec = rt.recording;
+    const tl = rt.timeline;
+    const unit = tl.format === 'tcap' ? 'effects' : 'ops';
+    const out: DebugProtocol.Variable[] = [
+      this.plain('file', tl.file),
+      this.plain('position', `${rt.position} of ${tl.stepCount} ${unit} done`),
+    ];
+    for (const f of tl.facts) out.push(this.plain(f.label, f.value));
+    out.push(this.plain('records', tl.recordCount), this.plain(unit, tl.stepCount), this.plain('threads', tl.threads.length));
+    out.push(this.plain('verify', rec.verify ? divergenceText(rec.verify) : tl.format === 'tcap' ? 'n/a (capsule)' : 'not run'));
+    if (rec.panic) {
+      const p = rec.panic;
+      out.push({
+        name: 'panic',
+        value: p.message,
+        variablesReference: this.ref(() => [
+          this.plain('message', p.message),
+          this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(p.thread)),
+          this.plain('op', `${p.position} of ${tl.stepCount}`),
+          this.plain('source', p.source),
+          this.plain('causal chain', `${p.causalChain.length} ${unit}`),
+        ]),
+      });
+    } else out.push(this.plain('panic', tl.format === 'tcap' || rec.verify ? 'none' : 'unknown (machin did not run)'));
+    if (rec.bestEffort) out.push(this.plain('best-effort', 'yes: the program uses FFI; a replay may diverge from the recorded run'));
+    if (rec.warnings.length) {
+      const w = rec.warnings.map((x, i) => this.plain(String(i + 1), x.line ? `line ${x.line}: ${x.message}` : x.message));
+      out.push({ name: 'warnings', value: `${w.length}`, variablesReference: this.ref(() => w) });
+    }
+    return out;
+  }
+
+  /** `history(name)`: every value `name` took, on `thread` or every thread. */
+  history(name: string, thread: number | undefined): DebugProtocol.Variable {
+    const rt = this.runtime;
+    const tl = rt.timeline;
+    const h = rt.recording.histories;
+    const entries = h ? h.entries(name).filter((e) => thread === undefined || e.thread === thread) : [];
+    const shown = entries.slice(0, HISTORY_LIMIT);
+    return {
+      name: `history(${name})`,
+      value: `${entries.length} value${entries.length === 1 ? '' : 's'}${entries.length ? `: ${shown.slice(0, 8).map((e) => e.value).join(', ')}${entries.length > 8 ? ', …' : ''}` : ''}`,
+      variablesReference: entries.length
+        ? this.ref(() => shown.map((e, i) => this.plain(`[${i}] op ${e.position} · ${tl.label(e.thread)}`, e.value)))
+        : 0,
+    };
+  }
+}

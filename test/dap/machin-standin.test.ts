@@ -1,0 +1,239 @@
+// The adapter with machin on PATH, which here is the machin stand-in (it replays outputs recorded
+// from real machin 0.137.0; it is not machin). Each fixture trace is copied with its program into
+// a temp folder, as a trace mailed from another machine would be. Expectations come from machin's
+// own recorded outputs (outputs.json), parsed here independently of the engine.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  buildAdapter, copyFixture, lastCursor, launchAndStop, machinFixtures, moveAndStop, standinEnv, startAdapter, topFrame, traceRecords, variablesOf, type Session,
+} from './support';
+
+before(buildAdapter);
+
+for (const fx of machinFixtures()) {
+  if (traceRecords(fx.trace).length === 0) continue;
+  describe(`with the machin stand-in: ${fx.name}`, () => {
+    let s: Session;
+    let copy: { dir: string; trace: string };
+    let threadIds: Map<string, number>;
+    const total = traceRecords(fx.trace).filter((r) => r.tag === 'S').length;
+
+    before(async () => {
+      copy = copyFixture(fx);
+      s = await startAdapter(standinEnv());
+      await launchAndStop(s, { recording: copy.trace, replayToPanic: true, timeLimitSeconds: 30 });
+      const threads = await s.dc.threadsRequest();
+      threadIds = new Map(threads.body.threads.map((t) => [t.name.split(' ')[0], t.id]));
+    });
+    after(async () => {
+      await s.dc.stop();
+      rmSync(copy.dir, { recursive: true, force: true });
+    });
+
+    test('the toolchain status says machin ran', () => {
+      const states = s.events.filter((e) => e.event === 'frozenRun/toolchain').map((e) => e.body.state);
+      assert.deepEqual(states.slice(0, 1), ['running']);
+      assert.ok(states.includes('done'), `toolchain states: ${states.join(', ')}`);
+    });
+
+    test('below each goroutine\'s record, the frame of its function in the program (the copy next to the trace)', async () => {
+      const program = path.join(copy.dir, path.basename(fx.program));
+      const lines = readFileSync(program, 'utf8').split('\n');
+      let checked = 0;
+      for (const t of (await s.dc.threadsRequest()).body.threads) {
+        const label = t.name.split(' ')[1];
+        if (!label) continue;
+        const frames = (await s.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames;
+        assert.equal(frames[1]?.source?.path, program, t.name);
+        assert.equal(frames[1].name, label);
+        assert.match(lines[frames[1].line - 1], new RegExp(`^func ${label}\\(`), t.name);
+        checked++;
+      }
+      assert.ok(checked > 0);
+    });
+
+    if (fx.panic) {
+      const p = fx.panic;
+      test('replay to panic stops on machin\'s own op and goroutine, with the panic as exception info', async () => {
+        const stop = [...s.events].reverse().find((e) => e.event === 'stopped')!;
+        assert.equal(stop.body.reason, 'exception');
+        assert.equal(stop.body.threadId, threadIds.get(p.goroutine));
+        assert.equal(lastCursor(s).position, p.scheduleOp);
+        assert.equal(lastCursor(s).thread, p.goroutine);
+        const info = await s.dc.exceptionInfoRequest({ threadId: stop.body.threadId });
+        assert.equal(info.body.exceptionId, 'panic');
+        assert.equal(info.body.description, p.panic);
+        assert.ok(info.body.details?.stackTrace?.endsWith(p.causalChain.slice(-200).join(' → ')), info.body.details?.stackTrace);
+        const chain = s.events.find((e) => e.event === 'frozenRun/causalChain');
+        assert.deepEqual(chain?.body.steps, p.causalChain);
+      });
+
+      test('the variables at the panic are machin\'s last probed values of that goroutine', async () => {
+        const t = threadIds.get(p.goroutine)!;
+        const frame = (await s.dc.stackTraceRequest({ threadId: t })).body.stackFrames[0];
+        const watched = await variablesOf(s, frame.id, 'Watched variables');
+        const expected: Record<string, string> = {};
+        for (const probe of fx.probes) if (probe.goroutine === p.goroutine && probe.op <= p.scheduleOp) expected[probe.name] = probe.value;
+        assert.deepEqual(watched, expected);
+        for (const [name, value] of Object.entries(expected)) {
+          const r = await s.dc.evaluateRequest({ expression: name, frameId: frame.id, context: 'watch' });
+          assert.equal(r.body.result, value);
+        }
+      });
+
+      test('from the panic, a walk back to the first record and forward again agrees with the trace', async () => {
+        const recs = traceRecords(fx.trace);
+        const opsUpTo = (i: number) => recs.slice(0, i + 1).filter((r) => r.tag === 'S').length;
+        const at = lastCursor(s).record;
+        for (let i = at - 1; i >= -1; i--) {
+          const stop = await moveAndStop(s, () => s.dc.customRequest('frozenRun/stepBackIn', {}));
+          if (i < 0) {
+            assert.equal(lastCursor(s).atStart, true);
+            continue;
+          }
+          assert.equal(stop.body.threadId, threadIds.get(recs[i].goroutine));
+          assert.equal((await topFrame(s, stop.body.threadId!)).line, recs[i].line);
+          assert.equal(lastCursor(s).position, opsUpTo(i));
+        }
+        for (let i = 0; i <= at; i++) {
+          const stop = await moveAndStop(s, () => s.dc.stepInRequest({ threadId: 1 }));
+          assert.equal((await topFrame(s, stop.body.threadId!)).line, recs[i].line);
+          assert.equal(lastCursor(s).position, opsUpTo(i));
+          if (i === at) assert.equal(stop.body.reason, 'exception', 'stepping onto the panic is an exception stop');
+        }
+        assert.equal(lastCursor(s).position, p.scheduleOp);
+      });
+    } else {
+      test('a run that did not panic stops at its end and says so', async () => {
+        const stop = [...s.events].reverse().find((e) => e.event === 'stopped')!;
+        assert.notEqual(stop.body.reason, 'exception');
+        assert.match(stop.body.text ?? '', fx.hasJson ? /the run did not panic/ : /no panic is known/);
+        assert.equal(lastCursor(s).position, total);
+      });
+    }
+
+    const changing = [...new Set(fx.probes.map((x) => `${x.goroutine}|${x.name}`))].map((k) => k.split('|') as [string, string]);
+    if (changing.length > 0) {
+      test('data breakpoints stop exactly where --print says the value changes, forward and backward', async () => {
+        for (const [g, name] of changing) {
+          const probes = fx.probes.filter((x) => x.goroutine === g && x.name === name);
+          const want: number[] = [];
+          let last: string | undefined;
+          for (const x of probes) {
+            if (x.value !== last && x.op > 0 && want[want.length - 1] !== x.op) want.push(x.op);
+            last = x.value;
+          }
+          const t = threadIds.get(g)!;
+          const frame = (await s.dc.stackTraceRequest({ threadId: t })).body.stackFrames[0];
+          const info = await s.dc.dataBreakpointInfoRequest({ name, frameId: frame.id });
+          assert.ok(info.body.dataId, `${g} ${name}: ${info.body.description}`);
+          const set = await s.dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: info.body.dataId!, accessType: 'write' }] });
+          assert.equal(set.body.breakpoints[0].verified, true);
+          await s.dc.setExceptionBreakpointsRequest({ filters: [] });
+          await moveAndStop(s, () => s.dc.customRequest('frozenRun/goto', { position: 0 }));
+          const forward: number[] = [];
+          for (;;) {
+            const stop = await moveAndStop(s, () => s.dc.continueRequest({ threadId: t }));
+            if (lastCursor(s).reason === 'end') break;
+            assert.equal(stop.body.reason, 'data breakpoint');
+            assert.equal(stop.body.threadId, t);
+            forward.push(lastCursor(s).position);
+          }
+          assert.deepEqual(forward, want, `${g} ${name} forward`);
+          const backward: number[] = [];
+          for (;;) {
+            await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: t }));
+            if (lastCursor(s).reason === 'start') break;
+            backward.push(lastCursor(s).position);
+          }
+          assert.deepEqual(backward, [...want].reverse(), `${g} ${name} backward`);
+          await s.dc.setDataBreakpointsRequest({ breakpoints: [] });
+          await s.dc.setExceptionBreakpointsRequest({ filters: ['panic', 'divergence'] });
+        }
+      });
+
+      test('conditions over watched variables and history() in the debug console', async () => {
+        const [g, name] = changing[0];
+        const probes = fx.probes.filter((x) => x.goroutine === g && x.name === name);
+        const r = await s.dc.evaluateRequest({ expression: `history(${name}, "${g}")`, context: 'repl' });
+        assert.match(r.body.result, new RegExp(`^${probes.length} value`));
+        const items = await s.dc.variablesRequest({ variablesReference: r.body.variablesReference });
+        assert.deepEqual(items.body.variables.map((v) => v.value), probes.map((x) => x.value));
+        // A condition on the goroutine's own records: stop on its first record where the value is the last probed one.
+        const target = probes[probes.length - 1];
+        const escaped = target.value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+        await s.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: `goroutine ${g}`, condition: `${name} == "${escaped}"` }] });
+        await s.dc.setExceptionBreakpointsRequest({ filters: [] });
+        await moveAndStop(s, () => s.dc.customRequest('frozenRun/goto', { position: 0 }));
+        const stop = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
+        if (lastCursor(s).reason !== 'end') {
+          assert.equal(stop.body.threadId, threadIds.get(g));
+          const frame = (await s.dc.stackTraceRequest({ threadId: stop.body.threadId! })).body.stackFrames[0];
+          const v = await s.dc.evaluateRequest({ expression: name, frameId: frame.id, context: 'hover' });
+          assert.equal(v.body.result, target.value);
+          assert.ok(lastCursor(s).position >= target.op);
+        } else {
+          // The value was set after the goroutine's last record: no record of it sees it.
+          const recs = traceRecords(fx.trace);
+          const ops = recs.filter((x) => x.tag === 'S').map((x) => x.goroutine);
+          const lastOp = ops.lastIndexOf(g) + 1;
+          assert.ok(target.op > lastOp - 1, `${g} ${name}: no stop although set at op ${target.op}`);
+        }
+        await s.dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+        await s.dc.setExceptionBreakpointsRequest({ filters: ['panic', 'divergence'] });
+      });
+    }
+  });
+}
+
+describe('crash trace: a condition `idx > 10` stops where machin says idx became 12', () => {
+  let s: Session;
+  let copy: { dir: string; trace: string };
+  const fx = machinFixtures().find((f) => f.name === 'crash/crash.mflrr')!;
+  before(async () => {
+    copy = copyFixture(fx);
+    s = await startAdapter(standinEnv());
+    await launchAndStop(s, { recording: copy.trace, stopOnEntry: true, timeLimitSeconds: 30 });
+  });
+  after(async () => {
+    await s.dc.stop();
+    rmSync(copy.dir, { recursive: true, force: true });
+  });
+
+  test('forward and back', async () => {
+    const idx12 = fx.probes.find((x) => x.name === 'idx' && x.value === '12')!;
+    await s.dc.setExceptionBreakpointsRequest({ filters: [] });
+    await s.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'sched', condition: 'idx > 10' }] });
+    const stop = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(stop.body.reason, 'function breakpoint');
+    assert.equal(lastCursor(s).position, idx12.op);
+    assert.equal(lastCursor(s).thread, idx12.goroutine);
+    const top = await topFrame(s, stop.body.threadId!);
+    const v = await s.dc.evaluateRequest({ expression: 'idx', frameId: top.frames[0].id, context: 'watch' });
+    assert.equal(v.body.result, '12');
+    await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(lastCursor(s).reason, 'end');
+    await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(lastCursor(s).position, idx12.op);
+    const start = await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(lastCursor(s).reason, 'start');
+    assert.ok(start);
+  });
+
+  test('a `panic` function breakpoint stops at the panic with the exception filter off', async () => {
+    await s.dc.setExceptionBreakpointsRequest({ filters: [] });
+    const res = await s.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'panic' }] });
+    assert.equal(res.body.breakpoints[0].verified, true);
+    const stop = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(stop.body.reason, 'function breakpoint');
+    assert.equal(lastCursor(s).position, fx.panic!.scheduleOp);
+    assert.equal(lastCursor(s).thread, fx.panic!.goroutine);
+    await s.dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+    await s.dc.setExceptionBreakpointsRequest({ filters: ['panic'] });
+    await moveAndStop(s, () => s.dc.customRequest('frozenRun/goto', { position: 0 }));
+    const exc = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(exc.body.reason, 'exception');
+  });
+});
