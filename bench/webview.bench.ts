@@ -1,0 +1,176 @@
+// The timeline webview in Chromium: first paint for a 400,000-op model and frame cost of pan and
+// zoom at 10,000,000 ops, in the same host-like harness page the webview tests use. Models are
+// synthetic typed arrays of that size generated in the page (a real 10M-op trace would mostly
+// measure the trace reader, which has its own benchmark). Baselines run in the same page:
+// - first paint vs. delivering the same bytes to a listener that only waits for the next frame;
+// - a frame vs. one full-canvas clear + ImageData blit of the same size (the least a frame costs).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readRecording } from '../replay-engine/open';
+import { packModel } from '../webview-ui/protocol';
+import { timelineModelOf } from '../test/webview/harness/model-from-recording';
+import type { Page } from 'playwright-core';
+import { launch, openView } from '../test/webview/harness/browser';
+import type { BenchResult } from './types';
+
+interface Harness {
+  prepareSynthetic(records: number, lanes: number): number;
+  firstPaint(): Promise<number>;
+  baselineDelivery(): Promise<number>;
+  baselineBlit(w: number, h: number): number;
+}
+
+const hx = (page: Page) => ({
+  prepare: (records: number, lanes: number) =>
+    page.evaluate(([r, l]) => (window as unknown as { harness: Harness }).harness.prepareSynthetic(r, l), [records, lanes]),
+  firstPaint: () => page.evaluate(() => (window as unknown as { harness: Harness }).harness.firstPaint()),
+  baselineDelivery: () => page.evaluate(() => (window as unknown as { harness: Harness }).harness.baselineDelivery()),
+});
+
+/** A gen_mflrr.py trace of `ops` ops read by the engine, as the host's packed model (base64 for page.evaluate). */
+async function realTraceModel(ops: number): Promise<{ b64: string; bytes: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'frozen-run-bench-'));
+  try {
+    const file = join(dir, 'big.mflrr');
+    execFileSync('python3', ['/work/shared/tools/gen_mflrr.py', String(ops), '32', file]);
+    const packed = packModel(timelineModelOf(await readRecording(file)));
+    return { b64: Buffer.from(packed).toString('base64'), bytes: packed.byteLength };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.floor((s.length - 1) / 2)];
+}
+
+function p95(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)];
+}
+
+async function frameDurations(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const d = performance.getEntriesByName('timeline-frame').map((e) => e.duration);
+    performance.clearMeasures('timeline-frame');
+    return d;
+  });
+}
+
+/** Waits until the view drew the frame for the input just sent. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const browser = await launch();
+  const results: BenchResult[] = [];
+  try {
+    // First paint, 400,000 ops: a fresh page per run, 5 runs.
+    const paints: number[] = [];
+    const deliveries: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const v = await openView(browser, 'timeline', { width: 1400, height: 800 });
+      const h = hx(v.page);
+      await h.prepare(400_000, 16);
+      deliveries.push(await h.baselineDelivery());
+      paints.push(await h.firstPaint());
+      await v.page.context().close();
+    }
+    const paint = median(paints);
+    const delivery = median(deliveries);
+    results.push({ name: 'timeline first paint, 400k ops (median of 5)', value: paint, unit: 'ms', goal: '< 1000 ms', ok: paint < 1000 });
+    results.push({ name: 'baseline: same bytes delivered + 1 frame', value: delivery, unit: 'ms' });
+    results.push({ name: 'first paint / baseline', value: paint / delivery, unit: 'x' });
+
+    // The same with a real trace: 400,000 ops written by the shared gen_mflrr.py, read by the
+    // engine, turned into the model the host sends (with its 10,000 summaries).
+    const { b64, bytes } = await realTraceModel(400_000);
+    const realPaints: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const v = await openView(browser, 'timeline', { width: 1400, height: 800 });
+      await v.page.evaluate((data) => (window as unknown as { harness: { prepareBase64(b: string): number } }).harness.prepareBase64(data), b64);
+      realPaints.push(await hx(v.page).firstPaint());
+      await v.page.context().close();
+    }
+    const realPaint = median(realPaints);
+    results.push({ name: `first paint, gen_mflrr.py 400k-op trace via engine (${(bytes / 1e6).toFixed(1)} MB model)`, value: realPaint, unit: 'ms', goal: '< 1000 ms', ok: realPaint < 1000 });
+
+    // Pan and zoom at 10,000,000 ops.
+    const v = await openView(browser, 'timeline', { width: 1400, height: 800 });
+    const h = hx(v.page);
+    await h.prepare(10_000_000, 24);
+    const bigPaint = await h.firstPaint();
+    results.push({ name: 'timeline first paint, 10M ops', value: bigPaint, unit: 'ms' });
+    const box = (await v.page.locator('canvas').boundingBox())!;
+    // Warm-up: a zoom in and out sweep so the JIT has compiled the drawing code (steady state).
+    await v.page.mouse.move(box.x + box.width / 2, box.y + 80);
+    for (let i = 0; i < 24; i++) {
+      await v.page.mouse.wheel(0, i < 12 ? -240 : 240);
+      await settle(v.page);
+    }
+    await frameDurations(v.page);
+    const zoom: number[] = [];
+    const pan: number[] = [];
+    // Zoom from the whole run down to single ops and back, around different points.
+    for (let i = 0; i < 80; i++) {
+      const x = box.x + 200 + ((i * 137) % (box.width - 260));
+      await v.page.mouse.move(x, box.y + 80);
+      await v.page.mouse.wheel(0, i < 40 ? -240 : 240);
+      await settle(v.page);
+      zoom.push(...(await frameDurations(v.page)));
+    }
+    // Pan at three zoom levels: far (≈1,700 records/px), mid (≈60) and close (≈2).
+    for (const zoomSteps of [4, 12, 20]) {
+      await v.page.mouse.move(box.x + box.width / 2, box.y + 80);
+      for (let i = 0; i < zoomSteps; i++) await v.page.mouse.wheel(0, -240);
+      await settle(v.page);
+      await frameDurations(v.page);
+      await v.page.keyboard.down('Shift');
+      for (let i = 0; i < 30; i++) {
+        await v.page.mouse.wheel(0, i % 10 < 5 ? 400 : -300);
+        await settle(v.page);
+        pan.push(...(await frameDurations(v.page)));
+      }
+      await v.page.keyboard.up('Shift');
+      await v.page.locator('canvas').focus();
+      await v.page.keyboard.press('0'); // fit all
+      await settle(v.page);
+    }
+    const dpr = await v.page.evaluate(() => window.devicePixelRatio || 1);
+    const blits: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      blits.push(await v.page.evaluate(([w, hh]) => (window as unknown as { harness: Harness }).harness.baselineBlit(w, hh), [Math.round(box.width * dpr), Math.round(box.height * dpr)]));
+    }
+    const blit = median(blits);
+    const blitP95 = p95(blits);
+    for (const [label, xs] of [['zoom', zoom], ['pan', pan]] as const) {
+      const med = median(xs);
+      const p = p95(xs);
+      results.push({ name: `10M ops ${label} frame, median (${xs.length} frames)`, value: med, unit: 'ms', goal: '< 16 ms', ok: med < 16 });
+      results.push({ name: `10M ops ${label} frame, p95`, value: p, unit: 'ms', goal: '< 16 ms', ok: p < 16 });
+      results.push({ name: `10M ops ${label} frame median / baseline blit median`, value: med / blit, unit: 'x' });
+      results.push({ name: `10M ops ${label} frame p95 / baseline blit p95`, value: p / blitP95, unit: 'x' });
+    }
+    results.push({ name: `baseline: full-canvas blit ${Math.round(box.width)}x${Math.round(box.height)}`, value: blit, unit: 'ms' });
+    results.push({ name: 'baseline: full-canvas blit, p95', value: blitP95, unit: 'ms' });
+    // Context for the absolute numbers: other work on the machine while this ran.
+    results.push({ name: 'load average (1 min) at the end', value: loadavg()[0], unit: 'procs' });
+    const problems = await v.problems();
+    if (problems.length > 0) throw new Error(`the timeline reported problems: ${problems.join('; ')}`);
+    await v.page.context().close();
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
+// `node --import tsx bench/webview.bench.ts` runs it alone.
+if (require.main === module) {
+  run().then((rows) => {
+    for (const r of rows) console.log(`${r.name.padEnd(52)} ${r.value.toFixed(2).padStart(10)} ${r.unit.padEnd(4)} ${r.goal ?? ''} ${r.ok === undefined ? '' : r.ok ? 'ok' : 'MISSED'}`);
+  });
+}

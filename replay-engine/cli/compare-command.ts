@@ -1,0 +1,30 @@
+// `frozen-run compare A B [--json] [--no-toolchain]`: where two runs of the same program part.
+// Exit 0 when both were read and compared (whether or not they differ), 1 when either cannot be
+// read or they are not comparable (different programs or formats), 2 for a usage error.
+import { compareRecordings, type Comparison } from '../compare/compare-recordings';
+import { formatComparison } from '../compare/format-comparison';
+import type { OpenOptions } from '../open-options';
+import { openRecording } from '../open';
+import { OPEN_OPTIONS, parse, timeLimitMs } from './args';
+
+export async function runCompareCommand(argv: string[]): Promise<number> {
+  const { positionals, values } = parse(argv, OPEN_OPTIONS, { min: 2, max: 2, names: 'A B (two recordings)' });
+  const options: OpenOptions = {
+    noToolchain: values['no-toolchain'] === true,
+    machinPath: values.machin as string | undefined,
+    program: values.program as string | undefined,
+    keyHex: values.key as string | undefined,
+    timeLimitMs: timeLimitMs(values['time-limit']),
+  };
+  // One after the other: each may run machin, and a failure names its own file.
+  const a = await openRecording(positionals[0], options);
+  const b = await openRecording(positionals[1], options);
+  const { comparison } = compareRecordings(a, b);
+  process.stdout.write(values.json === true ? JSON.stringify(compareJson(comparison), null, 2) + '\n' : formatComparison(comparison) + '\n');
+  return 0;
+}
+
+/** The JSON document of `compare --json` (docs/compare.md describes every key). */
+export function compareJson(c: Comparison): object {
+  return { version: 1, ...c };
+}

@@ -1,0 +1,122 @@
+// The variable history panel bundle in Chromium (host-like page and CSP), fed with histories the
+// engine parsed from the fixtures' real `machin replay --print` output.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launch, openView, REPO } from './harness/browser';
+import { hostileRecording, machinFixture, XSS_IMG } from './harness/fixtures';
+import { fixtureHistories, historiesFromProbes, historyHost } from './harness/history-from-recording';
+import { postToView } from './harness/host-stand-in';
+
+const SHOTS = join(REPO, 'test-results');
+let browser: Browser;
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launch();
+});
+after(async () => browser?.close());
+
+async function typeName(page: Page, name: string): Promise<void> {
+  await page.locator('#variable-name').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(name);
+  await page.keyboard.press('Enter');
+}
+
+async function rows(page: Page): Promise<string[][]> {
+  return page.locator('.table-rows [role=row]').evaluateAll((els) =>
+    els.map((r) => Array.from(r.querySelectorAll('[role=gridcell]'), (c) => c.textContent ?? '')),
+  );
+}
+
+describe('variable history panel', () => {
+  it('lists the watched names, shows every value with op and thread, a chart for numbers, and goes to a clicked row', async () => {
+    const recording = await machinFixture('gopanic');
+    const histories = fixtureHistories('gopanic', recording);
+    const v = await openView(browser, 'history', { host: historyHost(recording, histories) });
+    await v.page.waitForSelector('vscode-single-select');
+    const options = await v.page.locator('vscode-option').allTextContents();
+    assert.deepEqual(options.slice(1), ['x', 'q', 'a', 'b']);
+
+    await typeName(v.page, 'x');
+    assert.deepEqual(await v.waitForSent('pickVariable'), { type: 'pickVariable', name: 'x' });
+    await v.page.waitForSelector('.table-rows [role=row]');
+    // x is set once on 0.1 (op 3) and once on 0.2 (op 6): names are per goroutine.
+    assert.deepEqual(await rows(v.page), [
+      ['3', '0.1', '1'],
+      ['6', '0.2', '2'],
+    ]);
+    assert.equal(await v.page.locator('.value-chart canvas').count(), 1);
+    assert.match((await v.page.locator('.summary').textContent()) ?? '', /x took 2 values on 2 threads/);
+
+    await v.page.locator('.table-rows [role=row]').nth(1).click();
+    assert.deepEqual(await v.waitForSent('goto'), { type: 'goto', position: 6 });
+    // Clicking the chart near its start goes to the value in effect there (op 3).
+    const chart = (await v.page.locator('.value-chart canvas').boundingBox())!;
+    await v.page.mouse.click(chart.x + 60, chart.y + chart.height / 2);
+    assert.deepEqual(await v.waitForSent('goto', (m) => m.position === 3), { type: 'goto', position: 3 });
+
+    await postToView(v.page, { type: 'cursor', position: 4, thread: 0 });
+    await v.page.waitForSelector('[aria-current=true]');
+    assert.deepEqual(await v.page.locator('[aria-current=true] [role=gridcell]').allTextContents(), ['3', '0.1', '1']);
+    await postToView(v.page, { type: 'cursor', position: 6, thread: 2 });
+    await v.page.waitForFunction(() => document.querySelector('[aria-current=true] [role=gridcell]')?.textContent === '6');
+    await v.page.screenshot({ path: join(SHOTS, 'webview-history-dark.png') });
+    assert.deepEqual(await v.problems(), []);
+    await v.page.context().close();
+  });
+
+  it('shows text values without a chart, keyboard moves and Enter goes to, state survives a reload', async () => {
+    const recording = await machinFixture('flaky');
+    const histories = fixtureHistories('flaky', recording);
+    const v = await openView(browser, 'history', { host: historyHost(recording, histories), theme: 'light' });
+    await v.page.waitForSelector('vscode-single-select');
+    await typeName(v.page, 'order');
+    await v.page.waitForSelector('.table-rows [role=row]');
+    const expected = histories.entries('order');
+    const shown = await rows(v.page);
+    assert.equal(shown.length, expected.length);
+    assert.deepEqual(shown.map((r) => r[2]), expected.map((e) => (e.value === '' ? '(empty)' : e.value)));
+    assert.deepEqual(shown.map((r) => Number(r[0])), expected.map((e) => e.position));
+    assert.equal(await v.page.locator('.value-chart').count(), 0);
+    assert.match((await v.page.locator('.summary').textContent()) ?? '', /not all numbers: no chart/);
+
+    await v.page.locator('.value-table').focus();
+    await v.page.keyboard.press('ArrowDown');
+    await v.page.keyboard.press('ArrowDown');
+    await v.page.keyboard.press('Enter');
+    assert.deepEqual(await v.waitForSent('goto'), { type: 'goto', position: expected[1].position });
+    assert.match((await v.page.locator('[aria-live]').textContent()) ?? '', new RegExp(`op ${expected[1].position}, 0: `));
+    await v.page.screenshot({ path: join(SHOTS, 'webview-history-light.png') });
+
+    await v.page.reload();
+    await v.page.waitForSelector('.table-rows [role=row]');
+    assert.ok((await v.sent()).some((m) => m.type === 'pickVariable' && m.name === 'order'), 'the panel asked for the variable it showed before the reload');
+    assert.deepEqual(await v.problems(), []);
+    await v.page.context().close();
+  });
+
+  it('shows a value holding markup as text, and says when a variable never took a value', async () => {
+    const recording = await hostileRecording();
+    const histories = historiesFromProbes(recording, `probe 0 s = ${XSS_IMG} @op1\nprobe 0 s = <script>window.__xss=2</script> @op2\n`, ['s', 'never']);
+    const v = await openView(browser, 'history', { host: historyHost(recording, histories) });
+    await v.page.waitForSelector('vscode-single-select');
+    await typeName(v.page, 's');
+    await v.page.waitForSelector('.table-rows [role=row]');
+    assert.deepEqual((await rows(v.page)).map((r) => r[2]), [XSS_IMG, '<script>window.__xss=2</script>']);
+    const dom = await v.page.evaluate(() => ({
+      xss: (window as unknown as { __xss?: number }).__xss,
+      imgs: document.querySelectorAll('img').length,
+      scripts: Array.from(document.querySelectorAll('script')).filter((s) => !s.nonce).length,
+    }));
+    assert.deepEqual(dom, { xss: undefined, imgs: 0, scripts: 0 });
+    await typeName(v.page, 'never');
+    await v.page.waitForFunction(() => document.querySelector('.summary')?.textContent?.includes('never took a value'));
+    await postToView(v.page, { type: 'error', message: 'The replay that records values failed: machin not found on PATH.' });
+    assert.match((await v.page.locator('[role=alert]').textContent()) ?? '', /machin not found/);
+    assert.deepEqual(await v.problems(), []);
+    await v.page.context().close();
+  });
+});

@@ -1,0 +1,247 @@
+// The messages between the extension host and the Frozen Run webviews (timeline and variable
+// history). Shared by both sides: the host imports these types and `packModel`/`packHistory`, the
+// webview bundles `unpackModel`/`unpackHistory`. Small control messages are plain JSON-able
+// objects; bulk data (per-record arrays, value histories) travels as one msgpackr-packed
+// Uint8Array, which VS Code's postMessage transfers as binary instead of a JSON array of numbers.
+//
+// Versioning: the webview's first message is `ready` with PROTOCOL_VERSION; the host answers with
+// `model`/`history` carrying the version it speaks. A mismatch is shown as an error in the view.
+// Add fields compatibly (optional); bump PROTOCOL_VERSION for anything else.
+//
+// What the host serves as the webview's HTML: `webviewHtml` and `webviewCsp` at the end of this
+// file; docs/webview.md ("What the host must do") explains each rule.
+import { Packr } from 'msgpackr';
+
+export const PROTOCOL_VERSION = 1;
+
+// ---------------------------------------------------------------------------------------------
+// Shared shapes
+
+/** One header fact shown at the top (program, boundary, safe flag / status, request, peer, Tin version). */
+export interface FactMsg {
+  key: string;
+  label: string;
+  value: string;
+}
+
+/** A goroutine (machin) or task (Tin). */
+export interface ThreadMsg {
+  /** The recording's own id: `0.1`, `2`. */
+  id: string;
+  /** Human name (`main`, `feed`); empty when unknown. */
+  label: string;
+}
+
+/**
+ * A decoded value as a tree; the same shape as replay-engine/model/recording.ts DecodedValue.
+ * The webview renders every string in it as text (never markup).
+ */
+export interface DecodedValueMsg {
+  text: string;
+  type: string;
+  children?: Array<{ name: string; value: DecodedValueMsg }>;
+}
+
+/** One record described for the details panel; the same shape as RecordView in the engine. */
+export interface RecordViewMsg {
+  record: number;
+  kind: string;
+  thread: number;
+  /** 1-based line in the trace text or the capsule's decoded document. */
+  line: number;
+  /** Step number, or -1 for a non-step record (a machin I/O line). */
+  step: number;
+  /** Cursor position at which the record is done. */
+  position: number;
+  summary: string;
+  value: DecodedValueMsg;
+}
+
+/**
+ * The timeline's bulk data, packed with `packModel`. Records are in file order and are the
+ * x axis; steps are the records the cursor moves over. Mirrors replay-engine/model/timeline.ts.
+ */
+export interface TimelineModel {
+  format: 'mflrr' | 'tcap';
+  /** Base name of the recording file (never a full path: it may reveal user names). */
+  fileName: string;
+  facts: FactMsg[];
+  threads: ThreadMsg[];
+  /** Interned kind names indexed by `recordKind`: `sched`, `io`, `redis@1`, `http@1`, ... */
+  kinds: string[];
+  recordCount: number;
+  /** recordCount entries: thread index of each record. */
+  recordThread: Uint16Array | Uint32Array;
+  /** recordCount entries: kind index of each record. */
+  recordKind: Uint8Array;
+  /** stepCount entries, ascending: record index of step k (Timeline.stepRecord). */
+  stepRecord: Uint32Array;
+  /**
+   * Optional one-line summaries for the first records (e.g. up to 10,000), shown on hover and in
+   * the accessible list without a round trip. Index = record.
+   */
+  summaries?: string[];
+  panic: PanicMsg | null;
+  /** True when replays may diverge from the recorded run (an FFI trace): the view says so. */
+  bestEffort: boolean;
+  /** For a capsule: the decoded request, shown in the details panel before any selection. */
+  request?: DecodedValueMsg;
+}
+
+export interface PanicMsg {
+  /** Cursor position of the panic (steps completed). The panic marker sits there. */
+  position: number;
+  /** Thread index that panicked. */
+  thread: number;
+  message: string;
+  /**
+   * The causal chain as step indices (ascending) when the engine narrowed it; when absent the
+   * chain is every step before `position` (PanicInfo.causalChain: the thread of each of them).
+   */
+  chainSteps?: Uint32Array;
+}
+
+/** Variable history bulk data, packed with `packHistory`. One row per value the variable took. */
+export interface HistoryModel {
+  name: string;
+  threads: ThreadMsg[];
+  /** Cursor position at which each value was set (the op). */
+  position: Uint32Array;
+  /** Thread index of each value. */
+  thread: Uint32Array;
+  /** The values as text, as the engine reports them. */
+  values: string[];
+}
+
+/** Toolbar buttons of the timeline: the host runs the matching `frozen-run.<id>` command. */
+export type TimelineCommandId =
+  | 'replayToPanic'
+  | 'stepBackInto'
+  | 'stepBackOut'
+  | 'runBackToCursor'
+  | 'replayAgainstBuild'
+  | 'openVariableHistory'
+  | 'compareWith'
+  | 'openAsText';
+
+export const TIMELINE_COMMANDS: readonly TimelineCommandId[] = [
+  'replayToPanic',
+  'stepBackInto',
+  'stepBackOut',
+  'runBackToCursor',
+  'replayAgainstBuild',
+  'openVariableHistory',
+  'compareWith',
+  'openAsText',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Host → timeline webview
+
+export type HostToTimeline =
+  /** The recording's model (answer to `ready`, or again after the file changed on disk). */
+  | { type: 'model'; version: number; data: Uint8Array }
+  /** The debug session's cursor; position null when no session runs (the marker is hidden). */
+  | { type: 'cursor'; position: number | null; thread: number }
+  /** Answer to `requestDetails`. */
+  | { type: 'recordDetails'; record: number; view: RecordViewMsg }
+  /** Where Replay Against Build diverged (record index; for a capsule effect n is record n, 0-based); null clears. */
+  | { type: 'divergence'; record: number | null; message?: string }
+  /** Workspace trust and similar notices shown as a banner above the view; null hides it. */
+  | { type: 'banner'; text: string | null }
+  /** One message shown instead of the view (wrong key, unreadable file). Never contains a key. */
+  | { type: 'error'; message: string };
+
+// ---------------------------------------------------------------------------------------------
+// Timeline webview → host
+
+export type TimelineToHost =
+  /** Sent once the script runs (and after a reload); the host answers with `model` and the current state. */
+  | { type: 'ready'; version: number }
+  /** Move the debug session to `position` (start one if none runs). `record` is the clicked record. */
+  | { type: 'goto'; position: number; record: number }
+  /** Run a toolbar command. */
+  | { type: 'command'; id: TimelineCommandId }
+  /** Ask for the decoded record (answered by `recordDetails`). */
+  | { type: 'requestDetails'; record: number };
+
+// ---------------------------------------------------------------------------------------------
+// Host → history webview
+
+export type HostToHistory =
+  /** The watched variable names to pick from, and which one to show (if any). */
+  | { type: 'names'; version: number; names: string[]; selected?: string }
+  /** Every value of one variable (packed HistoryModel). Zero rows when it never took a value. */
+  | { type: 'history'; version: number; data: Uint8Array }
+  | { type: 'cursor'; position: number | null; thread: number }
+  | { type: 'error'; message: string };
+
+// History webview → host
+export type HistoryToHost =
+  | { type: 'ready'; version: number }
+  /** The user picked or typed a variable name. */
+  | { type: 'pickVariable'; name: string }
+  /** A row was clicked: move the debug session to the position where that value was set. */
+  | { type: 'goto'; position: number };
+
+// ---------------------------------------------------------------------------------------------
+// Packing. `moreTypes` keeps typed arrays typed; `useRecords: false` keeps the unpacker free of
+// `new Function` (forbidden by the webview's CSP).
+
+const packr = new Packr({ moreTypes: true, useRecords: false });
+
+export function packModel(model: TimelineModel): Uint8Array {
+  return plainBytes(packr.pack(model));
+}
+
+export function unpackModel(data: Uint8Array): TimelineModel {
+  return packr.unpack(data) as TimelineModel;
+}
+
+export function packHistory(history: HistoryModel): Uint8Array {
+  return plainBytes(packr.pack(history));
+}
+
+/** A plain Uint8Array view (not a Node Buffer) so postMessage sends it as binary everywhere. */
+function plainBytes(b: { buffer: ArrayBufferLike; byteOffset: number; byteLength: number }): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+export function unpackHistory(data: Uint8Array): HistoryModel {
+  return packr.unpack(data) as HistoryModel;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The HTML contract (the host builds the page; tests build the same page in a harness).
+
+/**
+ * The CSP the host must send. Nothing loads but the nonce'd bundle: styles are constructed
+ * stylesheets adopted by the document (not governed by style-src), there are no images, fonts or
+ * connections. `cspSource` (webview.cspSource) is kept in the signature for when a view needs a
+ * local resource; today none does.
+ */
+export function webviewCsp(_cspSource: string, nonce: string): string {
+  return ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`].join('; ');
+}
+
+/**
+ * The page the host serves: the CSP, the theme class VS Code adds itself, one nonce'd script
+ * tag for the bundle (dist/webview/<name>.js). The bundle reads the nonce from its own script tag
+ * for the one <style> element it adds.
+ */
+export function webviewHtml(opts: { cspSource: string; nonce: string; scriptUri: string; title: string }): string {
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(webviewCsp(opts.cspSource, opts.nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${esc(opts.title)}</title>
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${esc(opts.nonce)}" src="${esc(opts.scriptUri)}"></script>
+</body>
+</html>`;
+}

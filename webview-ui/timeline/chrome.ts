@@ -1,0 +1,75 @@
+// The DOM around the canvas: toolbar, banners, header facts, panic line, legend.
+import type { FactMsg, PanicMsg, TimelineCommandId, ThreadMsg } from '../protocol';
+import { custom, h } from '../shared/dom';
+
+export interface ToolbarButton {
+  id: TimelineCommandId;
+  label: string;
+  primary?: boolean;
+  title: string;
+}
+
+export function toolbarButtons(format: 'mflrr' | 'tcap', hasPanic: boolean): ToolbarButton[] {
+  const buttons: ToolbarButton[] = [
+    {
+      id: 'replayToPanic',
+      // Always this name: it is the command users know, and a trace shown without machin's
+      // results may still panic. A run that does not panic stops at its end and says so.
+      label: 'Replay to Panic',
+      primary: true,
+      title: hasPanic
+        ? 'Start a debug session and stop at the panic'
+        : 'Start a debug session and stop at the panic, or at the end of the recording if the run did not panic',
+    },
+    { id: 'stepBackInto', label: 'Step Back Into', title: 'Step back one op (debug session)' },
+    { id: 'stepBackOut', label: 'Step Back Out', title: 'Step back out of the current thread' },
+    { id: 'runBackToCursor', label: 'Run Back to Cursor', title: 'Run backwards to the selected position' },
+    { id: 'openVariableHistory', label: 'Variable History', title: 'Every value a variable took' },
+    { id: 'replayAgainstBuild', label: 'Replay Against Build…', title: 'Replay against a build and mark where it diverges' },
+  ];
+  if (format === 'mflrr') buttons.push({ id: 'openAsText', label: 'Open as Text', title: 'Open the trace in a text editor' });
+  return buttons;
+}
+
+export function renderToolbar(buttons: ToolbarButton[], onCommand: (id: TimelineCommandId) => void): HTMLElement {
+  const bar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Frozen Run timeline' });
+  for (const b of buttons) {
+    const el = custom('vscode-button', { secondary: !b.primary, title: b.title, 'data-command': b.id }, b.label);
+    el.addEventListener('click', () => onCommand(b.id));
+    bar.appendChild(el);
+  }
+  return bar;
+}
+
+export function renderFacts(fileName: string, facts: FactMsg[]): HTMLElement {
+  const dl = h('dl', { class: 'facts', 'aria-label': 'Recording facts' });
+  dl.appendChild(h('div', {}, h('dt', {}, 'file'), h('dd', {}, fileName)));
+  for (const f of facts) dl.appendChild(h('div', {}, h('dt', {}, f.label || f.key), h('dd', {}, f.value)));
+  return dl;
+}
+
+export function renderPanicLine(panic: PanicMsg | null, threads: ThreadMsg[], stepCount: number): HTMLElement | null {
+  if (!panic) return null;
+  const t = threads[panic.thread];
+  const who = t ? (t.label ? `${t.id} ${t.label}` : t.id) : `thread ${panic.thread}`;
+  return h('div', { class: 'panic-line', role: 'note' }, `panic: ${panic.message}  (${who}, after ${panic.position}/${stepCount} ops)`);
+}
+
+export function renderLegend(format: 'mflrr' | 'tcap', hasPanic: boolean): HTMLElement {
+  const item = (cls: string, text: string) => h('span', {}, h('span', { class: `swatch ${cls}`, 'aria-hidden': 'true' }), text);
+  return h(
+    'div',
+    { class: 'legend' },
+    item('step', format === 'tcap' ? 'effect' : 'schedule op'),
+    format === 'mflrr' ? item('io', 'I/O read') : null,
+    hasPanic ? item('chain', 'causal chain (tinted lanes, outlined ops)') : null,
+    item('cursor', 'debug cursor'),
+    hasPanic ? item('panic', 'panic') : null,
+    item('divergence', 'divergence'),
+    h('span', {}, 'wheel: zoom · shift+wheel or drag: pan · arrows, +/−, Home/End, Enter: go to'),
+  );
+}
+
+export function renderBanner(text: string): HTMLElement {
+  return h('div', { class: 'banner', role: 'status' }, text);
+}

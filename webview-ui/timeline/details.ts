@@ -1,0 +1,59 @@
+// The details panel: the selected record decoded (I/O bytes, effect request/result), and for a
+// capsule the request that started it all.
+import type { DecodedValueMsg, RecordViewMsg } from '../protocol';
+import { clear, h } from '../shared/dom';
+import { renderValue } from '../shared/value-tree';
+import type { TimelineIndex } from './model-index';
+
+export class DetailsPanel {
+  readonly element = h('section', { class: 'details', 'aria-label': 'Record details', tabindex: '-1' });
+  private shown = -1;
+
+  constructor(private index: TimelineIndex, private request: DecodedValueMsg | undefined) {
+    this.showNothing();
+  }
+
+  showNothing(): void {
+    clear(this.element);
+    this.shown = -1;
+    this.element.appendChild(h('p', { class: 'empty-hint' }, 'Click a record (or focus the timeline and use the arrow keys) to see it decoded here.'));
+    this.appendRequest();
+  }
+
+  /** The record was selected; its decoded view is on its way from the host. */
+  showPending(record: number): void {
+    this.shown = record;
+    clear(this.element);
+    this.element.appendChild(h('h2', {}, describeRecord(this.index, record)));
+    const summary = this.index.model.summaries?.[record];
+    if (summary !== undefined) this.element.appendChild(h('div', { class: 'record-summary' }, summary));
+    this.element.appendChild(h('p', { class: 'empty-hint' }, 'Decoding…'));
+    this.appendRequest();
+  }
+
+  showRecord(view: RecordViewMsg): void {
+    if (view.record !== this.shown) return; // an answer for an older selection
+    clear(this.element);
+    this.element.appendChild(h('h2', {}, describeRecord(this.index, view.record)));
+    this.element.appendChild(h('div', { class: 'record-meta' }, `line ${view.line} · ${view.kind} · ${view.step >= 0 ? `done at position ${view.position}` : `consumed by its thread before op ${view.position}`}`));
+    this.element.appendChild(h('div', { class: 'record-summary' }, view.summary));
+    this.element.appendChild(renderValue(view.value, 'value'));
+    this.appendRequest();
+  }
+
+  private appendRequest(): void {
+    if (!this.request) return;
+    this.element.appendChild(h('h2', {}, 'Request'));
+    this.element.appendChild(renderValue(this.request, 'request', 0, 1));
+  }
+}
+
+/** "Record 12 · op 5/40 · 0.1 feed · sched": the same words the aria-live region announces. */
+export function describeRecord(index: TimelineIndex, r: number): string {
+  const m = index.model;
+  const step = index.stepOf(r);
+  // Ops are numbered from 0, as machin numbers them (`schedule op P/N` counts completed ops).
+  const where = step >= 0 ? `op ${step}/${index.stepCount}` : `I/O read before op ${index.stepsBefore(r)}`;
+  const kind = m.kinds[m.recordKind[r]] ?? '?';
+  return `Record ${r + 1} of ${index.recordCount} · ${where} · ${index.laneLabel(m.recordThread[r])} · ${kind}`;
+}

@@ -1,0 +1,173 @@
+// The timeline webview: header facts, toolbar, a canvas with one lane per goroutine or task,
+// and a details panel. Talks to the extension host through webview-ui/protocol.ts only.
+import './elements';
+import baseCss from '../shared/base.css';
+import timelineCss from './timeline.css';
+import { PROTOCOL_VERSION, unpackModel, type HostToTimeline, type TimelineModel, type TimelineToHost } from '../protocol';
+import { clear, h } from '../shared/dom';
+import { adoptStyles } from '../shared/styles';
+import { onThemeChange } from '../shared/theme-colors';
+import { loadState, onHostMessage, postToHost, saveState } from '../shared/vscode-api';
+import { renderError } from '../shared/error-view';
+import { renderBanner, renderFacts, renderLegend, renderPanicLine, renderToolbar, toolbarButtons } from './chrome';
+import { DetailsPanel } from './details';
+import { TimelineIndex } from './model-index';
+import { resolvePalette } from './palette';
+import { TimelineView } from './timeline-view';
+import type { ViewState } from './viewport';
+
+/** What survives a reload (vscode.setState): keyed to the recording so another file starts fresh. */
+interface SavedState extends ViewState {
+  file: string;
+  recordCount: number;
+  selected: number;
+}
+
+adoptStyles(baseCss, timelineCss);
+
+const root = document.getElementById('root') ?? document.body.appendChild(h('div', { id: 'root' }));
+const send = (m: TimelineToHost) => postToHost(m);
+
+let current: { view: TimelineView; details: DetailsPanel; model: TimelineModel } | null = null;
+/** Messages that may arrive before the model; applied once it is there. */
+let pendingCursor: number | null = null;
+let pendingDivergence: number | null = null;
+let bannerText: string | null = null;
+const bannerSlot = h('div', {});
+/** Says where Replay Against Build diverged, next to the mark on the canvas. */
+const divergenceLine = h('div', { class: 'divergence-line', role: 'status' });
+let divergenceMessage = '';
+
+function showDivergence(): void {
+  const r = pendingDivergence;
+  divergenceLine.textContent =
+    r === null ? '' : `Replay against build diverged at record ${r + 1}${divergenceMessage ? `: ${divergenceMessage}` : ''}`;
+}
+
+function showError(message: string): void {
+  current?.view.dispose();
+  current = null;
+  clear(root);
+  root.appendChild(renderError(message));
+}
+
+function showBanner(): void {
+  clear(bannerSlot);
+  if (bannerText) bannerSlot.appendChild(renderBanner(bannerText));
+}
+
+let saveTimer = 0;
+
+/** Save the view state now (before the view is replaced) or soon (while the user pans). */
+function persist(now = false): void {
+  if (saveTimer) window.clearTimeout(saveTimer);
+  saveTimer = 0;
+  const save = () => {
+    saveTimer = 0;
+    if (!current) return;
+    const s: SavedState = { file: current.model.fileName, recordCount: current.model.recordCount, ...current.view.viewState() };
+    saveState(s);
+  };
+  if (now) save();
+  else saveTimer = window.setTimeout(save, 150);
+}
+
+function showModel(model: TimelineModel): void {
+  const t0 = performance.now();
+  const index = new TimelineIndex(model);
+  performance.measure('timeline-index', { start: t0, end: performance.now() });
+  if (current) {
+    // The same recording sent again (e.g. once machin's results arrived): keep the user's view.
+    persist(true);
+    current.view.dispose();
+  }
+  const details = new DetailsPanel(index, model.request);
+  const view = new TimelineView(index, resolvePalette(model.kinds), {
+    select(record) {
+      details.showPending(record);
+      send({ type: 'requestDetails', record });
+    },
+    goto(record) {
+      send({ type: 'goto', position: index.positionOf(record), record });
+    },
+    changed: () => persist(),
+  });
+  clear(root);
+  root.append(
+    renderToolbar(toolbarButtons(model.format, model.panic !== null), (id) => send({ type: 'command', id })),
+    bannerSlot,
+  );
+  if (model.bestEffort) {
+    root.appendChild(renderBanner('Best-effort trace: the program calls C through FFI, so a replay may diverge from the recorded run and can never be certified.'));
+  }
+  root.append(renderFacts(model.fileName, model.facts));
+  const panicLine = renderPanicLine(model.panic, model.threads, index.stepCount);
+  if (panicLine) root.appendChild(panicLine);
+  root.appendChild(divergenceLine);
+  root.append(renderLegend(model.format, model.panic !== null), view.element, view.status, details.element, view.laneList, view.announcer);
+  current = { view, details, model };
+
+  const saved = loadState<SavedState>();
+  view.viewport.fitAll();
+  if (saved && saved.file === model.fileName && saved.recordCount === model.recordCount) {
+    view.restore(saved);
+    if (typeof saved.selected === 'number' && saved.selected >= 0) view.select(saved.selected, false);
+  }
+  if (pendingCursor !== null) view.setCursor(pendingCursor);
+  if (pendingDivergence !== null) view.setDivergence(pendingDivergence);
+  showDivergence();
+}
+
+onThemeChange(() => current?.view.setPalette(resolvePalette(current.model.kinds)));
+
+onHostMessage<HostToTimeline>((m) => {
+  switch (m.type) {
+    case 'model': {
+      if (m.version !== PROTOCOL_VERSION) {
+        showError(`This timeline speaks protocol version ${PROTOCOL_VERSION} but the extension sent version ${m.version}. Reload the window after updating Frozen Run.`);
+        return;
+      }
+      let model: TimelineModel;
+      try {
+        const t0 = performance.now();
+        model = unpackModel(m.data);
+        performance.measure('timeline-unpack', { start: t0, end: performance.now() });
+        if (!model || typeof model !== 'object' || !Array.isArray(model.threads) || !Array.isArray(model.kinds) || !ArrayBuffer.isView(model.recordThread) || !ArrayBuffer.isView(model.recordKind) || !ArrayBuffer.isView(model.stepRecord)) {
+          throw new Error('not a timeline model');
+        }
+      } catch (e) {
+        showError(`The timeline data from the extension could not be read: ${e instanceof Error ? e.message : String(e)}`);
+        return;
+      }
+      try {
+        showModel(model);
+      } catch (e) {
+        // TimelineIndex checks the arrays agree; a model that does not is shown as an error.
+        showError(`The timeline data from the extension is inconsistent: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      return;
+    }
+    case 'cursor':
+      pendingCursor = m.position;
+      current?.view.setCursor(m.position);
+      return;
+    case 'divergence':
+      pendingDivergence = m.record;
+      divergenceMessage = m.message ?? '';
+      showDivergence();
+      current?.view.setDivergence(m.record);
+      return;
+    case 'recordDetails':
+      current?.details.showRecord(m.view);
+      return;
+    case 'banner':
+      bannerText = m.text;
+      showBanner();
+      return;
+    case 'error':
+      showError(m.message);
+      return;
+  }
+});
+
+send({ type: 'ready', version: PROTOCOL_VERSION });
