@@ -1,0 +1,148 @@
+// The catalogue of named bad inputs: how each is made and how the user meets it through the CLI.
+// SECURITY.md keeps the same table with the exact text; catalogue.test.ts checks they agree.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildBody, FIXTURE_KEY, seal } from '../tcap/support/seal';
+import { MACHIN_FIXTURES, REPO_ROOT, STANDIN_BIN, TIN_FIXTURES } from '../support/paths';
+
+export interface CatalogueCase {
+  name: string;
+  /** Writes the input into dir and returns the file name and the CLI arguments after `inspect FILE`. */
+  make(dir: string): { file: string; args: string[]; env?: Record<string, string> };
+  /** Where the user reads it: the one error line, or a warning of `inspect --json`. */
+  shows: 'error' | 'warning';
+  /** For warnings: which one (its code). */
+  warningCode?: string;
+}
+
+const HEADER = 'MFLRR 1\nboundary faithful\nprogram /home/ci/app/crash.mfl\nsafe 1\n';
+const trace = (dir: string, name: string, text: string | Buffer) => {
+  writeFileSync(join(dir, name), text);
+  return name;
+};
+const capsule = (dir: string, name: string, bytes: Uint8Array) => {
+  writeFileSync(join(dir, name), bytes);
+  return name;
+};
+const orders = () => new Uint8Array(readFileSync(join(TIN_FIXTURES, 'orders-panic.tcap')));
+const KEY = ['--key', FIXTURE_KEY];
+/** The crash fixture with its program beside it, so that only the toolchain is missing or slow. */
+const crashWithProgram = (dir: string, text: string) => {
+  copyFileSync(join(MACHIN_FIXTURES, 'crash/crash.mfl'), join(dir, 'crash.mfl'));
+  return trace(dir, 'crash.mflrr', text);
+};
+
+export const CATALOGUE: CatalogueCase[] = [
+  { name: 'empty trace', shows: 'error', make: (d) => ({ file: trace(d, 'empty.mflrr', ''), args: ['--no-toolchain'] }) },
+  {
+    name: 'cut last line',
+    shows: 'warning',
+    warningCode: 'cut-line',
+    make: (d) => ({ file: trace(d, 'cut.mflrr', `${HEADER}S 0.1\nS 0.`), args: ['--no-toolchain'] }),
+  },
+  { name: 'bad hex', shows: 'error', make: (d) => ({ file: trace(d, 'badhex.mflrr', `${HEADER}I 0 7g\nS 0\n`), args: ['--no-toolchain'] }) },
+  { name: 'odd-length hex', shows: 'error', make: (d) => ({ file: trace(d, 'oddhex.mflrr', `${HEADER}I 0 abc\nS 0\n`), args: ['--no-toolchain'] }) },
+  { name: 'unknown version', shows: 'error', make: (d) => ({ file: trace(d, 'v2.mflrr', 'MFLRR 2\nboundary faithful\n'), args: ['--no-toolchain'] }) },
+  { name: 'unknown record tag', shows: 'error', make: (d) => ({ file: trace(d, 'tag.mflrr', `${HEADER}S 0\nX 0\n`), args: ['--no-toolchain'] }) },
+  {
+    name: 'binary garbage',
+    shows: 'error',
+    make: (d) => ({ file: trace(d, 'garbage.mflrr', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0xff, 0xfe])), args: ['--no-toolchain'] }),
+  },
+  {
+    name: 'wrong key',
+    shows: 'error',
+    make: (d) => ({ file: capsule(d, 'orders.tcap', orders()), args: ['--key', 'ff'.repeat(32)] }),
+  },
+  {
+    name: 'changed byte',
+    shows: 'error',
+    make: (d) => {
+      const b = orders();
+      b[200] ^= 0x01;
+      return { file: capsule(d, 'changed.tcap', b), args: KEY };
+    },
+  },
+  { name: 'cut capsule', shows: 'error', make: (d) => ({ file: capsule(d, 'cut.tcap', orders().subarray(0, 40)), args: KEY }) },
+  { name: 'not a capsule', shows: 'error', make: (d) => ({ file: capsule(d, 'text.tcap', new TextEncoder().encode('GET / HTTP/1.1\r\n\r\n')), args: KEY }) },
+  {
+    name: 'unknown effect kind',
+    shows: 'error',
+    make: (d) => ({ file: capsule(d, 'kind.tcap', seal(buildBody({ effects: [{ kind: 'grpc@1', key: '/shop.Cart/Get', data: 'x' }] }), FIXTURE_KEY)), args: KEY }),
+  },
+  {
+    name: 'unknown schema',
+    shows: 'error',
+    make: (d) => ({ file: capsule(d, 'schema.tcap', seal(buildBody({ schema: 3, effects: [] }), FIXTURE_KEY)), args: KEY }),
+  },
+  {
+    name: 'version 2 without identity',
+    shows: 'error',
+    make: (d) => {
+      const text = 'TINCAP\x02\x00' + 'status=500\nmethod=GET\npath=/orders/9\npanic=index out of range\n' + '\x00'.repeat(80);
+      return { file: capsule(d, 'v2.tcap', new Uint8Array(Buffer.from(text, 'latin1'))), args: KEY };
+    },
+  },
+  { name: 'no key', shows: 'error', make: (d) => ({ file: capsule(d, 'nokey.tcap', orders()), args: [], env: { TIN_REPLAY_KEY: '' } }) },
+  {
+    name: 'missing program',
+    shows: 'warning',
+    warningCode: 'program-missing',
+    make: (d) => ({ file: trace(d, 'crash.mflrr', readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'))), args: ['--machin', join(STANDIN_BIN, 'machin')] }),
+  },
+  {
+    name: 'toolchain missing',
+    shows: 'warning',
+    warningCode: 'toolchain-missing',
+    make: (d) => ({ file: crashWithProgram(d, readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1')), args: [], env: { PATH: '/usr/bin:/bin', MACHIN: '' } }),
+  },
+  {
+    name: 'toolchain time limit hit',
+    shows: 'warning',
+    warningCode: 'toolchain-timeout',
+    // A limit far below what any process start takes, so every replay run hits it.
+    make: (d) => ({
+      file: crashWithProgram(d, readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1')),
+      args: ['--machin', join(STANDIN_BIN, 'machin'), '--time-limit', '0.001'],
+    }),
+  },
+];
+
+export interface Observed {
+  exit: number;
+  /** The message with the temporary folder taken out, as SECURITY.md shows it. */
+  message: string;
+  stderr: string;
+  stdout: string;
+}
+
+export function observe(c: CatalogueCase, dir: string): Observed {
+  const { file, args, env } = c.make(dir);
+  const json = c.shows === 'warning' ? ['--json'] : [];
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/cli.js'), 'inspect', file, ...args, ...json], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
+  const strip = (s: string) => s.split(`${dir}/`).join('').split(dir).join('.').split(REPO_ROOT).join('<repo>');
+  let message = '';
+  if (c.shows === 'error') {
+    message = strip(r.stderr.trim());
+  } else {
+    try {
+      const warnings = (JSON.parse(r.stdout) as { warnings: Array<{ code: string; message: string }> }).warnings;
+      const ws = warnings.filter((w) => w.code === c.warningCode);
+      message = ws.length ? strip(ws[0].message) : `(no ${c.warningCode} warning; warnings: ${warnings.map((w) => w.code).join(', ')})`;
+    } catch {
+      message = `(not JSON: ${r.stdout.slice(0, 200)} ${r.stderr.slice(0, 200)})`;
+    }
+  }
+  return { exit: r.status ?? -1, message, stderr: r.stderr, stdout: r.stdout };
+}
+
+/** A markdown table row, with pipes in the message escaped. */
+export function row(c: CatalogueCase, o: Observed): string {
+  return `| ${c.name} | ${o.exit} | ${o.message.replace(/\|/g, '\\|')} |`;
+}
