@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from './types';
+import { GEN_MFLRR } from '../test/support/paths';
 
 const ROOT = join(__dirname, '..');
 const OUT = join(ROOT, 'bench', 'out');
@@ -18,7 +19,7 @@ const GOROUTINES = 64;
 /** The same file the engine's bench generates (gen_mflrr.py 10000000 64): reused when present. */
 const TRACE = join(OUT, `trace-${OPS / 1e6}m-${GOROUTINES}.mflrr`);
 const ADAPTER = join(ROOT, 'dist', 'debug-adapter.js');
-const GENERATOR = '/work/shared/tools/gen_mflrr.py';
+const GENERATOR = GEN_MFLRR;
 const STEPS = 2000;
 const BASELINE = 2000;
 const REVERSE_RUNS = 7;

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from './types';
+import { GEN_MFLRR } from '../test/support/paths';
 
 const ROOT = join(__dirname, '..');
 const OUT = join(ROOT, 'bench', 'out');
@@ -12,7 +13,7 @@ const OPS = 10_000_000;
 const GOROUTINES = 64;
 const TRACE = join(OUT, `trace-${OPS / 1e6}m-${GOROUTINES}.mflrr`);
 const CLI = join(ROOT, 'dist', 'cli.js');
-const GENERATOR = '/work/shared/tools/gen_mflrr.py';
+const GENERATOR = GEN_MFLRR;
 const RUNS = 5;
 
 export async function run(): Promise<BenchResult[]> {

@@ -14,6 +14,7 @@ import { timelineModelOf } from '../test/webview/harness/model-from-recording';
 import type { Page } from 'playwright-core';
 import { launch, openView } from '../test/webview/harness/browser';
 import type { BenchResult } from './types';
+import { GEN_MFLRR } from '../test/support/paths';
 
 interface Harness {
   prepareSynthetic(records: number, lanes: number): number;
@@ -34,7 +35,7 @@ async function realTraceModel(ops: number): Promise<{ b64: string; bytes: number
   const dir = mkdtempSync(join(tmpdir(), 'frozen-run-bench-'));
   try {
     const file = join(dir, 'big.mflrr');
-    execFileSync('python3', ['/work/shared/tools/gen_mflrr.py', String(ops), '32', file]);
+    execFileSync('python3', [GEN_MFLRR, String(ops), '32', file]);
     const packed = packModel(timelineModelOf(await readRecording(file)));
     return { b64: Buffer.from(packed).toString('base64'), bytes: packed.byteLength };
   } finally {

@@ -7,8 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli, CLI, ROOT } from './build-cli';
+import { MACHIN_FIXTURES } from '../support/paths';
 
-const FIX = '/work/shared/fixtures/machin';
+const FIX = MACHIN_FIXTURES;
 const STANDIN = join(ROOT, 'test/standins/bin/machin');
 before(async () => {
   await buildCli();

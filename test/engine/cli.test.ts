@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildCli, CLI } from './build-cli';
 import { countTrace } from './trace-text';
+import { MACHIN_FIXTURES } from '../support/paths';
 
-const FIX = '/work/shared/fixtures/machin';
+const FIX = MACHIN_FIXTURES;
 const dir = mkdtempSync(join(tmpdir(), 'frozen-run-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 before(async () => {

@@ -7,8 +7,9 @@ import fc from 'fast-check';
 import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { Cursor } from '../../replay-engine/model/cursor';
 import { TimelineBuilder, type Timeline } from '../../replay-engine/model/timeline';
+import { MACHIN_FIXTURES } from '../support/paths';
 
-const ROOT = '/work/shared/fixtures/machin';
+const ROOT = MACHIN_FIXTURES;
 
 /** A timeline from a list of [thread, isStep] records. */
 function timelineOf(records: Array<[number, boolean]>, threads: number): Timeline {

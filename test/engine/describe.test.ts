@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { clockReading, decodeIo } from '../../replay-engine/mflrr/decode-io';
 import { readMflrr } from '../../replay-engine/mflrr/recording';
+import { MACHIN_FIXTURES } from '../support/paths';
 
-const ROOT = '/work/shared/fixtures/machin';
+const ROOT = MACHIN_FIXTURES;
 const dir = mkdtempSync(join(tmpdir(), 'frozen-run-describe-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const child = (v: ReturnType<typeof decodeIo>, name: string) => v.children?.find((c) => c.name === name)?.value.text;

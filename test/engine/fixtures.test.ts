@@ -7,8 +7,9 @@ import { describe, it } from 'node:test';
 import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { RecordingError } from '../../replay-engine/model/errors';
 import { countTrace } from './trace-text';
+import { MACHIN_FIXTURES } from '../support/paths';
 
-const ROOT = '/work/shared/fixtures/machin';
+const ROOT = MACHIN_FIXTURES;
 
 const traces = readdirSync(ROOT).flatMap((dir) =>
   readdirSync(join(ROOT, dir))

@@ -237,7 +237,7 @@ describe('enrich: time limits and cancellation', () => {
     const started = Date.now();
     await assert.rejects(
       runMachinReplay({ path: STANDIN, from: 'setting' }, cut, ['--json'], { timeLimitMs: 1500 }),
-      (e: unknown) => e instanceof RecordingError && e.code === 'toolchain-timeout' && /no answer within 2 s/.test(e.message),
+      (e: unknown) => e instanceof RecordingError && e.code === 'toolchain-timeout' && /no answer within 1.5 s/.test(e.message),
     );
     assert.ok(Date.now() - started < 1500 + 5000, 'stopped soon after the limit');
   });

@@ -8,7 +8,8 @@ import { readRecording } from '../../../replay-engine/open';
 import type { Recording } from '../../../replay-engine/model/recording';
 import type { PanicMsg } from '../../../webview-ui/protocol';
 
-export const FIXTURES = '/work/shared/fixtures';
+import { FIXTURES } from '../../support/paths';
+export { FIXTURES };
 
 export async function machinFixture(name: string): Promise<Recording> {
   return readRecording(join(FIXTURES, 'machin', name, `${name}.mflrr`));
