@@ -1,0 +1,39 @@
+// Code lenses on recordings: "Replay to panic" at the top, "Replay to here" on records. The
+// extension implements both commands (protocol.ts): they start a session or move the running one.
+import type { CodeLens } from 'vscode-languageserver';
+import { REPLAY_TO_HERE_COMMAND, REPLAY_TO_PANIC_COMMAND } from './protocol';
+
+/**
+ * A lens draws a row above its line, so one on every record of a large trace would double its
+ * height and ship hundreds of thousands of lenses per request. Small recordings get one per
+ * record; larger ones one per run of a thread (where the schedule switches), thinned to this many
+ * spread over the document, plus the panic's record.
+ */
+export const MAX_RECORD_LENSES = 2000;
+
+/**
+ * `panicTitle` is '' when the panic is not known. `lines` are the record lines that may get a
+ * lens, in order; titles are made only for the lines kept.
+ */
+export function recordingLenses(uri: string, panicTitle: string, lines: ArrayLike<number>, title: (line: number) => string, panicLine: number): CodeLens[] {
+  const lenses: CodeLens[] = [
+    {
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      command: { title: panicTitle ? `$(debug-alt) Replay to panic (${panicTitle})` : '$(debug-alt) Replay to panic', command: REPLAY_TO_PANIC_COMMAND, arguments: [uri] },
+    },
+  ];
+  const kept: number[] = [];
+  const stride = Math.max(1, lines.length / MAX_RECORD_LENSES);
+  for (let i = 0; i < Math.min(lines.length, MAX_RECORD_LENSES); i++) kept.push(lines[Math.floor(i * stride)]);
+  if (panicLine >= 0 && !kept.includes(panicLine)) {
+    kept.push(panicLine);
+    kept.sort((a, b) => a - b);
+  }
+  for (const line of kept) {
+    lenses.push({
+      range: { start: { line, character: 0 }, end: { line, character: 0 } },
+      command: { title: `Replay to here (${line === panicLine && lines.length > MAX_RECORD_LENSES ? 'last op before the panic' : title(line)})`, command: REPLAY_TO_HERE_COMMAND, arguments: [uri, line] },
+    });
+  }
+  return lenses;
+}
