@@ -1,0 +1,27 @@
+// The extension's settings (package.json `contributes.configuration`), read in one place.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+export interface FrozenRunConfig {
+  machinPath?: string;
+  tinPath?: string;
+  timeLimitMs: number;
+  /** Folders searched for a recording's program: the setting's folders, then the workspace folders. */
+  programRoots: string[];
+}
+
+export function readConfig(): FrozenRunConfig {
+  const c = vscode.workspace.getConfiguration('frozenRun');
+  const nonEmpty = (s: string | undefined) => (s && s.trim() ? s.trim() : undefined);
+  const seconds = c.get<number>('timeLimitSeconds', 60);
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  const extra = (c.get<string[]>('programRoots', []) ?? [])
+    .filter((p) => typeof p === 'string' && p.trim())
+    .map((p) => (path.isAbsolute(p) ? p : path.resolve(folders[0] ?? '.', p)));
+  return {
+    machinPath: nonEmpty(c.get<string>('machinPath')),
+    tinPath: nonEmpty(c.get<string>('tinPath')),
+    timeLimitMs: Math.max(1, Number.isFinite(seconds) ? seconds : 60) * 1000,
+    programRoots: [...extra, ...folders],
+  };
+}

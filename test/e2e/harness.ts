@@ -1,0 +1,244 @@
+// End-to-end harness: the packaged extension installed into a real VS Code (code-server, see
+// scripts/code-server.mjs) driven in Debian's Chromium with playwright-core. Each test gets a
+// fresh copy of examples/ as its workspace, its own user-data folder and its own server, so
+// SecretStorage, trust and settings never leak between tests.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
+
+export const repoRoot = resolve(__dirname, '..', '..');
+export const resultsDir = join(repoRoot, 'test-results', 'e2e');
+const vsixPath = join(repoRoot, 'dist', 'frozen-run.vsix');
+/** The machin stand-in (replays machin's recorded outputs) put first on the server's PATH. */
+export const standinBin = join(repoRoot, 'test', 'standins', 'bin');
+
+// scripts/code-server.mjs is an ES module (typed by code-server.d.mts); loaded dynamically.
+const codeServer = () => import('../../scripts/code-server.mjs');
+
+/** The newest modification time of the files the .vsix is made from. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (p: string) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (st.isDirectory()) for (const name of readdirSync(p)) walk(join(p, name));
+    else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const part of ['extension', 'debug-adapter', 'replay-engine', 'language-server', 'webview-ui', 'language', 'syntaxes', 'media', 'package.json', 'README.md']) {
+    walk(join(repoRoot, part));
+  }
+  return newest;
+}
+
+/**
+ * Builds and packages the extension (dist/frozen-run.vsix) unless the one there is newer than
+ * every source it is made from: the test files of one `npm test` share one package.
+ */
+export function packageExtension(): string {
+  if (existsSync(vsixPath) && statSync(vsixPath).mtimeMs > newestSource()) return vsixPath;
+  const r = spawnSync('npm', ['run', 'package'], { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`packaging failed:\n${r.stdout}\n${r.stderr}`);
+  return vsixPath;
+}
+
+export interface VsCode {
+  page: Page;
+  workspace: string;
+  userDataDir: string;
+  /** Screenshot into test-results/e2e/<test>-<n>-<step>.png; returns the path. */
+  shot(step: string): Promise<string>;
+  /** The palette (F1), a command by its title, Enter. */
+  runCommand(title: string): Promise<void>;
+  /** Quick Open (Ctrl+P) a workspace file by name. */
+  openFile(name: string): Promise<void>;
+  /** The active timeline webview's content frame. */
+  timeline(): FrameLocator;
+  /** The webview content frame that holds `selector` (waits for it). */
+  webviewWith(selector: string, timeoutMs?: number): Promise<Frame>;
+  /** Every machin / tin process the extension started, one line each ("machin replay ..."). */
+  toolchainRuns(): string[];
+  /** Everything the extension host wrote (logs, output channels), for failures and leak checks. */
+  extensionHostLogs(): string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Test name, used for screenshot file names. */
+  name: string;
+  /** Workspace trust on (default) or Restricted Mode (false). */
+  trust?: boolean;
+  /** Added to the server's environment, which the extension host inherits. */
+  env?: Record<string, string>;
+  /** Put the machin stand-in on PATH (default true). */
+  machinStandin?: boolean;
+}
+
+/**
+ * `machin` and `tin` wrappers, first on PATH, that append each invocation to a log and then run
+ * the stand-in: proof of whether the extension started a toolchain process.
+ */
+function toolchainSpy(base: string): { bin: string; log: string } {
+  const bin = join(base, 'spy-bin');
+  const log = join(base, 'toolchain-runs.log');
+  mkdirSync(bin, { recursive: true });
+  for (const tool of ['machin', 'tin']) {
+    const target = join(standinBin, tool);
+    const body = existsSync(target) ? `exec "${target}" "$@"` : `echo "${tool}: no stand-in" >&2; exit 127`;
+    writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${log}"\n${body}\n`, { mode: 0o755 });
+  }
+  return { bin, log };
+}
+
+const browserArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+
+export async function startVsCode(opts: StartOptions): Promise<VsCode> {
+  const cs = await codeServer();
+  cs.installCodeServer();
+  const vsix = packageExtension();
+  const base = mkdtempSync(join(tmpdir(), 'frozen-run-e2e-'));
+  const workspace = join(base, 'examples');
+  const userDataDir = join(base, 'user-data');
+  const extensionsDir = join(base, 'extensions');
+  cpSync(join(repoRoot, 'examples'), workspace, { recursive: true });
+  // No welcome page, no tips: the recording editors are what the screenshots show.
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'security.workspace.trust.startupPrompt': 'always',
+    'telemetry.telemetryLevel': 'off',
+    'extensions.ignoreRecommendations': true,
+    'window.commandCenter': false,
+    'git.openRepositoryInParentFolders': 'never',
+  }, null, 2));
+  cs.installExtension(vsix, extensionsDir);
+  const env: Record<string, string> = { ...opts.env };
+  const pathParts = [process.env.PATH ?? ''];
+  const spy = toolchainSpy(base);
+  if (opts.machinStandin !== false) pathParts.unshift(spy.bin);
+  env.PATH = pathParts.join(delimiter);
+  let serverLog = '';
+  const server = await cs.startCodeServer({ folder: workspace, userDataDir, extensionsDir, trust: opts.trust ?? true, env, log: (s) => { serverLog += s; } });
+  const browser: Browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: browserArgs, headless: true });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  await page.goto(`http://127.0.0.1:${server.port}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  mkdirSync(resultsDir, { recursive: true });
+  let shotNo = 0;
+
+  const vs: VsCode = {
+    page,
+    workspace,
+    userDataDir,
+    async shot(step) {
+      shotNo++;
+      const file = join(resultsDir, `${opts.name}-${String(shotNo).padStart(2, '0')}-${step}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+    async runCommand(title) {
+      const input = page.locator('.quick-input-widget input');
+      // The row whose label is exactly the title (recently used commands are listed first).
+      const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.getByText(title, { exact: true }) }).first();
+      // An editor opening meanwhile (a debug session showing its source) closes the palette: retry.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          // Focus the workbench (not a webview) on an empty spot of the activity bar, then F1.
+          await page.locator('.part.activitybar').click({ position: { x: 24, y: 600 } }).catch(() => undefined);
+          await page.keyboard.press('F1');
+          await input.waitFor({ state: 'visible', timeout: 10_000 });
+          await input.fill(`>${title}`, { timeout: 5_000 });
+          await row.waitFor({ timeout: 10_000 });
+          await row.click({ timeout: 5_000 });
+          break;
+        } catch (err) {
+          await page.keyboard.press('Escape');
+          if (attempt >= 4) throw err;
+        }
+      }
+      await input.waitFor({ state: 'hidden', timeout: 10_000 });
+    },
+    async openFile(name) {
+      // Quick Open lists files once the workspace's file search is up: retry until it does.
+      const input = page.locator('.quick-input-widget input');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('Control+P');
+        await input.waitFor({ state: 'visible', timeout: 15_000 });
+        await input.fill(name);
+        try {
+          await row.waitFor({ timeout: 10_000 });
+          break;
+        } catch (err) {
+          await page.keyboard.press('Escape');
+          if (attempt >= 5) throw err;
+        }
+      }
+      await input.press('Enter');
+    },
+    timeline() {
+      return page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+    },
+    async webviewWith(selector, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        for (const frame of page.frames()) {
+          if (frame.name() === 'active-frame' || /fake\.html|index\.html/.test(frame.url())) {
+            if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+          }
+        }
+        if (Date.now() > deadline) throw new Error(`no webview holds ${selector}`);
+        await page.waitForTimeout(250);
+      }
+    },
+    toolchainRuns() {
+      return existsSync(spy.log) ? readFileSync(spy.log, 'utf8').split('\n').filter(Boolean) : [];
+    },
+    extensionHostLogs() {
+      return collectLogs(userDataDir) + `\n--- code-server ---\n${serverLog}`;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.stop();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+  return vs;
+}
+
+/** Every file under UD/logs (extension host logs, output channels), concatenated with headers. */
+export function collectLogs(userDataDir: string): string {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/exthost|Frozen Run|frozen-run/i.test(p)) out.push(`--- ${p} ---\n${readFileSync(p, 'utf8')}`);
+    }
+  };
+  walk(join(userDataDir, 'logs'));
+  return out.join('\n');
+}
+
+/**
+ * Runs a test body against a fresh VS Code; on failure saves a screenshot and prints the
+ * extension host logs (so a CI failure says why), and always closes everything.
+ */
+export async function withVsCode(opts: StartOptions, body: (vs: VsCode) => Promise<void>): Promise<void> {
+  const vs = await startVsCode(opts);
+  try {
+    await body(vs);
+  } catch (err) {
+    const shot = await vs.shot('FAILED').catch(() => 'none');
+    const logs = vs.extensionHostLogs();
+    const logFile = join(resultsDir, `${opts.name}-exthost.log`);
+    writeFileSync(logFile, logs);
+    console.error(`\n[e2e] ${opts.name} failed; screenshot ${shot}; extension host logs ${logFile}:\n${logs.slice(-6000)}`);
+    throw err;
+  } finally {
+    await vs.close();
+  }
+}

@@ -1,0 +1,109 @@
+// The extension's package.json against its code: every contributed command is registered, every
+// menu item and keybinding names a declared command and has a `when` clause, the commands of
+// issue 5 are all there, and the parts VS Code and vsce check (engines, types, trust, editors,
+// debugger, languages for the adapter's served documents) are as they must be.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { servedSource } from '../../debug-adapter/sources';
+import type { Recording } from '../../replay-engine/model/recording';
+
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const contributes = pkg.contributes;
+
+function sources(dir: string): string {
+  return readdirSync(dir)
+    .map((name) => join(dir, name))
+    .map((p) => (statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? readFileSync(p, 'utf8') : ''))
+    .join('\n');
+}
+const extensionCode = sources(join(root, 'extension'));
+const declared = new Set<string>(contributes.commands.map((c: { command: string }) => c.command));
+
+test('every contributed command is registered by the extension', () => {
+  for (const id of declared) assert.ok(extensionCode.includes(`registerCommand('${id}'`), `${id} is contributed but never registered`);
+});
+
+test('every command the extension registers under frozenRun. is contributed (or internal)', () => {
+  const internal = new Set(['frozenRun.gotoPosition']);
+  for (const m of extensionCode.matchAll(/registerCommand\('(frozenRun\.[A-Za-z]+)'/g)) {
+    assert.ok(declared.has(m[1]) || internal.has(m[1]), `${m[1]} is registered but not contributed`);
+  }
+});
+
+test('the commands of the issue are in the palette, with titles a user recognises', () => {
+  const titles = new Map<string, string>(contributes.commands.map((c: { command: string; title: string }) => [c.title, c.command]));
+  for (const title of [
+    'Replay to Panic', 'Open Variable History', 'Replay Against Build...', 'Save as Regression Test...', 'Set Capsule Key...',
+    'Forget Capsule Key', 'Test a Secret...', 'Compare With...', 'Show Toolchain Output', 'Step Back Into', 'Step Back Out', 'Run Back to Cursor',
+  ]) {
+    assert.ok(titles.has(title), `no command titled ${title}`);
+    const palette = contributes.menus.commandPalette.find((m: { command: string }) => m.command === titles.get(title));
+    assert.ok(palette && palette.when && palette.when !== 'false', `${title} is hidden from the palette`);
+  }
+  for (const c of contributes.commands) assert.equal(c.category, 'Frozen Run', `${c.command} has no category`);
+});
+
+test('menu items and keybindings name declared commands and say when they apply', () => {
+  for (const [menu, items] of Object.entries<Array<{ command: string; when?: string }>>(contributes.menus)) {
+    for (const item of items) {
+      assert.ok(declared.has(item.command), `${menu}: ${item.command} is not declared`);
+      assert.ok(item.when, `${menu}: ${item.command} has no when clause`);
+    }
+  }
+  for (const k of contributes.keybindings) {
+    assert.ok(declared.has(k.command), `keybinding for undeclared ${k.command}`);
+    assert.ok(k.when, `keybinding for ${k.command} has no when clause`);
+  }
+  const toolbar = contributes.menus['debug/toolBar'].map((m: { command: string }) => m.command).sort();
+  assert.deepEqual(toolbar, ['frozenRun.runBackToCursor', 'frozenRun.stepBackInto', 'frozenRun.stepBackOut']);
+  for (const id of toolbar) assert.ok(contributes.keybindings.some((k: { command: string }) => k.command === id), `${id} has no keybinding`);
+});
+
+test('engines, types and packaging agree (vsce refuses newer @types/vscode than the engine)', () => {
+  assert.equal(pkg.engines.vscode, '^1.91.0');
+  assert.match(pkg.devDependencies['@types/vscode'], /^1\.91\./);
+  assert.equal(pkg.main, './dist/extension.js');
+  assert.ok(statSync(join(root, pkg.icon)).isFile());
+});
+
+test('Restricted Mode is declared as limited support, with the toolchain settings restricted', () => {
+  const u = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(u.supported, 'limited');
+  assert.match(u.description, /trace-only|no toolchain/);
+  assert.deepEqual([...u.restrictedConfigurations].sort(), ['frozenRun.machinPath', 'frozenRun.programRoots', 'frozenRun.tinPath']);
+});
+
+test('the timeline is the default editor of both formats', () => {
+  const [editor] = contributes.customEditors;
+  assert.equal(editor.viewType, 'frozenRun.timeline');
+  assert.equal(editor.priority, 'default');
+  assert.deepEqual(editor.selector.map((s: { filenamePattern: string }) => s.filenamePattern).sort(), ['*.mflrr', '*.tcap']);
+});
+
+test('the debugger: schema without keys, snippets, breakpoints in both documents', () => {
+  const [dbg] = contributes.debuggers;
+  assert.equal(dbg.type, 'frozen-run');
+  const props = dbg.configurationAttributes.launch.properties;
+  for (const p of ['recording', 'program', 'stopOnEntry', 'replayToPanic', 'noToolchain', 'machinPath', 'tinPath', 'timeLimitSeconds']) assert.ok(props[p], `no ${p}`);
+  for (const p of Object.keys(props)) assert.doesNotMatch(p, /key/i, 'a key attribute in the launch schema');
+  assert.ok(dbg.configurationSnippets.length >= 2 && dbg.initialConfigurations.length >= 1);
+  assert.deepEqual(contributes.breakpoints.map((b: { language: string }) => b.language).sort(), ['mflrr', 'tcap-decoded']);
+});
+
+test("the languages take the adapter's served documents by their mime types", () => {
+  const fake = (format: 'mflrr' | 'tcap') => ({ timeline: { file: `/x/run.${format}`, format } }) as unknown as Recording;
+  for (const [format, language] of [['mflrr', 'mflrr'], ['tcap', 'tcap-decoded']] as const) {
+    const mime = servedSource(fake(format)).mimeType;
+    const lang = contributes.languages.find((l: { id: string }) => l.id === language);
+    assert.ok(lang?.mimetypes?.includes(mime), `${language} does not declare ${mime}`);
+  }
+});
+
+test('settings: machin and tin paths, time limit, program roots', () => {
+  const props = contributes.configuration.properties;
+  assert.deepEqual(Object.keys(props).sort(), ['frozenRun.machinPath', 'frozenRun.programRoots', 'frozenRun.timeLimitSeconds', 'frozenRun.tinPath']);
+  assert.equal(props['frozenRun.timeLimitSeconds'].default, 60);
+});
