@@ -158,7 +158,17 @@ export async function startVsCode(opts: StartOptions): Promise<VsCode> {
           if (attempt >= 4) throw err;
         }
       }
-      await input.waitFor({ state: 'hidden', timeout: 10_000 });
+      // The palette closes, or the command opens an input of its own in the same widget (a
+      // key prompt): either way the command line (`>...`) is gone.
+      await page.waitForFunction(
+        () => {
+          const el = document.querySelector<HTMLInputElement>('.quick-input-widget input');
+          const widget = document.querySelector<HTMLElement>('.quick-input-widget');
+          return !el || !widget || widget.style.display === 'none' || !el.value.startsWith('>');
+        },
+        undefined,
+        { timeout: 10_000 },
+      );
     },
     async openFile(name) {
       // Quick Open lists files once the workspace's file search is up: retry until it does.
