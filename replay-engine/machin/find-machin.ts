@@ -1,9 +1,9 @@
 // Finds the machin executable: the `frozenRun.machinPath` setting (options.machinPath), then the
 // MACHIN environment variable, then PATH. Nothing is run to find it; its version is read apart.
-import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolchainOptions } from '../open-options';
 import { RecordingError } from '../model/errors';
+import { isExecutable, searchPath } from '../toolchain/find-executable';
 import { runProcess } from '../toolchain/run-process';
 
 export interface MachinTool {
@@ -58,27 +58,5 @@ export async function readMachinVersion(tool: MachinTool, options: ToolchainOpti
   } catch (err) {
     if (err instanceof RecordingError && err.code === 'cancelled') throw err;
     return undefined;
-  }
-}
-
-function searchPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const dir of dirs) {
-    for (const ext of exts) {
-      const p = path.resolve(dir, name + ext);
-      if (isExecutable(p)) return p;
-    }
-  }
-  return undefined;
-}
-
-function isExecutable(p: string): boolean {
-  try {
-    if (!statSync(p).isFile()) return false;
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
   }
 }

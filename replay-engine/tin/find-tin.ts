@@ -1,6 +1,6 @@
 // Where tin is: the setting (an explicit path), else the TIN environment variable, else PATH.
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { isExecutable, searchPath } from '../toolchain/find-executable';
 import { RecordingError } from '../model/errors';
 
 export interface FindTinOptions {
@@ -9,15 +9,6 @@ export interface FindTinOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-function isExecutable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export function findTin(options: FindTinOptions = {}): string {
   const env = options.env ?? process.env;
@@ -36,13 +27,4 @@ export function findTin(options: FindTinOptions = {}): string {
     'toolchain-missing',
     'tin: not found; install Tin, or set the frozenRun.tinPath setting, the TIN environment variable, or pass --tin PATH',
   );
-}
-
-function searchPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
 }
