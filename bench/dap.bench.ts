@@ -17,7 +17,7 @@ const OUT = join(ROOT, 'bench', 'out');
 const OPS = 10_000_000;
 const GOROUTINES = 64;
 /** The same file the engine's bench generates (gen_mflrr.py 10000000 64): reused when present. */
-export const TRACE = join(OUT, `trace-${OPS / 1e6}m-${GOROUTINES}.mflrr`);
+const TRACE = join(OUT, `trace-${OPS / 1e6}m-${GOROUTINES}.mflrr`);
 const ADAPTER = join(ROOT, 'dist', 'debug-adapter.js');
 const GENERATOR = GEN_MFLRR;
 const STEPS = 2000;
@@ -167,7 +167,7 @@ function rssOf(dc: DebugClient): number {
   }
 }
 
-export function ensureTrace(): void {
+function ensureTrace(): void {
   if (existsSync(TRACE)) return;
   mkdirSync(OUT, { recursive: true });
   process.stderr.write(`bench: generating ${TRACE} (once; cached, gitignored)\n`);
