@@ -6,26 +6,22 @@
 // Goals (issue 4): median step under 2 ms, reverse-continue under 300 ms.
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from './types';
-import { GEN_MFLRR } from '../test/support/paths';
+import { generatedTrace } from './generated-trace';
 
 const ROOT = join(__dirname, '..');
-const OUT = join(ROOT, 'bench', 'out');
 const OPS = 10_000_000;
 const GOROUTINES = 64;
 /** The same file the engine's bench generates (gen_mflrr.py 10000000 64): reused when present. */
-const TRACE = join(OUT, `trace-${OPS / 1e6}m-${GOROUTINES}.mflrr`);
+const TRACE = generatedTrace(OPS, GOROUTINES);
 const ADAPTER = join(ROOT, 'dist', 'debug-adapter.js');
-const GENERATOR = GEN_MFLRR;
 const STEPS = 2000;
 const BASELINE = 2000;
 const REVERSE_RUNS = 7;
 
 export async function run(): Promise<BenchResult[]> {
-  ensureTrace();
   if (!existsSync(ADAPTER)) throw new Error(`${ADAPTER} is missing: run \`npm run build\` first`);
   const dc = new DebugClient(process.execPath, ADAPTER, 'frozen-run', { env: { PATH: process.env.PATH ?? '' } });
   dc.defaultTimeout = 120_000;
@@ -167,13 +163,6 @@ function rssOf(dc: DebugClient): number {
   }
 }
 
-function ensureTrace(): void {
-  if (existsSync(TRACE)) return;
-  mkdirSync(OUT, { recursive: true });
-  process.stderr.write(`bench: generating ${TRACE} (once; cached, gitignored)\n`);
-  const r = spawnSync('python3', [GENERATOR, String(OPS), String(GOROUTINES), TRACE], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`${GENERATOR} failed`);
-}
 
 function median(xs: number[]): number {
   return percentile(xs, 0.5);

@@ -2,22 +2,19 @@
 // --no-toolchain`, a child process so its peak RSS is its own), against `wc -l` on the same file in
 // the same run. Goals (issue 2): at most 15x wc -l's wall time, peak RSS at most 2x the file size.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchResult } from './types';
-import { GEN_MFLRR } from '../test/support/paths';
+import { generatedTrace } from './generated-trace';
 
 const ROOT = join(__dirname, '..');
-const OUT = join(ROOT, 'bench', 'out');
 const OPS = 10_000_000;
 const GOROUTINES = 64;
-const TRACE = join(OUT, `trace-${OPS / 1e6}m-${GOROUTINES}.mflrr`);
+const TRACE = generatedTrace(OPS, GOROUTINES);
 const CLI = join(ROOT, 'dist', 'cli.js');
-const GENERATOR = GEN_MFLRR;
 const RUNS = 5;
 
 export async function run(): Promise<BenchResult[]> {
-  ensureTrace();
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   const size = statSync(TRACE).size;
   readFileSync(TRACE); // warm the page cache so both sides read from memory
@@ -53,13 +50,6 @@ export async function run(): Promise<BenchResult[]> {
   ];
 }
 
-function ensureTrace(): void {
-  if (existsSync(TRACE)) return;
-  mkdirSync(OUT, { recursive: true });
-  process.stderr.write(`bench: generating ${TRACE} (once; cached, gitignored)\n`);
-  const r = spawnSync('python3', [GENERATOR, String(OPS), String(GOROUTINES), TRACE], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`${GENERATOR} failed`);
-}
 
 function timed(cmd: string, args: string[]): { ms: number } {
   const t = process.hrtime.bigint();
