@@ -23,12 +23,7 @@ export async function readCapsule(file: string, options: OpenOptions): Promise<R
 /** Same as readCapsule, typed as the capsule it is (for the CLI and tests). */
 export async function openCapsuleFile(file: string, options: OpenOptions = {}): Promise<TcapRecording> {
   const path = resolve(file);
-  let bytes: Uint8Array;
-  try {
-    bytes = u8(await readFile(path));
-  } catch (e) {
-    throw fileError(path, e);
-  }
+  const bytes = await readCapsuleBytes(path);
   return openCapsuleBytesAsync(bytes, path, options);
 }
 
@@ -76,12 +71,7 @@ export function openCapsuleBytes(bytes: Uint8Array, file: string, options: OpenO
  */
 export async function authenticatedKey(file: string, options: OpenOptions = {}): Promise<KeyCandidate> {
   const path = resolve(file);
-  let bytes: Uint8Array;
-  try {
-    bytes = u8(await readFile(path));
-  } catch (e) {
-    throw fileError(path, e);
-  }
+  const bytes = await readCapsuleBytes(path);
   checkEnvelopeV1(bytes, path);
   let lastError: unknown;
   for (const candidate of capsuleKeyCandidates(path, options)) {
@@ -103,4 +93,13 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
   const firstRecordLine = documentHeaderLines(file, parsed.header, facts).length + 1;
   const timeline = parsed.builder.finish('tcap', file, facts, firstRecordLine);
   return new TcapRecording(timeline, 1, parsed.header, parsed.effects, body, ks, options.programRoots ?? []);
+}
+
+/** The capsule file's bytes; a file that cannot be read is a RecordingError naming it. */
+async function readCapsuleBytes(path: string): Promise<Uint8Array> {
+  try {
+    return u8(await readFile(path));
+  } catch (e) {
+    throw fileError(path, e);
+  }
 }

@@ -4,19 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { diffSequences } from '../../replay-engine/compare/diff-sequences';
+import { lcsLength } from './support/traces';
 
-function lcsLength(a: number[], b: number[]): number {
-  const row = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = 0;
-    for (let j = 1; j <= b.length; j++) {
-      const up = row[j];
-      row[j] = a[i - 1] === b[j - 1] ? diag + 1 : Math.max(row[j], row[j - 1]);
-      diag = up;
-    }
-  }
-  return row[b.length];
-}
 
 /** The kept elements of each side, in order; they must be the same sequence. */
 function kept(seq: number[], changed: Uint8Array): number[] {

@@ -48,8 +48,8 @@ export class TempTraces {
   }
 }
 
-/** Length of a longest common subsequence of two string lists (quadratic; small inputs only). */
-export function lcsLength(a: string[], b: string[]): number {
+/** Length of a longest common subsequence of two lists (quadratic; small inputs only). */
+export function lcsLength<T>(a: readonly T[], b: readonly T[]): number {
   const row = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
     let diag = 0;
