@@ -314,7 +314,7 @@ export class BreakpointTable {
       changes.forEach((p, i) => {
         // A change after p ops is reached when op p-1 completes; a change at op 0 precedes every move.
         if (p === 0) return;
-        const r = tl.stepRecord[p - 1];
+        const r = tl.recordOfStep(p - 1);
         let list = this.data.get(r);
         if (!list) this.data.set(r, (list = []));
         list.push({ bp, occurrence: i + 1 });

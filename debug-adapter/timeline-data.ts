@@ -90,8 +90,8 @@ export function timelineChunk(rec: Recording, req: TimelineRequest): TimelineChu
   const record = new Uint32Array(count);
   const gaps = tl.lineGaps.length > 0;
   const line = gaps ? new Uint32Array(count) : null;
-  for (let i = 0; i < count; i++) {
-    const r = tl.stepRecord[from + i];
+  let r = count > 0 ? tl.recordOfStep(from) : 0;
+  for (let i = 0; i < count; i++, r = tl.stepAtOrAfter(r + 1)) {
     record[i] = r;
     thread[i] = tl.thread[r];
     kind[i] = tl.kind[r];

@@ -161,7 +161,7 @@ export function toModel(recording: Recording): TimelineModel {
     recordCount: tl.recordCount,
     recordThread: tl.thread,
     recordKind: tl.kind,
-    stepRecord: tl.stepRecord,
+    stepRecord: tl.stepRecords(),
     summaries,
     panic: panic ? { position: panic.position, thread: panic.thread, message: panic.message } : null,
     bestEffort: recording.bestEffort,

@@ -126,13 +126,19 @@ export function compareRecordings(a: Recording, b: Recording, options: CompareOp
   let firstDivergence: Divergence | null = null;
   const steps = Math.min(ta.stepCount, tb.stepCount);
   let k = 0;
-  while (k < steps && identity.equal(ta.stepRecord[k], tb.stepRecord[k])) k++;
+  let ra = ta.stepAtOrAfter(0);
+  let rb = tb.stepAtOrAfter(0);
+  while (k < steps && identity.equal(ra, rb)) {
+    k++;
+    ra = ta.stepAtOrAfter(ra + 1);
+    rb = tb.stepAtOrAfter(rb + 1);
+  }
   const cause = ta.format === 'mflrr' ? 'schedule' : 'effect';
   if (k < ta.stepCount || k < tb.stepCount) {
     firstDivergence = {
       cause,
-      a: side(a, k < ta.stepCount ? ta.stepRecord[k] : null, k),
-      b: side(b, k < tb.stepCount ? tb.stepRecord[k] : null, k),
+      a: side(a, k < ta.stepCount ? ra : null, k),
+      b: side(b, k < tb.stepCount ? rb : null, k),
     };
   }
 
@@ -253,8 +259,7 @@ function threadCounts(a: Recording, b: Recording): ThreadCounts[] {
     const tl = rec.timeline;
     const counts = new Uint32Array(tl.threads.length);
     const thread = tl.thread;
-    const steps = tl.stepRecord;
-    for (let k = 0; k < steps.length; k++) counts[thread[steps[k]]]++;
+    for (let r = 0; r < tl.recordCount; r++) if (tl.isStep(r)) counts[thread[r]]++;
     tl.threads.forEach((t, i) => {
       let row = rows.get(t.id);
       if (!row) rows.set(t.id, (row = { id: t.id, label: t.label, a: 0, b: 0 }));

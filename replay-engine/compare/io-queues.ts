@@ -54,27 +54,16 @@ export function ioQueueDifferences(a: Recording, b: Recording, valueText: { a: (
 function queues(rec: Recording): Map<string, number[]> {
   const tl = rec.timeline;
   const byThread: number[][] = tl.threads.map(() => []);
-  const steps = tl.stepRecord;
   const thread = tl.thread;
-  let k = 0;
-  for (let r = 0; r < tl.recordCount; r++) {
-    if (k < steps.length && steps[k] === r) {
-      k++;
-      continue;
-    }
-    byThread[thread[r]].push(r);
-  }
+  for (let r = 0; r < tl.recordCount; r++) if (!tl.isStep(r)) byThread[thread[r]].push(r);
   return new Map(tl.threads.map((t, i) => [t.id, byThread[i]]));
 }
 
 function samePayload(a: Recording, x: number, b: Recording, y: number): boolean {
-  const ta = a.timeline;
-  const tb = b.timeline;
-  const pa = ta.payloadStart;
-  const pb = tb.payloadStart;
-  const n = pa[x + 1] - pa[x];
-  if (pb[y + 1] - pb[y] !== n) return false;
-  for (let i = 0; i < n; i++) if (ta.bytes[pa[x] + i] !== tb.bytes[pb[y] + i]) return false;
+  const pa = a.timeline.payload(x);
+  const pb = b.timeline.payload(y);
+  if (pa.length !== pb.length) return false;
+  for (let i = 0; i < pa.length; i++) if (pa[i] !== pb[i]) return false;
   return true;
 }
 

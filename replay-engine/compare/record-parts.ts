@@ -34,7 +34,7 @@ export function recordParts(recording: Recording): RecordParts {
     };
   }
   return {
-    identity: { pool: tl.bytes, begin: tl.payloadStart, end: tl.payloadStart.subarray(1) },
+    identity: { pool: tl.bytes, ...tl.payloadBounds() },
     result: null,
     valueText: (r) => recording.describe(r).value.text,
   };

@@ -81,22 +81,21 @@ function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']):
       warn(
         'replay-mismatch',
         k >= 0
-          ? `machin's causal chain differs from the trace at op ${k} (machin: ${p.causalChain[k]}, trace: ${tl.threads[tl.thread[tl.stepRecord[k]]].id})`
+          ? `machin's causal chain differs from the trace at op ${k} (machin: ${p.causalChain[k]}, trace: ${tl.threads[tl.threadOfStep(k)].id})`
           : `machin's causal chain has ${p.causalChain.length} ops, the trace has ${Math.min(p.scheduleOp, n)} before the panic`,
       );
     }
   } else {
     // The plain form has no chain; by the format it is the first P `S` lines of the trace.
-    causalChain = new Uint32Array(position);
-    for (let k = 0; k < position; k++) causalChain[k] = tl.thread[tl.stepRecord[k]];
+    causalChain = tl.stepThreads(position);
   }
   rec.panic = { message: p.message, thread, position, causalChain, source: 'machin' };
 }
 
 /** Index of the first op where the chain and the trace's `S` lines differ, or -1. */
 function firstDifference(tl: Timeline, chain: string[]): number {
-  const m = Math.min(chain.length, tl.stepCount);
-  for (let k = 0; k < m; k++) if (tl.threads[tl.thread[tl.stepRecord[k]]].id !== chain[k]) return k;
+  const threads = tl.stepThreads(Math.min(chain.length, tl.stepCount));
+  for (let k = 0; k < threads.length; k++) if (tl.threads[threads[k]].id !== chain[k]) return k;
   return -1;
 }
 

@@ -1,5 +1,5 @@
-// Interns goroutine ids straight from the bytes of a trace line, so the reader's hot loop never
-// makes a string. Ids of up to 8 bytes (nearly all: `0.12.3`) are their own key: the bytes packed
+// Interns goroutine ids straight from the bytes of a trace line, so reading a line never makes a
+// string (the WebAssembly kernel, scan-kernel.wat, keeps its own table of the ids taught to it). Ids of up to 8 bytes (nearly all: `0.12.3`) are their own key: the bytes packed
 // into two 32-bit words, compared exactly. Longer ids are found by a hash of their bytes and a
 // byte compare. A string is made only the first time an id is seen, to validate and name it.
 import type { TimelineBuilder } from '../model/timeline';
@@ -10,11 +10,10 @@ export const MAX_ID_BYTES = 1024;
 
 export class GoroutineTable {
   // Short ids: open addressing over (lo, hi) words; thread index + 1 in `shortThread` (0: empty).
-  // Public so the reader's hot loop can probe them from locals (see probeShort); only this class writes them.
-  shortBits = 8;
-  shortLo = new Int32Array(1 << 8);
-  shortHi = new Int32Array(1 << 8);
-  shortThread = new Int32Array(1 << 8);
+  private shortBits = 8;
+  private shortLo = new Int32Array(1 << 8);
+  private shortHi = new Int32Array(1 << 8);
+  private shortThread = new Int32Array(1 << 8);
   private shortCount = 0;
   // Long ids: hash → entries, bytes kept back to back.
   private longSlots = new Int32Array(64).fill(-1);
@@ -29,7 +28,7 @@ export class GoroutineTable {
    * The thread of the id whose bytes (1..8 of them, each >= 0x21, zero-padded) are packed
    * little-endian into lo and hi; -1 when they are not a valid goroutine id.
    */
-  short(lo: number, hi: number): number {
+  private short(lo: number, hi: number): number {
     const mask = (1 << this.shortBits) - 1;
     let slot = shortSlot(lo, hi, this.shortBits);
     for (;;) {

@@ -1,8 +1,9 @@
 // The streaming `.mflrr` reader. The file is read in 1 MB chunks into reused buffers (the next
 // chunk is read while one is scanned) and scanned as bytes: `S` and `I` records go straight into
 // the TimelineBuilder's arrays (goroutine ids interned from their bytes, hex decoded straight into
-// the payload pool), so a 100 MB trace never exists as one JS string and the hot loop makes no
-// string and no object per line. Header lines, blank lines and errors take a slow path.
+// the payload pool), so a 100 MB trace never exists as one JS string and no line makes a string or
+// an object. Plain records are read by a WebAssembly kernel (scan-kernel.ts); header lines, blank
+// lines, the first line of each goroutine and errors by trace-scanner.ts.
 //
 // A line counts only once its `\n` was written. machin writes every record with its line end, so
 // a last line without one means the recording process was killed mid-write: even `S 0.1` may be

@@ -1,13 +1,15 @@
 // Scans the bytes of a `.mflrr` trace, chunk by chunk, into a TimelineBuilder (see read-trace.ts
-// for the reading loop and what a line is). `S G` and `I G HEX` lines with short goroutine ids take
-// a hot path with everything in locals; header, blank, unusual and bad lines take the slow path.
+// for the reading loop and what a line is). Plain `S G` and `I G HEX` lines of known goroutines
+// are read by the WebAssembly kernel (scan-kernel.ts); this reads every other line, and decides
+// every error.
 import { RecordingError, type EngineWarning } from '../model/errors';
 import { TimelineBuilder } from '../model/timeline';
-import { GoroutineTable, hashStep, latin1, MAX_ID_BYTES, shortSlot } from './goroutine-table';
+import { GoroutineTable, hashStep, latin1, MAX_ID_BYTES } from './goroutine-table';
 import { HEADER_KEYWORDS, MFLRR_VERSION, headerFacts, type HeaderKeyword, type MflrrHeader } from './header';
 import { HEX_VALUE } from './hex';
 import { cutPrefixProblem, describeByte, shorten } from './line-prefix';
 import type { TraceRead } from './read-trace';
+import { ScanKernel } from './scan-kernel';
 
 const LF = 10;
 const CR = 13;
@@ -38,6 +40,7 @@ export class TraceScanner {
   private blankWarned = false;
   private readonly header: MflrrHeader = { version: MFLRR_VERSION, boundary: null, program: null, safe: null };
   private readonly seen = new Set<HeaderKeyword>();
+  private readonly kernel = ScanKernel.create();
 
   constructor(
     private readonly file: string,
@@ -48,8 +51,8 @@ export class TraceScanner {
     // bytes beyond what is stored; stored + chunk <= size, hence the + 1.
     this.builder = new TimelineBuilder(Math.ceil(size / MIN_RECORD_BYTES) + 1, Math.ceil(size / 2) + 1);
     this.table = new GoroutineTable(this.builder);
-    this.sKind = this.builder.internKind('sched');
-    this.iKind = this.builder.internKind('io');
+    this.sKind = this.builder.internKind('sched', true);
+    this.iKind = this.builder.internKind('io', false);
   }
 
   checkMagic(buf: Uint8Array, end: number): void {
@@ -67,156 +70,39 @@ export class TraceScanner {
 
   /**
    * Reads every complete line in buf[0, end); returns the offset of the first incomplete one.
-   * `S G` and `I G HEX` lines with ids of up to 8 bytes are read here with everything in locals,
-   * written straight into the builder's arrays (TimelineBuilder.reserve); every other line goes
-   * through the methods below, with the counts committed first.
+   * Between the records, once the header and the first record are read, the WebAssembly kernel
+   * reads every plain `S G` and `I G HEX` line of an id it was taught; this reads each line it
+   * leaves (the header, blank and bad lines, the first line of each id, CRLF lines), one at a time.
    */
   scan(buf: Uint8Array, end: number): number {
-    const view = this.viewOf(buf);
-    const table = this.table;
-    const builder = this.builder;
-    const sKind = this.sKind;
-    const iKind = this.iKind;
-    // Room for every record the rest of the chunk can hold (the shortest record line is 4 bytes,
-    // a payload byte is 2 hex digits); asked again, for what is left, after every slow-path call.
-    let a = builder.reserve((end >> 2) + 1, (end >> 1) + 1);
-    let kindA = a.kind;
-    let threadA = a.thread;
-    let startA = a.payloadStart;
-    let stepA = a.stepRecord;
-    let out = a.bytes;
-    let r = builder.recordCount;
-    let k = builder.stepCount;
-    let used = builder.payloadUsed;
-    let line = this.line;
-    let ops = this.opsPerThread;
-    let ios = this.ioPerThread;
-    let sLo = table.shortLo;
-    let sHi = table.shortHi;
-    let sThread = table.shortThread;
-    let bits = table.shortBits;
-    // The word-at-a-time path reads 8 id bytes after `S `/`I ` and the byte after them.
-    const wordEnd = end - 12;
-    // Past the magic line, and no bookkeeping due before the next record (see beforeRecord).
-    let fast = line > 0 && !this.fixup;
+    const kernel = this.kernel;
+    kernel?.forgetWindow();
     let p = 0;
     while (p < end) {
-      const c = buf[p];
-      if ((c === TAG_S || c === TAG_I) && fast && p < wordEnd && buf[p + 1] === SP) {
-        // Goroutine id: the bytes up to the first byte below 0x21 (LF, CR, space), found four at a
-        // time. An id of up to 8 bytes is its own key: its bytes packed into lo, hi.
-        const w0 = view.getInt32(p + 2, true);
-        let m = (w0 - 0x21212121) & ~w0 & 0x80808080;
-        let len: number;
-        let lo: number;
-        let hi = 0;
-        if (m !== 0) {
-          len = (31 - Math.clz32(m & -m)) >> 3;
-          lo = w0 & ((1 << (len * 8)) - 1);
-        } else {
-          const w1 = view.getInt32(p + 6, true);
-          m = (w1 - 0x21212121) & ~w1 & 0x80808080;
-          len = m === 0 ? 9 : 4 + ((31 - Math.clz32(m & -m)) >> 3);
-          lo = w0;
-          hi = len === 4 ? 0 : w1 & ((1 << ((len - 4) * 8)) - 1);
-        }
-        const term = buf[p + 2 + len];
-        if (len > 0 && len <= 8 && (c === TAG_S ? term === LF : term === SP)) {
-          const mask = (1 << bits) - 1;
-          let slot = shortSlot(lo, hi, bits);
-          let t = -1;
-          for (;;) {
-            const v = sThread[slot];
-            if (v === 0) break;
-            if (sLo[slot] === lo && sHi[slot] === hi) {
-              t = v - 1;
-              break;
-            }
-            slot = (slot + 1) & mask;
-          }
-          if (t < 0) {
-            // First sight of this id: validate and intern it (tables and arrays may grow).
-            builder.commit(r, k, used);
-            this.line = line;
-            t = table.short(lo, hi);
-            if (t < 0) this.badId(buf, p + 2, p + 2 + len);
-            this.countThreads();
-            ops = this.opsPerThread;
-            ios = this.ioPerThread;
-            sLo = table.shortLo;
-            sHi = table.shortHi;
-            sThread = table.shortThread;
-            bits = table.shortBits;
-            a = builder.reserve(((end - p) >> 2) + 1, ((end - p) >> 1) + 1);
-            kindA = a.kind;
-            threadA = a.thread;
-            startA = a.payloadStart;
-            stepA = a.stepRecord;
-            out = a.bytes;
-          }
-          if (c === TAG_S) {
-            kindA[r] = sKind;
-            threadA[r] = t;
-            startA[r + 1] = used;
-            stepA[k++] = r;
-            r++;
-            ops[t]++;
-            line++;
-            p += 3 + len;
-            continue;
-          }
-          // `I G HEX`: decode the hex straight into the payload pool, up to the line end.
-          let i = p + 3 + len;
-          let o = used;
-          while (i + 1 < end) {
-            const hv = HEX_VALUE[buf[i]];
-            if (hv < 0) break;
-            const lv = HEX_VALUE[buf[i + 1]];
-            if (lv < 0) break;
-            out[o++] = (hv << 4) | lv;
-            i += 2;
-          }
-          if (i < end && buf[i] === LF) {
-            used = o;
-            kindA[r] = iKind;
-            threadA[r] = t;
-            startA[r + 1] = used;
-            r++;
-            ios[t]++;
-            this.ioTotal++;
-            line++;
-            p = i + 1;
-            continue;
-          }
-          // CRLF, bad or odd hex, or the line goes on past this chunk: the slow path decides.
-        }
+      if (kernel !== null && this.line > 0 && !this.fixup) {
+        p = kernel.run(buf, p, end, this.builder, this.sKind, this.iKind);
+        this.line += kernel.lines;
+        this.ioTotal += kernel.ioRecords;
+        if (p >= end) break;
       }
-      builder.commit(r, k, used);
-      this.line = line;
-      let next: number;
-      if (c === TAG_S && p + 1 < end && buf[p + 1] === SP && line > 0) next = this.schedLine(buf, p, end);
-      else if (c === TAG_I && p + 1 < end && buf[p + 1] === SP && line > 0) next = this.ioLine(buf, p, end);
-      else next = this.otherLine(buf, p, end);
+      const threads = this.builder.threads.length;
+      const next = this.oneLine(buf, p, end);
       if (next < 0) break;
       p = next;
-      line = this.line;
-      fast = line > 0 && !this.fixup;
-      r = builder.recordCount;
-      k = builder.stepCount;
-      used = builder.payloadUsed;
-      ops = this.opsPerThread;
-      ios = this.ioPerThread;
-      a = builder.reserve(((end - p) >> 2) + 1, ((end - p) >> 1) + 1);
-      kindA = a.kind;
-      threadA = a.thread;
-      startA = a.payloadStart;
-      stepA = a.stepRecord;
-      out = a.bytes;
+      if (kernel !== null) {
+        for (let t = threads; t < this.builder.threads.length; t++) kernel.teach(this.builder.threads[t].id, t);
+      }
     }
-    builder.commit(r, k, used);
-    this.line = line;
     this.consumedBytes += p;
     return p;
+  }
+
+  /** Reads the line at p; returns the offset after it, or -1 when it is not complete in buf. */
+  private oneLine(buf: Uint8Array, p: number, end: number): number {
+    const c = buf[p];
+    const record = (c === TAG_S || c === TAG_I) && p + 1 < end && buf[p + 1] === SP && this.line > 0;
+    if (!record) return this.otherLine(buf, p, end);
+    return c === TAG_S ? this.schedLine(buf, p, end) : this.ioLine(buf, p, end);
   }
 
   private opsPerThread = new Uint32Array(64);
@@ -235,17 +121,11 @@ export class TraceScanner {
     this.ioPerThread = io;
   }
 
-  private view: DataView | null = null;
-  private viewOf(buf: Uint8Array): DataView {
-    if (this.view === null || this.view.buffer !== buf.buffer) this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    return this.view;
-  }
-
-  private addRecord(kind: number, t: number, isStep: boolean): void {
+  private addRecord(kind: number, t: number): void {
     if (this.fixup) this.beforeRecord();
-    this.builder.add(kind, t, isStep);
+    this.builder.add(kind, t);
     this.countThreads();
-    if (isStep) this.opsPerThread[t]++;
+    if (kind === this.sKind) this.opsPerThread[t]++;
     else this.ioPerThread[t]++;
     this.line++;
   }
@@ -271,7 +151,7 @@ export class TraceScanner {
     }
     const t = this.table.lookup(buf, p + 2, q, h);
     if (t < 0) this.badId(buf, p + 2, q);
-    this.addRecord(this.sKind, t, true);
+    this.addRecord(this.sKind, t);
     return next;
   }
 
@@ -315,7 +195,7 @@ export class TraceScanner {
       }
       out[o] = (hi << 4) | lo;
     }
-    this.addRecord(this.iKind, t, false);
+    this.addRecord(this.iKind, t);
     this.ioTotal++;
     return lf + 1;
   }
@@ -444,6 +324,8 @@ export class TraceScanner {
       this.warn('best-effort', undefined, 'best-effort trace: the program calls C through `extern` (FFI), so a replay may diverge from the recorded run and can never be certified');
     }
     const b = this.builder;
+    this.countThreads();
+    this.kernel?.addCounts(this.opsPerThread, this.ioPerThread);
     const facts = headerFacts(h, b.stepCount, this.ioTotal);
     const timeline = b.finish('mflrr', this.file, facts, this.firstRecordLine || this.line + 1);
     return {

@@ -45,7 +45,7 @@ export class Cursor {
 
   /** The thread that performed step k. */
   threadOfStep(k: number): number {
-    return this.timeline.thread[this.timeline.stepRecord[k]];
+    return this.timeline.threadOfStep(k);
   }
 
   /** The thread whose step completed last (the one that "just ran"), or -1 at position 0. */
@@ -67,14 +67,21 @@ export class Cursor {
 
   /** Position just after thread t's next step (after p), or -1 when it has none. */
   nextPositionOf(t: number, from = this.p): number {
-    const n = this.timeline.stepCount;
-    for (let k = from; k < n; k++) if (this.threadOfStep(k) === t) return k + 1;
+    const tl = this.timeline;
+    const n = tl.stepCount;
+    if (from >= n) return -1;
+    // Walk the records step by step rather than look up each step's record.
+    let r = tl.recordOfStep(from);
+    for (let k = from; k < n; k++, r = tl.stepAtOrAfter(r + 1)) if (tl.thread[r] === t) return k + 1;
     return -1;
   }
 
   /** Position just after thread t's previous step (before p); 0 when it has none. */
   previousPositionOf(t: number, from = this.p): number {
-    for (let k = from - 2; k >= 0; k--) if (this.threadOfStep(k) === t) return k + 1;
+    const tl = this.timeline;
+    if (from < 2) return 0;
+    let r = tl.recordOfStep(Math.min(from, tl.stepCount + 1) - 2);
+    for (let k = Math.min(from, tl.stepCount + 1) - 2; k >= 0; k--, r = tl.stepAtOrBefore(r - 1)) if (tl.thread[r] === t) return k + 1;
     return 0;
   }
 
@@ -189,8 +196,6 @@ export class Cursor {
 
   /** The thread of each step 0..p-1: the causal chain that leads to position p. */
   causalChain(p = this.p): Uint32Array {
-    const chain = new Uint32Array(p);
-    for (let k = 0; k < p; k++) chain[k] = this.threadOfStep(k);
-    return chain;
+    return this.timeline.stepThreads(p);
   }
 }

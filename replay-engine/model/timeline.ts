@@ -1,6 +1,9 @@
 // The format-neutral timeline: every record of a recording (machin trace or Tin capsule) in
 // compact typed arrays, never one object per record. A 10M-op trace is ~11M records; with the
-// layout below that is about 12 bytes a record plus its payload bytes.
+// layout below a record costs 3 bytes, and a record that is not a step (a trace's `I` line, 1 in
+// 9) or has a payload 4 or 8 more plus its payload bytes. Whether a record is a step follows from
+// its kind; step k's record is k plus the number of non-step records before it, found from a
+// sample every 64 steps (stepSample) and a short binary search.
 //
 // Vocabulary shared by every view:
 // - record r: one line of a trace (`S`/`I`) or one effect of a capsule, 0..recordCount-1, in file order.
@@ -34,15 +37,19 @@ export class Timeline {
     readonly threads: ThreadInfo[],
     /** Interned kind names, indexed by `kind[r]`. mflrr: `sched`, `io`; tcap: `redis@1`, ... */
     readonly kinds: string[],
+    /** Per kind: 1 when its records are steps (mflrr `sched`, every capsule effect), else 0. */
+    readonly stepKind: Uint8Array,
     readonly recordCount: number,
     readonly kind: Uint8Array,
     readonly thread: Uint16Array | Uint32Array,
-    /** recordCount + 1 offsets into `bytes`: record r's payload is bytes[payloadStart[r] .. payloadStart[r+1]). */
-    readonly payloadStart: Uint32Array,
+    /** The records that carry a payload, ascending (a trace's `I` lines; every effect of a capsule). */
+    readonly payloadRecord: Uint32Array,
+    /** payloadRecord.length + 1 offsets into `bytes`: the j-th payload is bytes[payloadOffset[j] .. payloadOffset[j+1]). */
+    readonly payloadOffset: Uint32Array,
     readonly bytes: Uint8Array,
     readonly stepCount: number,
-    /** stepCount entries: the record index of step k. */
-    readonly stepRecord: Uint32Array,
+    /** The records that are not steps, ascending (a trace's `I` lines; none in a capsule). */
+    readonly otherRecord: Uint32Array,
     /** 1-based line (in the recording text, or in the decoded document of a capsule) of record 0. */
     readonly firstRecordLine: number,
     /**
@@ -50,7 +57,15 @@ export class Timeline {
      * sorted pairs [record, extra lines before it, cumulative]. Empty for well-formed files.
      */
     readonly lineGaps: ReadonlyArray<readonly [number, number]> = [],
-  ) {}
+  ) {
+    this.stepSample = sampleSteps(otherRecord, stepCount);
+  }
+
+  /**
+   * stepSample[b]: how many non-step records come before step 64b, that is the first i with
+   * otherRecord[i] - i >= 64b (otherRecord[i] - i is the number of steps before record i).
+   */
+  private readonly stepSample: Uint32Array;
 
   /** The 1-based line of record r. */
   lineOf(r: number): number {
@@ -88,39 +103,133 @@ export class Timeline {
     return this.threads.findIndex((t) => t.id === id);
   }
 
+  /** Record r's payload bytes (empty when it has none). */
   payload(r: number): Uint8Array {
-    return this.bytes.subarray(this.payloadStart[r], this.payloadStart[r + 1]);
+    const j = this.payloadIndex(r);
+    return j < 0 ? this.bytes.subarray(0, 0) : this.bytes.subarray(this.payloadOffset[j], this.payloadOffset[j + 1]);
+  }
+
+  /** The index of record r in payloadRecord, or -1 when it has no payload. */
+  payloadIndex(r: number): number {
+    const records = this.payloadRecord;
+    let lo = 0;
+    let hi = records.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const x = records[mid];
+      if (x === r) return mid;
+      if (x < r) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /**
+   * Every record's payload bounds in `bytes` (equal for a record without one), for code that
+   * compares all records' payloads (compare/); 8 bytes a record, made on each call.
+   */
+  payloadBounds(): { begin: Uint32Array; end: Uint32Array } {
+    const begin = new Uint32Array(this.recordCount);
+    const end = new Uint32Array(this.recordCount);
+    const records = this.payloadRecord;
+    const offsets = this.payloadOffset;
+    let j = 0;
+    let at = 0;
+    for (let r = 0; r < this.recordCount; r++) {
+      if (j < records.length && records[j] === r) {
+        begin[r] = offsets[j];
+        at = offsets[++j];
+        end[r] = at;
+      } else {
+        begin[r] = at;
+        end[r] = at;
+      }
+    }
+    return { begin, end };
+  }
+
+  isStep(r: number): boolean {
+    return this.stepKind[this.kind[r]] === 1;
+  }
+
+  /** The record of step k (0 <= k < stepCount). */
+  recordOfStep(k: number): number {
+    const other = this.otherRecord;
+    if (other.length === 0) return k;
+    // Count the non-step records before it: those i with otherRecord[i] - i <= k.
+    let lo = this.stepSample[k >> 6];
+    let hi = this.stepSample[(k >> 6) + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (other[mid] - mid <= k) lo = mid + 1;
+      else hi = mid;
+    }
+    return k + lo;
+  }
+
+  /** The first step record at or after r (recordCount when none): walks steps without a search. */
+  stepAtOrAfter(r: number): number {
+    while (r < this.recordCount && this.stepKind[this.kind[r]] !== 1) r++;
+    return r;
+  }
+
+  /** The last step record at or before r (-1 when none). */
+  stepAtOrBefore(r: number): number {
+    while (r >= 0 && this.stepKind[this.kind[r]] !== 1) r--;
+    return r;
+  }
+
+  /** The thread that performed step k. */
+  threadOfStep(k: number): number {
+    return this.thread[this.recordOfStep(k)];
+  }
+
+  /** Every step's record, in a new array (4 bytes a step): for views that need them all at once. */
+  stepRecords(): Uint32Array {
+    const out = new Uint32Array(this.stepCount);
+    let r = -1;
+    for (let k = 0; k < out.length; k++) out[k] = r = this.stepAtOrAfter(r + 1);
+    return out;
+  }
+
+  /** The thread of each step 0..count-1: the causal chain that leads to position `count`. */
+  stepThreads(count = this.stepCount): Uint32Array {
+    const out = new Uint32Array(count);
+    let r = -1;
+    for (let k = 0; k < count; k++) out[k] = this.thread[(r = this.stepAtOrAfter(r + 1))];
+    return out;
   }
 
   /** The step number of record r, or -1 when r is not a step. */
   stepOf(r: number): number {
-    const k = this.stepsBefore(r);
-    return k < this.stepCount && this.stepRecord[k] === r ? k : -1;
+    return this.isStep(r) ? this.stepsBefore(r) : -1;
   }
 
-  /** How many steps precede record r in the file (binary search over stepRecord). */
+  /** How many steps precede record r in the file. */
   stepsBefore(r: number): number {
+    // r minus the non-step records before it (binary search over otherRecord).
+    const other = this.otherRecord;
     let lo = 0;
-    let hi = this.stepCount;
+    let hi = other.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.stepRecord[mid] < r) lo = mid + 1;
+      if (other[mid] < r) lo = mid + 1;
       else hi = mid;
     }
-    return lo;
+    return r - lo;
   }
 
   /** The cursor position at which record r is done (see the vocabulary above). */
   positionOf(r: number): number {
     const k = this.stepsBefore(r);
-    return k < this.stepCount && this.stepRecord[k] === r ? k + 1 : k;
+    return this.isStep(r) ? k + 1 : k;
   }
 
   /** The first record not yet done at position p (recordCount when all are). */
   frontier(p: number): number {
     if (p >= this.stepCount) return this.recordCount;
     // Records up to and including step p-1 are done, as are non-step records after it.
-    return this.stepRecord[p];
+    return this.recordOfStep(p);
   }
 
   label(t: number): string {
@@ -129,29 +238,47 @@ export class Timeline {
   }
 }
 
+function sampleSteps(other: Uint32Array, stepCount: number): Uint32Array {
+  const blocks = (stepCount >> 6) + 1;
+  const sample = new Uint32Array(blocks + 1);
+  let i = 0;
+  for (let b = 0; b <= blocks; b++) {
+    const firstStep = b * 64;
+    while (i < other.length && other[i] - i < firstStep) i++;
+    sample[b] = i;
+  }
+  return sample;
+}
+
 /** The arrays TimelineBuilder.reserve hands a reader's hot loop. */
 export interface RecordArrays {
   kind: Uint8Array;
   thread: Uint16Array | Uint32Array;
-  payloadStart: Uint32Array;
-  stepRecord: Uint32Array;
+  payloadRecord: Uint32Array;
+  payloadOffset: Uint32Array;
+  otherRecord: Uint32Array;
   bytes: Uint8Array;
 }
 
 /** Collects records while a reader streams a file; sizes come from an upper bound so nothing is copied. */
 export class TimelineBuilder {
   private kinds: string[] = [];
+  private stepKinds: number[] = [];
   private kindIds = new Map<string, number>();
   readonly threads: ThreadInfo[] = [];
   private threadIds = new Map<string, number>();
   private kind: Uint8Array;
   private thread: Uint16Array | Uint32Array;
-  private payloadStart: Uint32Array;
+  private payloadRecord: Uint32Array;
+  private payloadOffset: Uint32Array;
   private bytes: Uint8Array;
-  private stepRecord: Uint32Array;
+  private otherRecord: Uint32Array;
   private count = 0;
-  private steps = 0;
+  private others = 0;
+  private payloads = 0;
   private used = 0;
+  /** reservePayload was called for the next record. */
+  private payloadPending = false;
   private lineGaps: Array<[number, number]> = [];
   private extraLines = 0;
 
@@ -164,9 +291,10 @@ export class TimelineBuilder {
     const records = Math.max(1, maxRecords);
     this.kind = new Uint8Array(records);
     this.thread = new Uint16Array(records);
-    this.payloadStart = new Uint32Array(records + 1);
+    this.payloadRecord = new Uint32Array(records);
+    this.payloadOffset = new Uint32Array(records + 1);
     this.bytes = new Uint8Array(Math.max(1, maxPayload));
-    this.stepRecord = new Uint32Array(records);
+    this.otherRecord = new Uint32Array(records);
   }
 
   get recordCount(): number {
@@ -174,16 +302,24 @@ export class TimelineBuilder {
   }
 
   get stepCount(): number {
-    return this.steps;
+    return this.count - this.others;
   }
 
-  internKind(name: string): number {
+  get otherCount(): number {
+    return this.others;
+  }
+
+  /** The index of kind `name`, whose records are steps when `step` (the same for every record of a kind). */
+  internKind(name: string, step: boolean): number {
     let id = this.kindIds.get(name);
     if (id === undefined) {
       if (this.kinds.length >= 255) throw new Error('more than 255 record kinds');
       id = this.kinds.length;
       this.kinds.push(name);
+      this.stepKinds.push(step ? 1 : 0);
       this.kindIds.set(name, id);
+    } else if (this.stepKinds[id] !== (step ? 1 : 0)) {
+      throw new Error(`record kind ${name} interned both as a step and not`);
     }
     return id;
   }
@@ -219,6 +355,7 @@ export class TimelineBuilder {
       this.bytes = grown;
     }
     this.used = at + length;
+    this.payloadPending = true;
     return at;
   }
 
@@ -227,13 +364,17 @@ export class TimelineBuilder {
   }
 
   /** Append a record whose payload was written with reservePayload just before (or none). */
-  add(kind: number, thread: number, isStep: boolean): number {
+  add(kind: number, thread: number): number {
     const r = this.count;
     if (r >= this.kind.length) this.grow();
     this.kind[r] = kind;
     this.thread[r] = thread;
-    this.payloadStart[r + 1] = this.used;
-    if (isStep) this.stepRecord[this.steps++] = r;
+    if (this.payloadPending) {
+      this.payloadRecord[this.payloads] = r;
+      this.payloadOffset[++this.payloads] = this.used;
+      this.payloadPending = false;
+    }
+    if (this.stepKinds[kind] !== 1) this.otherRecord[this.others++] = r;
     this.count = r + 1;
     return r;
   }
@@ -242,8 +383,9 @@ export class TimelineBuilder {
    * For a reader's hot loop (mflrr/read-trace.ts), which writes records itself: the arrays to write
    * records recordCount.. and payload bytes payloadUsed.. into, with room for at least `records`
    * more records and `payload` more bytes. Record r is written as add() does: kind[r], thread[r],
-   * payloadStart[r + 1] (= payload end), stepRecord[k] for a step. Then commit() the new counts
-   * before any other call; any other call (internThread may widen `thread`) invalidates the arrays.
+   * otherRecord[i] = r when it is not a step, and for a payload j: payloadRecord[j] = r,
+   * payloadOffset[j + 1] (its end). Then commit() the new counts before any other call; any other
+   * call (internThread may widen `thread`) invalidates the arrays.
    */
   reserve(records: number, payload: number): RecordArrays {
     while (this.count + records > this.kind.length) this.grow();
@@ -252,14 +394,26 @@ export class TimelineBuilder {
       grown.set(this.bytes.subarray(0, this.used));
       this.bytes = grown;
     }
-    return { kind: this.kind, thread: this.thread, payloadStart: this.payloadStart, stepRecord: this.stepRecord, bytes: this.bytes };
+    return {
+      kind: this.kind,
+      thread: this.thread,
+      payloadRecord: this.payloadRecord,
+      payloadOffset: this.payloadOffset,
+      otherRecord: this.otherRecord,
+      bytes: this.bytes,
+    };
   }
 
   /** The counts after records were written through reserve(). */
-  commit(recordCount: number, stepCount: number, payloadUsed: number): void {
+  commit(recordCount: number, otherCount: number, payloadCount: number, payloadUsed: number): void {
     this.count = recordCount;
-    this.steps = stepCount;
+    this.others = otherCount;
+    this.payloads = payloadCount;
     this.used = payloadUsed;
+  }
+
+  get payloadCount(): number {
+    return this.payloads;
   }
 
   get payloadUsed(): number {
@@ -269,6 +423,7 @@ export class TimelineBuilder {
   /** Undo payload bytes reserved for a record that will not be added (a cut last line). */
   dropPayloadFrom(offset: number): void {
     this.used = offset;
+    this.payloadPending = false;
   }
 
   private grow(): void {
@@ -279,12 +434,15 @@ export class TimelineBuilder {
     const thread = this.thread instanceof Uint16Array ? new Uint16Array(size) : new Uint32Array(size);
     thread.set(this.thread);
     this.thread = thread;
-    const start = new Uint32Array(size + 1);
-    start.set(this.payloadStart);
-    this.payloadStart = start;
-    const steps = new Uint32Array(size);
-    steps.set(this.stepRecord);
-    this.stepRecord = steps;
+    const records = new Uint32Array(size);
+    records.set(this.payloadRecord);
+    this.payloadRecord = records;
+    const offsets = new Uint32Array(size + 1);
+    offsets.set(this.payloadOffset);
+    this.payloadOffset = offsets;
+    const others = new Uint32Array(size);
+    others.set(this.otherRecord);
+    this.otherRecord = others;
   }
 
   finish(format: RecordingFormat, file: string, facts: HeaderFact[], firstRecordLine: number): Timeline {
@@ -295,13 +453,15 @@ export class TimelineBuilder {
       facts,
       this.threads,
       this.kinds,
+      Uint8Array.from(this.stepKinds),
       n,
       this.kind.subarray(0, n),
       this.thread.subarray(0, n),
-      this.payloadStart.subarray(0, n + 1),
+      this.payloadRecord.subarray(0, this.payloads),
+      this.payloadOffset.subarray(0, this.payloads + 1),
       this.bytes.subarray(0, this.used),
-      this.steps,
-      this.stepRecord.subarray(0, this.steps),
+      n - this.others,
+      this.otherRecord.subarray(0, this.others),
       firstRecordLine,
       this.lineGaps,
     );

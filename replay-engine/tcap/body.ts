@@ -111,7 +111,7 @@ export function parseBody(body: Uint8Array, file: string, fileOffset: number): P
           { file, offset: fileOffset + start },
         );
       }
-      kind = builder.internKind(kindName);
+      kind = builder.internKind(kindName, true); // every effect is a step
       kindIds.set(kindName, kind);
       if (kindName === RESUME_KIND) resumeKind = kind;
     }
@@ -133,7 +133,7 @@ export function parseBody(body: Uint8Array, file: string, fileOffset: number): P
     const pool = builder.payloadBytes;
     if (dataLength < 64) for (let k = 0; k < dataLength; k++) pool[at + k] = body[dataAt + k];
     else pool.set(body.subarray(dataAt, dataAt + dataLength), at);
-    builder.add(kind, thread, true);
+    builder.add(kind, thread);
   }
   if (r.remaining > 0) throw r.damaged(`${r.remaining} bytes after the last of ${count} effect records`);
   return { header, effects, builder, tasks };

@@ -158,8 +158,7 @@ export class TcapRecording implements Recording {
   /** The recorded panic: on the task of the last effect, after every effect completed. */
   private panicInfo(): PanicInfo {
     const tl = this.timeline;
-    const chain = new Uint32Array(tl.stepCount);
-    for (let k = 0; k < tl.stepCount; k++) chain[k] = tl.thread[tl.stepRecord[k]];
+    const chain = tl.stepThreads();
     const message = looseText(this.header.panic);
     return {
       message: message || `panicked (status ${this.header.status}, no message recorded)`,

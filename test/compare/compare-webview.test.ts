@@ -99,8 +99,8 @@ describe('compare webview', () => {
     const sb = scheduleOf(join(FLAKY_RUNS, 'r3.mflrr'));
     let k = 0;
     while (sa[k].goroutine === sb[k].goroutine) k++;
-    const divA = ra.timeline.stepRecord[k];
-    const divB = rb.timeline.stepRecord[k];
+    const divA = ra.timeline.recordOfStep(k);
+    const divB = rb.timeline.recordOfStep(k);
     assert.match((await v.page.locator('.headline').textContent()) ?? '', new RegExp(`op ${k}:.*goroutine ${sa[k].goroutine.replace('.', '\\.')}.*goroutine ${sb[k].goroutine.replace('.', '\\.')}`));
     await v.page.waitForFunction(() => document.querySelector<HTMLElement>('.pane-a')?.dataset.selected !== undefined);
     assert.equal(await v.page.locator('.pane-a').getAttribute('data-divergence'), String(divA));

@@ -18,7 +18,7 @@ test('engine and webview counterparts agree; aligned records map back', () => {
     fc.property(fc.array(record, { maxLength: 40 }), fc.array(record, { maxLength: 40 }), (la, lb) => {
       const ta = timelineOf(la);
       const tb = timelineOf(lb);
-      const bytes = (t: typeof ta) => ({ pool: t.bytes, begin: t.payloadStart, end: t.payloadStart.subarray(1) });
+      const bytes = (t: typeof ta) => ({ pool: t.bytes, ...t.payloadBounds() });
       const identity = new RecordIdentity({ timeline: ta, bytes: bytes(ta) }, { timeline: tb, bytes: bytes(tb) }, true);
       const al = alignRecords(identity, la.length, lb.length);
       for (const [side, n] of [

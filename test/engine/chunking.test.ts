@@ -58,7 +58,7 @@ describe('reading across chunk boundaries', () => {
       const { steps, io } = rec.threadCounts();
       assert.deepEqual(new Map(tl.threads.map((t, i) => [t.id, { ops: steps[i], io: io[i] }])), want.perGoroutine);
       // Joined, so a difference is reported without comparing 100k-element arrays item by item.
-      assert.equal(Array.from(tl.stepRecord, (r) => tl.threads[tl.thread[r]].id).join(' '), want.schedule.join(' '));
+      assert.equal(Array.from(tl.stepThreads(), (t) => tl.threads[t].id).join(' '), want.schedule.join(' '));
       const io2: string[] = [];
       for (let r = 0; r < tl.recordCount; r++) if (tl.kindName(r) === 'io') io2.push(Buffer.from(tl.payload(r)).toString('hex'));
       assert.equal(io2.join(' '), payloads.join(' '));

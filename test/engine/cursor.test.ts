@@ -14,10 +14,10 @@ const ROOT = MACHIN_FIXTURES;
 /** A timeline from a list of [thread, isStep] records. */
 function timelineOf(records: Array<[number, boolean]>, threads: number): Timeline {
   const b = new TimelineBuilder(records.length, 0);
-  const sched = b.internKind('sched');
-  const io = b.internKind('io');
+  const sched = b.internKind('sched', true);
+  const io = b.internKind('io', false);
   for (let t = 0; t < threads; t++) b.internThread(t === 0 ? '0' : `0.${t}`);
-  for (const [t, step] of records) b.add(step ? sched : io, t, step);
+  for (const [t, step] of records) b.add(step ? sched : io, t);
   return b.finish('mflrr', '/x.mflrr', [], 5);
 }
 

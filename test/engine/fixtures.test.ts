@@ -48,7 +48,7 @@ describe('machin fixture traces, trace-only', () => {
       const { steps, io } = rec.threadCounts();
       const got = new Map(tl.threads.map((t, i) => [t.id, { ops: steps[i], io: io[i] }]));
       assert.deepEqual(got, want.perGoroutine);
-      assert.deepEqual(Array.from(tl.stepRecord, (r) => tl.threads[tl.thread[r]].id), want.schedule);
+      assert.deepEqual(Array.from(tl.stepThreads(), (t) => tl.threads[t].id), want.schedule);
       assert.deepEqual(Array.from({ length: tl.recordCount }, (_, r) => tl.lineOf(r)), want.recordLines);
       for (const [i, line] of want.recordLines.entries()) assert.equal(tl.recordAtLine(line), i);
       const n = machinScheduleTotal(file);

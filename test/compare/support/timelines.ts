@@ -3,8 +3,8 @@ import { TimelineBuilder, type Timeline } from '../../../replay-engine/model/tim
 
 export function timelineOf(lines: string[], file = 'test.mflrr'): Timeline {
   const b = new TimelineBuilder(lines.length, 64 * lines.length + 1);
-  const sched = b.internKind('sched');
-  const io = b.internKind('io');
+  const sched = b.internKind('sched', true);
+  const io = b.internKind('io', false);
   for (const line of lines) {
     const [tag, id, ...rest] = line.split(' ');
     const thread = b.internThread(id);
@@ -12,8 +12,8 @@ export function timelineOf(lines: string[], file = 'test.mflrr'): Timeline {
       const bytes = Buffer.from(rest.join(' '));
       const at = b.reservePayload(bytes.length);
       b.payloadBytes.set(bytes, at);
-      b.add(io, thread, false);
-    } else b.add(sched, thread, true);
+      b.add(io, thread);
+    } else b.add(sched, thread);
   }
   return b.finish('mflrr', file, [], 1);
 }

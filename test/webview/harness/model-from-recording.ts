@@ -19,7 +19,7 @@ export function timelineModelOf(recording: Recording, summaries = 10_000): Timel
     recordCount: n,
     recordThread: t.thread,
     recordKind: t.kind,
-    stepRecord: t.stepRecord,
+    stepRecord: t.stepRecords(),
     summaries: Array.from({ length: Math.min(n, summaries) }, (_, r) => recording.describe(r).summary),
     panic: panic ? { position: panic.position, thread: panic.thread, message: panic.message } : null,
     bestEffort: recording.bestEffort,
