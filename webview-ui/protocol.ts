@@ -71,7 +71,7 @@ export interface TimelineModel {
   kinds: string[];
   recordCount: number;
   /** recordCount entries: thread index of each record. */
-  recordThread: Uint16Array | Uint32Array;
+  recordThread: Uint8Array | Uint16Array | Uint32Array;
   /** recordCount entries: kind index of each record. */
   recordKind: Uint8Array;
   /** stepCount entries, ascending: record index of step k (Timeline.stepRecord). */

@@ -31,6 +31,8 @@ export interface TraceRead {
 }
 
 const CHUNK = 1 << 20;
+/** Room before each chunk for the unfinished last line of the one before. */
+const HEAD = 64 * 1024;
 const LF = 10;
 
 export async function readTrace(file: string): Promise<TraceRead> {
@@ -50,72 +52,77 @@ export async function readTrace(file: string): Promise<TraceRead> {
         { file, line: 1 },
       );
     }
-    warmUp();
     const reader = new TraceScanner(file, size);
-    // While one chunk is scanned, the next is read (the copy from the page cache runs on libuv's
-    // thread pool). `buf` holds the unfinished line of the previous chunk followed by the new one.
-    const next = new Uint8Array(Math.min(CHUNK, size + 1));
-    let buf = new Uint8Array(Math.min(CHUNK * 2, size + 1));
-    let carry = 0;
+    // Two slots: the next chunk is read into one while the other is scanned (the copy from the page
+    // cache runs on libuv's thread pool). A chunk lands HEAD bytes into its slot, after the
+    // unfinished last line of the chunk before, so every line is scanned where it was read (with
+    // the WebAssembly kernel the slots are in its memory). A line longer than HEAD is gathered in
+    // `long`, a growing array, until its end arrives.
+    const slots = reader.readSlots(Math.min(CHUNK, size + 1) + HEAD);
+    const chunk = slots[0].length - HEAD;
+    let slot = 0;
+    /** The unfinished line: slots[slot][start, HEAD), or long[0, longEnd) when `long` is set. */
+    let start = HEAD;
+    let long: Uint8Array | null = null;
+    let longEnd = 0;
     let filePos = 0;
-    /** The carry is one line with no end yet (no need to scan it again until a `\n` arrives). */
-    let openLine = false;
-    pending = handle.read(next, 0, next.length, 0);
+    pending = handle.read(slots[0], HEAD, chunk, 0);
     for (;;) {
       const { bytesRead } = await pending;
+      const here = slots[slot];
       if (bytesRead === 0) {
-        reader.finishCut(buf, carry, filePos);
+        if (long) reader.finishCut(long, longEnd, filePos);
+        else reader.finishCut(here.subarray(start, HEAD), HEAD - start, filePos);
         break;
       }
-      if (carry + bytesRead > buf.length) {
-        // Only a long line gets here (an `I` line with a large payload): refuse garbage before growing.
-        reader.checkCutPrefix(buf, 0, carry);
-        const grown = new Uint8Array(Math.max(buf.length * 2, carry + bytesRead));
-        grown.set(buf.subarray(0, carry));
-        buf = grown;
-      }
-      buf.set(next.subarray(0, bytesRead), carry);
       const first = filePos === 0;
       filePos += bytesRead;
-      pending = handle.read(next, 0, next.length, filePos);
-      const end = carry + bytesRead;
-      if (first) reader.checkMagic(buf, end);
-      const lf = openLine ? buf.indexOf(LF, carry) : 0;
-      if (lf < 0 || lf >= end) {
-        carry = end;
-        continue;
+      const other = slots[1 - slot];
+      pending = handle.read(other, HEAD, chunk, filePos);
+      let buf: Uint8Array;
+      if (long !== null) {
+        let line: Uint8Array = long;
+        if (longEnd + bytesRead > line.length) {
+          // Refuse garbage before growing: the line so far must be the start of a valid one.
+          reader.checkCutPrefix(line, 0, longEnd);
+          line = new Uint8Array(Math.max(line.length * 2, longEnd + bytesRead));
+          line.set(long.subarray(0, longEnd));
+          long = line;
+        }
+        line.set(here.subarray(HEAD, HEAD + bytesRead), longEnd);
+        const from = longEnd;
+        longEnd += bytesRead;
+        const lf = line.indexOf(LF, from);
+        if (lf < 0 || lf >= longEnd) {
+          slot = 1 - slot;
+          continue; // still inside the long line: nothing to scan yet
+        }
+        buf = line.subarray(0, longEnd);
+      } else {
+        buf = here.subarray(start, HEAD + bytesRead);
       }
-      const stop = reader.scan(buf, end);
-      carry = end - stop;
-      openLine = carry > 0;
-      if (carry > 0 && stop > 0) buf.copyWithin(0, stop, end);
+      if (first) reader.checkMagic(buf, buf.length);
+      const stop = reader.scan(buf, buf.length);
+      const carry = buf.length - stop;
+      if (carry <= HEAD) {
+        other.set(buf.subarray(stop), HEAD - carry);
+        start = HEAD - carry;
+        long = null;
+      } else {
+        reader.checkCutPrefix(buf, stop, buf.length);
+        if (long !== null) long.copyWithin(0, stop, longEnd);
+        else {
+          long = new Uint8Array(Math.max(2 * carry, 2 * chunk));
+          long.set(buf.subarray(stop));
+        }
+        longEnd = carry;
+      }
+      slot = 1 - slot;
     }
     return reader.finish();
   } finally {
     // A read may still be under way when a damaged line stops the scan: let it end first.
     await pending?.catch(() => undefined);
     await handle.close().catch(() => undefined);
-  }
-}
-
-/**
- * Every line shape the scanner has a path for, in a few hundred bytes. Reading it once before the
- * first real trace gives V8 type feedback for every branch, so the optimised scan is not thrown
- * away ("deoptimised") the first time a rare branch runs, which would send the rest of a 1 MB chunk
- * through the interpreter.
- */
-const WARM_UP =
-  'MFLRR 1\nboundary faithful\nprogram /warm/up.mfl\nsafe 1\nS 0\nS 0.1\nI 0.1 3031\nI 0 \nS 0.1\nI 0.1 ABcd\n' +
-  'S 0.12.345\nS 0.1.2.3.4\nI 0.1.2.3.4 30\nI 0.12 30\r\nS 0.1\r\n\nS 0.12.345\nI 0\nS 0.2\nS 0.1.2.3.4\nI 0.2 ff\nS 0';
-let warm = false;
-
-function warmUp(): void {
-  if (warm) return;
-  warm = true;
-  const bytes = new TextEncoder().encode(WARM_UP);
-  for (let i = 0; i < 3; i++) {
-    const scanner = new TraceScanner('(warm-up)', bytes.length);
-    scanner.checkMagic(bytes, bytes.length);
-    scanner.scan(bytes, bytes.length);
   }
 }

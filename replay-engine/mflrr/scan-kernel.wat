@@ -9,7 +9,7 @@
 ;; Assembled into scan-kernel.wasm.ts by `npm run wasm` (wabt's wat2wasm); a test checks that the
 ;; committed bytes are this file's.
 (module
-  (memory (export "memory") 109)
+  (memory (export "memory") 143)
 
   ;; Memory layout (byte offsets). The driver reads them from these exports.
   ;;   HEX     0        256 bytes: the value of each byte as a hex digit, 255 when it is not one
@@ -19,13 +19,14 @@
   ;;   TABLE   1024     2^15 slots of 32 bytes: id bytes 0-7 (i64), 8-15 (i64), thread + 1 (i32; 0: empty)
   ;;   OPS     1049600  u32 per thread (65536): `S` records this kernel read
   ;;   IOS     1311744  u32 per thread: `I` records this kernel read
-  ;;   IN      1573888  the window of the trace to scan (WINDOW bytes, 64 spare)
+  ;;   IN      1573888  a window of bytes from outside this memory (WINDOW bytes, 64 spare)
   ;;   KIND    2622528  u8 per record (MAX_RECORDS)
-  ;;   THREAD  2884736  u16 per record
+  ;;   THREAD  2884736  per record: u16 when `scan` is called with wide, else u8 (as the timeline's column)
   ;;   PEND    3409152  u32 per `I` record: where its payload ends in the timeline's payload pool
-;;           4457984  (free)
-    ;;   PAY     5506816  payload bytes (WINDOW / 2 + 64)
-;;   PREC    6031168  u32 per `I` record: its record index in the timeline (a payload, not a step)
+  ;;           4457984  (free)
+  ;;   PAY     5506816  payload bytes (WINDOW / 2 + 64)
+  ;;   PREC    6031168  u32 per `I` record: its record index in the timeline (a payload, not a step)
+  ;;   READ    7080000  2228224 bytes: the two slots read-trace.ts reads the trace into, read in place
   (global (export "HEX") i32 (i32.const 0))
   (global (export "STATE") i32 (i32.const 256))
   (global (export "ID") i32 (i32.const 512))
@@ -38,6 +39,8 @@
   (global (export "PEND") i32 (i32.const 3409152))
   (global (export "PAY") i32 (i32.const 5506816))
   (global (export "PREC") i32 (i32.const 6031168))
+  (global (export "READ") i32 (i32.const 7080000))
+  (global (export "READ_SIZE") i32 (i32.const 2228224))
   ;; A table at most half full keeps probes short; threads past 65535 do not fit THREAD's u16.
   (global (export "MAX_IDS") i32 (i32.const 16384))
   (global (export "MAX_THREAD") i32 (i32.const 65535))
@@ -100,19 +103,17 @@
         (i32.store (i32.const 272) (i32.add (i32.load (i32.const 272)) (i32.const 1)))))
     (i32.const 1))
 
-  ;; Read the lines of IN[p, end). The records get indexes recBase.. and their payloads start at
-  ;; payBase in the timeline. Returns the offset of the first line left for JavaScript (end when
-  ;; none), and stores the counts at STATE.
+  ;; Read the lines of memory[p, end) (in IN or in READ). The records get indexes recBase.. and
+  ;; their payloads start at payBase in the timeline; threads are written as u16 when wide, else u8. Returns the address of the first line left
+  ;; for JavaScript (end when none), and stores the counts at STATE.
   (func (export "scan")
     (param $p i32) (param $end i32) (param $recBase i32) (param $payBase i32)
-    (param $sKind i32) (param $iKind i32)
+    (param $sKind i32) (param $iKind i32) (param $wide i32)
     (result i32)
     (local $r i32) (local $o i32) (local $io i32)
     (local $c i32) (local $w i64) (local $m i64) (local $len i32)
     (local $k1 i64) (local $k2 i64) (local $at i32) (local $t i32)
     (local $q i32) (local $d i32) (local $hi i32) (local $lo i32)
-    (local.set $p (i32.add (local.get $p) (i32.const 1573888)))
-    (local.set $end (i32.add (local.get $end) (i32.const 1573888)))
     (block $stop
       (loop $line
         ;; Room for the fixed part of the longest line read here: tag, space, 16 id bytes, one more.
@@ -173,7 +174,9 @@
         (if (i32.eq (local.get $c) (i32.const 83))
           (then
             (i32.store8 offset=2622528 (local.get $r) (local.get $sKind))
-            (i32.store16 offset=2884736 (i32.shl (local.get $r) (i32.const 1)) (local.get $t))
+            (if (local.get $wide)
+              (then (i32.store16 offset=2884736 (i32.shl (local.get $r) (i32.const 1)) (local.get $t)))
+              (else (i32.store8 offset=2884736 (local.get $r) (local.get $t))))
             (local.set $at (i32.shl (local.get $t) (i32.const 2)))
             (i32.store offset=1049600 (local.get $at) (i32.add (i32.load offset=1049600 (local.get $at)) (i32.const 1)))
             (local.set $r (i32.add (local.get $r) (i32.const 1)))
@@ -196,7 +199,9 @@
         (br_if $stop (i32.ne (i32.load8_u (local.get $q)) (i32.const 10)))
         (local.set $o (local.get $d))
         (i32.store8 offset=2622528 (local.get $r) (local.get $iKind))
-        (i32.store16 offset=2884736 (i32.shl (local.get $r) (i32.const 1)) (local.get $t))
+        (if (local.get $wide)
+              (then (i32.store16 offset=2884736 (i32.shl (local.get $r) (i32.const 1)) (local.get $t)))
+              (else (i32.store8 offset=2884736 (local.get $r) (local.get $t))))
         (local.set $at (i32.shl (local.get $io) (i32.const 2)))
         (i32.store offset=3409152 (local.get $at) (i32.add (local.get $payBase) (local.get $o)))
         (i32.store offset=6031168 (local.get $at) (i32.add (local.get $recBase) (local.get $r)))
@@ -209,5 +214,5 @@
     (i32.store (i32.const 256) (local.get $r))
     (i32.store (i32.const 264) (local.get $o))
     (i32.store (i32.const 268) (local.get $io))
-    (i32.sub (local.get $p) (i32.const 1573888)))
+    (local.get $p))
 )

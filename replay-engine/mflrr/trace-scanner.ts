@@ -55,6 +55,11 @@ export class TraceScanner {
     this.iKind = this.builder.internKind('io', false);
   }
 
+  /** Two buffers of `size` bytes to read the trace into: the kernel's, which it reads in place, when it has room. */
+  readSlots(size: number): [Uint8Array, Uint8Array] {
+    return this.kernel?.slots(size) ?? [new Uint8Array(size), new Uint8Array(size)];
+  }
+
   checkMagic(buf: Uint8Array, end: number): void {
     const n = Math.min(end, MAGIC.length);
     for (let i = 0; i < n; i++) {

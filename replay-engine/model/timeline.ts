@@ -41,7 +41,8 @@ export class Timeline {
     readonly stepKind: Uint8Array,
     readonly recordCount: number,
     readonly kind: Uint8Array,
-    readonly thread: Uint16Array | Uint32Array,
+    /** Thread of each record: 1 byte while there are at most 256 threads, then 2, then 4. */
+    readonly thread: Uint8Array | Uint16Array | Uint32Array,
     /** The records that carry a payload, ascending (a trace's `I` lines; every effect of a capsule). */
     readonly payloadRecord: Uint32Array,
     /** payloadRecord.length + 1 offsets into `bytes`: the j-th payload is bytes[payloadOffset[j] .. payloadOffset[j+1]). */
@@ -57,15 +58,14 @@ export class Timeline {
      * sorted pairs [record, extra lines before it, cumulative]. Empty for well-formed files.
      */
     readonly lineGaps: ReadonlyArray<readonly [number, number]> = [],
-  ) {
-    this.stepSample = sampleSteps(otherRecord, stepCount);
-  }
+  ) {}
 
   /**
    * stepSample[b]: how many non-step records come before step 64b, that is the first i with
-   * otherRecord[i] - i >= 64b (otherRecord[i] - i is the number of steps before record i).
+   * otherRecord[i] - i >= 64b (otherRecord[i] - i is the number of steps before record i). Made
+   * on the first recordOfStep (a debug session), not when the file is read.
    */
-  private readonly stepSample: Uint32Array;
+  private stepSample: Uint32Array | null = null;
 
   /** The 1-based line of record r. */
   lineOf(r: number): number {
@@ -157,8 +157,9 @@ export class Timeline {
     const other = this.otherRecord;
     if (other.length === 0) return k;
     // Count the non-step records before it: those i with otherRecord[i] - i <= k.
-    let lo = this.stepSample[k >> 6];
-    let hi = this.stepSample[(k >> 6) + 1];
+    const sample = (this.stepSample ??= sampleSteps(other, this.stepCount));
+    let lo = sample[k >> 6];
+    let hi = sample[(k >> 6) + 1];
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (other[mid] - mid <= k) lo = mid + 1;
@@ -253,7 +254,7 @@ function sampleSteps(other: Uint32Array, stepCount: number): Uint32Array {
 /** The arrays TimelineBuilder.reserve hands a reader's hot loop. */
 export interface RecordArrays {
   kind: Uint8Array;
-  thread: Uint16Array | Uint32Array;
+  thread: Uint8Array | Uint16Array | Uint32Array;
   payloadRecord: Uint32Array;
   payloadOffset: Uint32Array;
   otherRecord: Uint32Array;
@@ -268,7 +269,7 @@ export class TimelineBuilder {
   readonly threads: ThreadInfo[] = [];
   private threadIds = new Map<string, number>();
   private kind: Uint8Array;
-  private thread: Uint16Array | Uint32Array;
+  private thread: Uint8Array | Uint16Array | Uint32Array;
   private payloadRecord: Uint32Array;
   private payloadOffset: Uint32Array;
   private bytes: Uint8Array;
@@ -290,7 +291,7 @@ export class TimelineBuilder {
   constructor(maxRecords: number, maxPayload: number) {
     const records = Math.max(1, maxRecords);
     this.kind = new Uint8Array(records);
-    this.thread = new Uint16Array(records);
+    this.thread = new Uint8Array(records);
     this.payloadRecord = new Uint32Array(records);
     this.payloadOffset = new Uint32Array(records + 1);
     this.bytes = new Uint8Array(Math.max(1, maxPayload));
@@ -330,13 +331,17 @@ export class TimelineBuilder {
       t = this.threads.length;
       this.threads.push({ id, label });
       this.threadIds.set(id, t);
-      if (t > 0xffff && this.thread instanceof Uint16Array) {
-        const wide = new Uint32Array(this.thread.length);
-        wide.set(this.thread);
-        this.thread = wide;
-      }
+      if (t > 0xff && this.thread instanceof Uint8Array) this.widenThreads(Uint16Array);
+      if (t > 0xffff && this.thread instanceof Uint16Array) this.widenThreads(Uint32Array);
     }
     return t;
+  }
+
+  /** Copies the records so far into a wider thread column (only those: the rest stays untouched). */
+  private widenThreads(to: Uint16ArrayConstructor | Uint32ArrayConstructor): void {
+    const wide = new to(this.thread.length);
+    wide.set(this.thread.subarray(0, this.count));
+    this.thread = wide;
   }
 
   /** Record that `lines` blank or skipped lines come before the next record. */
@@ -412,6 +417,11 @@ export class TimelineBuilder {
     this.used = payloadUsed;
   }
 
+  /** Bytes per record in the thread column (1, 2 or 4). */
+  get threadBytes(): number {
+    return this.thread.BYTES_PER_ELEMENT;
+  }
+
   get payloadCount(): number {
     return this.payloads;
   }
@@ -431,7 +441,7 @@ export class TimelineBuilder {
     const kind = new Uint8Array(size);
     kind.set(this.kind);
     this.kind = kind;
-    const thread = this.thread instanceof Uint16Array ? new Uint16Array(size) : new Uint32Array(size);
+    const thread = new (this.thread.constructor as Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor)(size);
     thread.set(this.thread);
     this.thread = thread;
     const records = new Uint32Array(size);

@@ -1,7 +1,6 @@
 // Runs a toolchain process (machin, tin) the only way Frozen Run ever does: an argument array
 // (never a shell), a time limit, cancellation, and output collected for the caller. A cut trace
 // makes machin wait forever, so the time limit is not optional.
-import { spawn } from 'node:child_process';
 import { RecordingError } from '../model/errors';
 
 export interface ProcessOptions {
@@ -24,7 +23,9 @@ export interface ProcessResult {
 
 const KILL_GRACE_MS = 500;
 
-export function runProcess(command: string, args: string[], options: ProcessOptions): Promise<ProcessResult> {
+export async function runProcess(command: string, args: string[], options: ProcessOptions): Promise<ProcessResult> {
+  // Loaded on first use: a CLI run that starts no toolchain (--no-toolchain) never pays for it.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new RecordingError('cancelled', `${command}: cancelled before it started`));

@@ -43,6 +43,32 @@ function makeTrace(seed: number, lines: number, crlf: boolean): { text: string; 
   return { text: out.join(''), payloads };
 }
 
+describe('lines longer than a read chunk', () => {
+  it('I lines of 80 KB and 3 MB of hex, among short ones, and a cut long last line', async () => {
+    const hexOf = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + seed) & 0xff)).toString('hex');
+    const payloads = [hexOf(40_000, 1), hexOf(1_500_000, 2), hexOf(3, 3), hexOf(40_000, 4)];
+    const lines = ['MFLRR 1', 'boundary faithful', 'program /x/long.mfl', 'safe 1', 'S 0'];
+    for (let i = 0; i < 30_000; i++) lines.push(i % 2 ? 'S 0.1' : 'S 0');
+    lines.push(`I 0.1 ${payloads[0]}`, 'S 0.1', `I 0 ${payloads[1]}`);
+    for (let i = 0; i < 30_000; i++) lines.push(i % 3 ? 'S 0.1.1' : 'S 0');
+    lines.push(`I 0.1.1 ${payloads[2]}`, `I 0.1.1 ${payloads[3]}`, 'S 0.1.1');
+    const text = lines.join('\n') + '\n' + `I 0 ${hexOf(100_000, 5)}`; // the last line has no end
+    const file = join(dir, 'long-lines.mflrr');
+    writeFileSync(file, text);
+    const want = countTrace(file);
+    const rec = await readMflrr(file);
+    const tl = rec.timeline;
+    assert.equal(tl.stepCount, want.scheduleTotal);
+    assert.equal(rec.ioTotal, 4);
+    assert.equal(Array.from(tl.stepThreads(), (t) => tl.threads[t].id).join(' '), want.schedule.join(' '));
+    const io: string[] = [];
+    for (let r = 0; r < tl.recordCount; r++) if (!tl.isStep(r)) io.push(Buffer.from(tl.payload(r)).toString('hex'));
+    assert.deepEqual(io, payloads);
+    assert.deepEqual(rec.warnings.map((w) => w.code), ['cut-line']);
+    assert.equal(rec.warnings[0].line, lines.length + 1);
+  });
+});
+
 describe('reading across chunk boundaries', () => {
   for (const [seed, crlf] of [[1, false], [2, true]] as const) {
     it(`seed ${seed}${crlf ? ', CRLF' : ''}: counts, schedule and payloads equal the line-split count`, async () => {

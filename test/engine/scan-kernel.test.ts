@@ -48,6 +48,7 @@ describe('scan kernel', () => {
       const rec = await readMflrr(file);
       const tl = rec.timeline;
       assert.equal(tl.threads.length, goroutines);
+      assert.equal(tl.thread.BYTES_PER_ELEMENT, goroutines > 0xffff ? 4 : 2, 'the thread column widened');
       assert.equal(tl.stepCount, want.scheduleTotal);
       assert.equal(rec.ioTotal, want.ioTotal);
       assert.equal(Array.from(tl.stepThreads(), (t) => tl.threads[t].id).join(' '), want.schedule.join(' '));
