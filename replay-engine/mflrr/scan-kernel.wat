@@ -1,8 +1,8 @@
 ;; The hot path of the `.mflrr` reader (see scan-kernel.ts, which drives it, and trace-scanner.ts,
 ;; which handles every line this kernel leaves alone). It reads `S G\n` and `I G HEX\n` lines whose
-;; goroutine id (up to 16 bytes) it has been taught, and stops at the first line that is anything
-;; else: a header, blank or bad line, an id it does not know, CRLF, odd or bad hex, or a line that
-;; does not end inside the window. So every error message, and every id check, stays in one place:
+;; goroutine id (up to 16 bytes) it has been taught, ending in LF or CR LF, and stops at the first
+;; line that is anything else: a header, blank or bad line, an id it does not know, odd or bad hex,
+;; or a line that does not end inside what it was given. So every error message, and every id check, stays in one place:
 ;; the JavaScript reader. Records go into scratch arrays laid out as TimelineBuilder's arrays, which
 ;; the driver copies out after each call.
 ;;
@@ -113,7 +113,7 @@
     (local $r i32) (local $o i32) (local $io i32)
     (local $c i32) (local $w i64) (local $m i64) (local $len i32)
     (local $k1 i64) (local $k2 i64) (local $at i32) (local $t i32)
-    (local $q i32) (local $d i32) (local $hi i32) (local $lo i32)
+    (local $q i32) (local $d i32) (local $hi i32) (local $lo i32) (local $next i32)
     (block $stop
       (loop $line
         ;; Room for the fixed part of the longest line read here: tag, space, 16 id bytes, one more.
@@ -146,10 +146,22 @@
             (local.set $k2 (i64.and (local.get $w)
               (i64.sub (i64.shr_u (i64.and (local.get $m) (i64.sub (i64.const 0) (local.get $m))) (i64.const 7)) (i64.const 1))))))
         (br_if $stop (i32.eqz (local.get $len)))
-        ;; q: the byte after the id, LF for `S`, a space for `I`.
+        ;; q: the byte after the id, the line end for `S`, a space for `I`.
         (local.set $q (i32.add (i32.add (local.get $p) (i32.const 2)) (local.get $len)))
         (if (i32.eq (local.get $c) (i32.const 83))
-          (then (br_if $stop (i32.ne (i32.load8_u (local.get $q)) (i32.const 10))))
+          (then
+            ;; next: after the line end at q, LF or CR LF (0: neither, the line is JavaScript's).
+            (local.set $next (i32.const 0))
+            (if (i32.eq (i32.load8_u (local.get $q)) (i32.const 10))
+              (then (local.set $next (i32.add (local.get $q) (i32.const 1))))
+              (else
+                (if (i32.and
+                      (i32.eq (i32.load8_u (local.get $q)) (i32.const 13))
+                      (i32.and
+                        (i32.lt_u (i32.add (local.get $q) (i32.const 1)) (local.get $end))
+                        (i32.eq (i32.load8_u offset=1 (local.get $q)) (i32.const 10))))
+                  (then (local.set $next (i32.add (local.get $q) (i32.const 2)))))))
+            (br_if $stop (i32.eqz (local.get $next))))
           (else
             (br_if $stop (i32.ne (local.get $c) (i32.const 73)))
             (br_if $stop (i32.ne (i32.load8_u (local.get $q)) (i32.const 32)))))
@@ -180,7 +192,7 @@
             (local.set $at (i32.shl (local.get $t) (i32.const 2)))
             (i32.store offset=1049600 (local.get $at) (i32.add (i32.load offset=1049600 (local.get $at)) (i32.const 1)))
             (local.set $r (i32.add (local.get $r) (i32.const 1)))
-            (local.set $p (i32.add (local.get $q) (i32.const 1)))
+            (local.set $p (local.get $next))
             (br $line)))
         ;; `I`: hex digit pairs up to the line end, decoded into the payload scratch.
         (local.set $q (i32.add (local.get $q) (i32.const 1)))
@@ -196,7 +208,18 @@
             (local.set $q (i32.add (local.get $q) (i32.const 2)))
             (br $hex)))
         (br_if $stop (i32.ge_u (local.get $q) (local.get $end)))
-        (br_if $stop (i32.ne (i32.load8_u (local.get $q)) (i32.const 10)))
+        ;; next: after the line end at q, LF or CR LF (0: neither, the line is JavaScript's).
+        (local.set $next (i32.const 0))
+        (if (i32.eq (i32.load8_u (local.get $q)) (i32.const 10))
+          (then (local.set $next (i32.add (local.get $q) (i32.const 1))))
+          (else
+            (if (i32.and
+                  (i32.eq (i32.load8_u (local.get $q)) (i32.const 13))
+                  (i32.and
+                    (i32.lt_u (i32.add (local.get $q) (i32.const 1)) (local.get $end))
+                    (i32.eq (i32.load8_u offset=1 (local.get $q)) (i32.const 10))))
+              (then (local.set $next (i32.add (local.get $q) (i32.const 2)))))))
+        (br_if $stop (i32.eqz (local.get $next)))
         (local.set $o (local.get $d))
         (i32.store8 offset=2622528 (local.get $r) (local.get $iKind))
         (if (local.get $wide)
@@ -209,7 +232,7 @@
         (i32.store offset=1311744 (local.get $at) (i32.add (i32.load offset=1311744 (local.get $at)) (i32.const 1)))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (local.set $io (i32.add (local.get $io) (i32.const 1)))
-        (local.set $p (i32.add (local.get $q) (i32.const 1)))
+        (local.set $p (local.get $next))
         (br $line)))
     (i32.store (i32.const 256) (local.get $r))
     (i32.store (i32.const 264) (local.get $o))

@@ -77,7 +77,8 @@ export class TraceScanner {
    * Reads every complete line in buf[0, end); returns the offset of the first incomplete one.
    * Between the records, once the header and the first record are read, the WebAssembly kernel
    * reads every plain `S G` and `I G HEX` line of an id it was taught; this reads each line it
-   * leaves (the header, blank and bad lines, the first line of each id, CRLF lines), one at a time.
+   * leaves (the header, blank and bad lines, the first line of each id, ids over 16 bytes), one
+   * at a time.
    */
   scan(buf: Uint8Array, end: number): number {
     const kernel = this.kernel;
