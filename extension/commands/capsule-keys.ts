@@ -2,7 +2,7 @@
 // goes from the input box to SecretStorage and the engine; it is never shown or logged.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkSecret } from '../../replay-engine/tcap/secret';
+import { checkSecret, secretHandles } from '../../replay-engine/tcap/secret';
 import { TcapRecording } from '../../replay-engine/tcap/tcap-recording';
 import type { CapsuleKeys } from '../keys';
 import { errorText, type RecordingStore } from '../recordings';
@@ -39,6 +39,11 @@ export function registerCapsuleKeyCommands(context: vscode.ExtensionContext, key
         return;
       }
       if (!(rec instanceof TcapRecording)) return;
+      // Nothing to test against: say so before asking for a secret.
+      if (secretHandles(rec).length === 0) {
+        void vscode.window.showInformationMessage('Frozen Run: this capsule holds no secret handles.');
+        return;
+      }
       const candidate = await vscode.window.showInputBox({
         title: `Test a secret against ${path.basename(uri.fsPath)}`,
         prompt: 'Secret header values and query arguments are recorded as handles (tin-secret:…). Type a candidate value to see whether it is the secret behind one. It is not stored or logged.',

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { authenticatedKey } from '../../replay-engine/tcap/read-capsule';
 import { findTin } from '../../replay-engine/tin/find-tin';
 import type { ReplayReport } from '../../replay-engine/tin/replay-report';
+import { divergenceText, suggestedTestName, TEST_NAME } from '../tin-report-text';
 import { checkReplayRequest, runTinReplay } from '../../replay-engine/tin/tin-replay';
 import { readConfig } from '../config';
 import { output, withToolchainProgress } from '../output';
@@ -17,7 +18,6 @@ import { TIMELINE_VIEW_TYPE } from '../timeline-editor';
 import { confirmProgram, explainRestricted, isTrusted } from '../trust';
 import { pickRecording, recordingFromArg, type ActiveTimeline } from './recording-arg';
 
-const TEST_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,99}$/;
 
 interface Deps {
   store: RecordingStore;
@@ -104,7 +104,7 @@ async function askTestName(capsule: vscode.Uri): Promise<{ name: string; issue: 
   const name = await vscode.window.showInputBox({
     title: 'Save as Regression Test: name',
     prompt: 'The test\'s name (letters, digits, _ and -): tin writes tests/regressions/NAME.tcap and an entry in cases.json',
-    value: path.basename(capsule.fsPath, '.tcap').replace(/[^A-Za-z0-9_-]/g, '-'),
+    value: suggestedTestName(capsule.fsPath),
     validateInput: (v) => (TEST_NAME.test(v) ? undefined : 'A test name is letters, digits, _ and -, starting with a letter or _.'),
   });
   if (!name) return undefined;
@@ -121,10 +121,7 @@ function describe(report: ReplayReport): string {
   const parts: string[] = [];
   if (report.status !== undefined) parts.push(`status ${report.status} (recorded ${report.recordedStatus})`);
   const d = report.divergence;
-  if (d) {
-    const recorded = d.recorded ? `recorded ${d.recorded.kind} ${JSON.stringify(d.recorded.key)}` : 'recorded nothing more';
-    parts.push(`diverged at effect ${d.effect}: got ${d.got.kind} ${JSON.stringify(d.got.key)}, ${recorded}`);
-  }
+  if (d) parts.push(divergenceText(d));
   if (report.notServed) parts.push(`${report.notServed} recorded effect(s) not served`);
   if (report.message) parts.push(report.message);
   if (report.outcome === 'faithful') parts.push('faithful: the build made the same calls as the recording');

@@ -25,8 +25,9 @@ export function toolbarButtons(format: 'mflrr' | 'tcap', hasPanic: boolean): Too
     { id: 'stepBackOut', label: 'Step Back Out', title: 'Step back out of the current thread' },
     { id: 'runBackToCursor', label: 'Run Back to Cursor', title: 'Run backwards to the selected position' },
     { id: 'openVariableHistory', label: 'Variable History', title: 'Every value a variable took' },
-    { id: 'replayAgainstBuild', label: 'Replay Against Build…', title: 'Replay against a build and mark where it diverges' },
   ];
+  // Replay Against Build is tin's (`tin replay --against`); a trace has Open as Text instead.
+  if (format === 'tcap') buttons.push({ id: 'replayAgainstBuild', label: 'Replay Against Build…', title: 'Replay against a build and mark where it diverges' });
   if (format === 'mflrr') buttons.push({ id: 'openAsText', label: 'Open as Text', title: 'Open the trace in a text editor' });
   return buttons;
 }

@@ -41,7 +41,7 @@ let divergenceMessage = '';
 function showDivergence(): void {
   const r = pendingDivergence;
   divergenceLine.textContent =
-    r === null ? '' : `Replay against build diverged at record ${r + 1}${divergenceMessage ? `: ${divergenceMessage}` : ''}`;
+    r === null ? '' : divergenceMessage ? `Replay against build: ${divergenceMessage}` : `Replay against build diverged at record ${r + 1}`;
 }
 
 function showError(message: string): void {
