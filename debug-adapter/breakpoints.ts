@@ -38,7 +38,18 @@ export interface BreakpointHit {
   exception?: ExceptionFilter;
 }
 
+/** A divergence marked on a record: what the stop's description and the exception widget say. */
+export interface Divergence {
+  record: number;
+  /** `verify`: machin replay --verify; `replay`: a replay against another build (tin replay --against). */
+  source: 'verify' | 'replay';
+  description: string;
+  text: string;
+}
+
 export interface BreakpointOptions {
+  /** The id to keep (a restart that reads the recording again re-applies breakpoints under their ids). */
+  id?: number;
   condition?: string;
   hitCondition?: string;
   logMessage?: string;
@@ -92,7 +103,9 @@ export class BreakpointTable {
   private dataList: DataBreakpoint[] = [];
   private exceptions = new Set<ExceptionFilter>();
   private panicRecord = -1;
-  private divergenceRecord = -1;
+  /** Where replaying stopped matching the recording: machin --verify's, or one the client reported. */
+  private divergence: Divergence | null = null;
+  private readonly verifyDivergence: Divergence | null = null;
   private faultRecords: number[] | null = null;
   private readonly scope: RecordScope;
   /** The records whose byte is non-zero, ascending; rebuilt after a change (null: stale). */
@@ -112,7 +125,16 @@ export class BreakpointTable {
     const tl = recording.timeline;
     if (recording.panic) this.panicRecord = tl.frontier(recording.panic.position) - 1;
     const v = recording.verify;
-    if (v && v.verdict === 'DIVERGED' && v.scheduleDone < v.scheduleTotal) this.divergenceRecord = tl.frontier(v.scheduleDone) - 1;
+    if (v && v.verdict === 'DIVERGED' && v.scheduleDone < v.scheduleTotal) {
+      const record = tl.frontier(v.scheduleDone) - 1;
+      if (record >= 0) {
+        this.verifyDivergence = {
+          record, source: 'verify', text: divergenceText(v),
+          description: `Divergence: machin replayed ${v.scheduleDone} of ${v.scheduleTotal} ops`,
+        };
+      }
+    }
+    this.divergence = this.verifyDivergence;
     // Defaults apply until the client says otherwise (not every client sends setExceptionBreakpoints).
     this.setExceptionFilters(EXCEPTION_FILTERS.filter((f) => f.default).map((f) => f.filter));
   }
@@ -127,7 +149,34 @@ export class BreakpointTable {
   }
 
   get divergenceAt(): number {
-    return this.divergenceRecord;
+    return this.divergence?.record ?? -1;
+  }
+
+  get recordCount(): number {
+    return this.recording.timeline.recordCount;
+  }
+
+  get currentDivergence(): Divergence | null {
+    return this.divergence;
+  }
+
+  /**
+   * Mark where a replay against another build diverged (a record of this recording), or with null
+   * go back to what the recording itself says (machin --verify's divergence, or none). The
+   * `divergence` exception filter stops there in both directions.
+   */
+  setDivergence(d: Divergence | null): void {
+    const old = this.divergence;
+    if (old && this.recordFlags) this.flags()[old.record] &= ~FLAG_DIVERGENCE;
+    this.divergence = d ?? this.verifyDivergence;
+    this.markDivergence();
+  }
+
+  private markDivergence(): void {
+    const d = this.divergence;
+    if (!d) return;
+    const f = this.flags();
+    f[d.record] = (f[d.record] & ~FLAG_DIVERGENCE) | (this.exceptions.has('divergence') ? FLAG_DIVERGENCE : 0);
   }
 
   private flags(): Uint8Array {
@@ -176,7 +225,7 @@ export class BreakpointTable {
     }
     this.lines.clear();
     return requests.map((req) => {
-      const id = nextId++;
+      const id = req.id ?? nextId++;
       const r = tl.recordAtLine(req.line);
       if (r < 0) {
         const what = tl.format === 'tcap' ? 'an effect' : 'a record (an S or I line)';
@@ -220,7 +269,7 @@ export class BreakpointTable {
     if (this.panicRecord >= 0 && this.recordFlags) this.flags()[this.panicRecord] &= ~FLAG_FUNCTION;
     this.functions = [];
     return requests.map((req) => {
-      const id = nextId++;
+      const id = req.id ?? nextId++;
       const target = this.resolveFunction(req.name.trim());
       if (typeof target === 'string') return { id, verified: false, message: target };
       const bp: FunctionBreakpoint = { id, name: req.name.trim(), target };
@@ -258,14 +307,12 @@ export class BreakpointTable {
 
   setExceptionFilters(filters: string[]): string | undefined {
     // The per-record bytes are allocated only when a filter has a record to mark.
-    const needed = this.panicRecord >= 0 || this.divergenceRecord >= 0 || filters.includes('fault') || this.faultRecords !== null;
+    const needed = this.panicRecord >= 0 || this.divergence !== null || filters.includes('fault') || this.faultRecords !== null;
     const f = needed ? this.flags() : new Uint8Array(0);
     const unknown = filters.filter((x) => !EXCEPTION_FILTERS.some((e) => e.filter === x));
     this.exceptions = new Set(filters.filter((x): x is ExceptionFilter => EXCEPTION_FILTERS.some((e) => e.filter === x)));
     if (this.panicRecord >= 0) f[this.panicRecord] = (f[this.panicRecord] & ~FLAG_PANIC) | (this.exceptions.has('panic') ? FLAG_PANIC : 0);
-    if (this.divergenceRecord >= 0) {
-      f[this.divergenceRecord] = (f[this.divergenceRecord] & ~FLAG_DIVERGENCE) | (this.exceptions.has('divergence') ? FLAG_DIVERGENCE : 0);
-    }
+    this.markDivergence();
     if (this.exceptions.has('fault') || this.faultRecords) {
       this.faultRecords ??= this.findFaults();
       const on = this.exceptions.has('fault');
@@ -293,7 +340,7 @@ export class BreakpointTable {
     this.dataList = [];
     const histories = this.recording.histories;
     return requests.map((req) => {
-      const id = nextId++;
+      const id = req.id ?? nextId++;
       const bar = req.dataId.lastIndexOf('|');
       const t = bar > 0 ? tl.threadIndex(req.dataId.slice(0, bar)) : -1;
       const name = req.dataId.slice(bar + 1);
@@ -378,12 +425,9 @@ export class BreakpointTable {
         description: `Panic: ${rec.panic.message}`, text: rec.panic.message,
       };
     }
-    if (flags & FLAG_DIVERGENCE && rec.verify) {
-      const v = rec.verify;
-      return {
-        reason: 'exception', thread, exception: 'divergence', breakpointIds: [],
-        description: `Divergence: machin replayed ${v.scheduleDone} of ${v.scheduleTotal} ops`, text: divergenceText(v),
-      };
+    if (flags & FLAG_DIVERGENCE && this.divergence) {
+      const d = this.divergence;
+      return { reason: 'exception', thread, exception: 'divergence', breakpointIds: [], description: d.description, text: d.text };
     }
     if (flags & FLAG_FAULT) {
       const view = rec.describe(r);

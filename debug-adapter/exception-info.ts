@@ -1,7 +1,6 @@
 // What the exception widget shows for a panic, a divergence or a faulted effect.
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Recording } from '../replay-engine/model/recording';
-import { divergenceText } from './breakpoints';
 import type { Stop } from './runtime';
 
 /** How many threads of the causal chain the details show (the last ones, nearest the panic). */
@@ -17,8 +16,9 @@ export function exceptionInfo(rec: Recording, stop: Stop): DebugProtocol.Excepti
       details: { message: p.message, typeName: 'panic', fullTypeName: `panic (${p.source})`, stackTrace: chainText(rec) },
     };
   }
-  if (stop.exception === 'divergence' && rec.verify) {
-    return { exceptionId: 'divergence', description: divergenceText(rec.verify), breakMode: 'always', details: { message: stop.text, typeName: 'divergence' } };
+  if (stop.exception === 'divergence') {
+    // The text: machin --verify's verdict, or what the replay against another build reported.
+    return { exceptionId: 'divergence', description: stop.text ?? stop.description, breakMode: 'always', details: { message: stop.text, typeName: 'divergence' } };
   }
   return { exceptionId: stop.exception ?? 'exception', description: stop.text ?? stop.description, breakMode: 'always', details: { message: stop.text, typeName: stop.exception } };
 }

@@ -24,11 +24,18 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
   programRoots?: string[];
   /** Working folder that relative paths are resolved against. */
   cwd?: string;
+  /**
+   * Start stopped at this cursor position (ops or effects done, 0..stepCount): on the last record
+   * done then (reason `entry`). Instead of stopOnEntry; not with replayToPanic.
+   */
+  startPosition?: number;
+  /** Start stopped on this record (0-based, -1 the start); exact where a position covers an op and the I/O after it. Wins over startPosition. */
+  startRecord?: number;
 }
 
 const KNOWN = new Set([
   'recording', 'program', 'stopOnEntry', 'replayToPanic', 'machinPath', 'tinPath', 'noToolchain', 'timeLimitSeconds',
-  'programRoots', 'cwd', 'noDebug', '__restart', 'type', 'request', 'name', '__configurationTarget', '__sessionId', 'trace',
+  'programRoots', 'cwd', 'startPosition', 'startRecord', 'noDebug', '__restart', 'type', 'request', 'name', '__configurationTarget', '__sessionId', 'trace',
 ]);
 
 export const KEY_REFUSED =
@@ -60,9 +67,21 @@ export function checkLaunchArguments(raw: Record<string, unknown> | undefined | 
   if (args.programRoots !== undefined && !(Array.isArray(args.programRoots) && args.programRoots.every((x) => typeof x === 'string'))) {
     return '`programRoots` must be a list of folder paths.';
   }
+  for (const k of ['startPosition', 'startRecord'] as const) {
+    const v = args[k];
+    const min = k === 'startRecord' ? -1 : 0;
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= min)) {
+      return k === 'startRecord'
+        ? '`startRecord` must be a record number (0 for the first record, -1 for the start).'
+        : '`startPosition` must be a whole number of ops (or effects) done, from 0.';
+    }
+  }
+  if (args.replayToPanic && (args.startPosition !== undefined || args.startRecord !== undefined)) {
+    return '`replayToPanic` and `startPosition`/`startRecord` each say where to stop first: keep one of them.';
+  }
   const unknown = Object.keys(raw).filter((k) => !KNOWN.has(k) && !k.startsWith('__'));
   if (unknown.length) {
-    return `Unknown launch attribute(s): ${unknown.join(', ')}. Frozen Run knows: recording, program, stopOnEntry, replayToPanic, machinPath, tinPath, noToolchain, timeLimitSeconds, programRoots, cwd.`;
+    return `Unknown launch attribute(s): ${unknown.join(', ')}. Frozen Run knows: recording, program, stopOnEntry, replayToPanic, machinPath, tinPath, noToolchain, timeLimitSeconds, programRoots, cwd, startPosition, startRecord.`;
   }
   const base = args.cwd && isAbsolute(args.cwd) ? args.cwd : process.cwd();
   const abs = (p: string) => resolve(base, p);

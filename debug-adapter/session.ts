@@ -9,12 +9,13 @@ import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { Recording } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
-import { BreakpointTable, EXCEPTION_FILTERS } from './breakpoints';
+import { BreakpointTable, EXCEPTION_FILTERS, type Divergence } from './breakpoints';
+import { divergenceBody, replayDivergence } from './divergence';
 import { evaluateInThread } from './evaluate';
 import { exceptionInfo } from './exception-info';
 import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from './launch-config';
 import { ReplayRuntime, type Stop } from './runtime';
-import { isRecordingSource, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
+import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { VariableStore } from './variables';
 
@@ -32,12 +33,21 @@ export const CUSTOM = {
   runBackTo: 'frozenRun/runBackTo',
   runTo: 'frozenRun/runTo',
   timeline: 'frozenRun/timeline',
+  divergence: 'frozenRun/divergence',
+  divergenceEvent: 'frozenRun/divergence',
   goto: 'frozenRun/goto',
   setKey: 'frozenRun/setKey',
   cursorEvent: 'frozenRun/cursor',
   causalChainEvent: 'frozenRun/causalChain',
   toolchainEvent: 'frozenRun/toolchain',
 } as const;
+
+/** What a run-to request without a target says (the extension passes the editor's line or the timeline's record). */
+const NEEDS_TARGET: Record<string, string> = {
+  [CUSTOM.runBackTo]: 'Run Back to Cursor needs a line of the recording: put the cursor on a record line (or select a record on the timeline). Arguments: { line } (1-based line of the recording), { position } or { record }.',
+  [CUSTOM.runTo]: 'Run to Cursor needs a line of the recording: put the cursor on a record line (or select a record on the timeline). Arguments: { line } (1-based line of the recording), { position } or { record }.',
+  [CUSTOM.goto]: 'Say where: { line } (1-based line of the recording), { position } (ops/effects done) or { record }.',
+};
 
 const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** How long launch waits for configurationDone before going on (a client that never sends it). */
@@ -53,12 +63,21 @@ export class FrozenRunSession extends LoggingDebugSession {
   private configured: () => void = () => undefined;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
   private abort = new AbortController();
+  /** The served text: kept between requests only for a capsule's decoded document (see keepText). */
   private text: Promise<string> | undefined;
-  /** The breakpoints as last asked for, applied again when a restart opens the recording anew. */
+  /** The divergence a replay against another build reported (frozenRun/divergence), kept across restarts. */
+  private reported: { file: string; divergence: Divergence } | null = null;
+  /** While a custom request is handled: its errors are not shown by VS Code (the extension shows them). */
+  private quiet = false;
+  /**
+   * The breakpoints as last asked for, with the ids they were given: applied again under the same
+   * ids when a restart opens the recording anew (the client does not send them again, and matches
+   * `hitBreakpointIds` against the ids it was told).
+   */
   private asked: {
-    lines?: Array<DebugProtocol.SourceBreakpoint>;
-    functions?: DebugProtocol.FunctionBreakpoint[];
-    data?: DebugProtocol.DataBreakpoint[];
+    lines?: Array<DebugProtocol.SourceBreakpoint & { id: number }>;
+    functions?: Array<DebugProtocol.FunctionBreakpoint & { id: number }>;
+    data?: Array<DebugProtocol.DataBreakpoint & { id: number }>;
     filters?: string[];
   } = {};
 
@@ -77,6 +96,19 @@ export class FrozenRunSession extends LoggingDebugSession {
       return;
     }
     super.dispatchRequest(request);
+  }
+
+  /**
+   * LoggingDebugSession stringifies every response for its log even when logging is off: for the
+   * served text of a 100 MB trace that is a second copy and seconds of blocking. A `source`
+   * response skips that log (the text is the recording itself, nothing to learn from a log of it).
+   */
+  override sendResponse(response: DebugProtocol.Response): void {
+    if (response.command === 'source' && response.success) {
+      (DebugSession.prototype as unknown as { sendResponse(r: DebugProtocol.Response): void }).sendResponse.call(this, response);
+      return;
+    }
+    super.sendResponse(response);
   }
 
   // ----- lifecycle -----
@@ -122,6 +154,8 @@ export class FrozenRunSession extends LoggingDebugSession {
     this.args = checked;
     const opened = await this.open(checked);
     if (typeof opened === 'string') return this.fail(response, 1002, opened);
+    const start = this.startRecord(checked);
+    if (typeof start === 'string') return this.fail(response, 1004, start);
     this.sendEvent(new InitializedEvent());
     await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, CONFIGURATION_WAIT_MS).unref?.())]);
     this.sendResponse(response);
@@ -171,11 +205,36 @@ export class FrozenRunSession extends LoggingDebugSession {
     return rec;
   }
 
+  /** The record state `startRecord` / `startPosition` name (undefined: neither given), or what is wrong with them. */
+  private startRecord(args: FrozenRunLaunchArguments): number | string | undefined {
+    const rt = this.runtime;
+    if (!rt) return undefined;
+    const tl = rt.timeline;
+    const unit = tl.format === 'tcap' ? 'effects' : 'ops';
+    if (args.startRecord !== undefined) {
+      if (args.startRecord >= tl.recordCount) return `\`startRecord\` ${args.startRecord} is not a record of ${basename(tl.file)}: it has records 0..${tl.recordCount - 1} (-1 is the start).`;
+      return args.startRecord;
+    }
+    if (args.startPosition !== undefined) {
+      if (args.startPosition > tl.stepCount) return `\`startPosition\` ${args.startPosition} is past the end of ${basename(tl.file)}: it has ${tl.stepCount} ${unit} (positions 0..${tl.stepCount}).`;
+      return rt.recordForPosition(args.startPosition);
+    }
+    return undefined;
+  }
+
   private async begin(args: FrozenRunLaunchArguments): Promise<void> {
     const rt = this.runtime;
     const rec = this.recording;
     if (!rt || !rec) return;
     rt.jump(-1, { reason: 'entry', thread: rec.timeline.recordCount ? rec.timeline.thread[0] : 0, description: 'Start of the recording' });
+    const start = this.startRecord(args);
+    if (typeof start === 'number') {
+      const tl = rec.timeline;
+      const unit = tl.format === 'tcap' ? 'effect' : 'op';
+      const where = start < 0 ? 'the start of the recording' : `${unit} ${rt.positionAt(start)}, line ${tl.lineOf(start)}`;
+      this.report(rt.jump(start, { reason: 'entry', thread: start < 0 ? rt.lastStop.thread : tl.thread[start], description: `Started at ${where}` }));
+      return;
+    }
     if (args.replayToPanic) {
       if (rec.panic) {
         const p = rec.panic;
@@ -220,6 +279,8 @@ export class FrozenRunSession extends LoggingDebugSession {
       if (typeof opened === 'string') return this.fail(response, 1002, opened);
       this.reapplyBreakpoints();
     }
+    const start = this.startRecord(launch);
+    if (typeof start === 'string') return this.fail(response, 1004, start);
     this.args = launch;
     this.sendResponse(response);
     await this.begin(launch);
@@ -234,6 +295,10 @@ export class FrozenRunSession extends LoggingDebugSession {
     if (a.lines) bt.setLineBreakpoints(a.lines.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
     if (a.functions) bt.setFunctionBreakpoints(a.functions);
     if (a.data) bt.setDataBreakpoints(a.data);
+    // A divergence reported by a replay against a build holds for the same capsule read again.
+    const same = this.reported && this.reported.file === this.runtime?.timeline.file && this.reported.divergence.record < bt.recordCount;
+    if (same) bt.setDivergence(this.reported!.divergence);
+    else this.reported = null;
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
@@ -328,8 +393,11 @@ export class FrozenRunSession extends LoggingDebugSession {
     const ref = args.source?.sourceReference ?? args.sourceReference;
     if (!rec || ref !== RECORDING_SOURCE_REFERENCE) return this.fail(response, 1020, 'Unknown source.');
     try {
-      this.text ??= sourceText(rec);
-      response.body = { content: await this.text, mimeType: servedSource(rec).mimeType };
+      // One read at a time: requests that come while it is under way share it (one copy).
+      const text = (this.text ??= sourceText(rec));
+      const content = await text;
+      if (!keepText(rec)) this.text = undefined;
+      response.body = { content, mimeType: servedSource(rec).mimeType };
       this.sendResponse(response);
     } catch (e) {
       this.text = undefined;
@@ -359,8 +427,8 @@ export class FrozenRunSession extends LoggingDebugSession {
       };
       return this.sendResponse(response);
     }
-    this.asked.lines = wanted;
     const results = rt.breakpoints.setLineBreakpoints(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
+    this.asked.lines = wanted.map((b, i) => ({ ...b, id: results[i].id }));
     response.body = {
       breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: r.line !== undefined ? this.convertDebuggerLineToClient(r.line) : undefined, source: args.source })),
     };
@@ -373,8 +441,9 @@ export class FrozenRunSession extends LoggingDebugSession {
       response.body = { breakpoints: args.breakpoints.map(() => ({ verified: false, message: 'No recording is open yet.' })) };
       return this.sendResponse(response);
     }
-    this.asked.functions = args.breakpoints;
-    response.body = { breakpoints: rt.breakpoints.setFunctionBreakpoints(args.breakpoints).map((r) => ({ id: r.id, verified: r.verified, message: r.message })) };
+    const results = rt.breakpoints.setFunctionBreakpoints(args.breakpoints);
+    this.asked.functions = args.breakpoints.map((b, i) => ({ ...b, id: results[i].id }));
+    response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message })) };
     this.sendResponse(response);
   }
 
@@ -419,8 +488,9 @@ export class FrozenRunSession extends LoggingDebugSession {
       response.body = { breakpoints: args.breakpoints.map(() => ({ verified: false, message: 'No recording is open yet.' })) };
       return this.sendResponse(response);
     }
-    this.asked.data = args.breakpoints;
-    response.body = { breakpoints: rt.breakpoints.setDataBreakpoints(args.breakpoints).map((r) => ({ id: r.id, verified: r.verified, message: r.message })) };
+    const results = rt.breakpoints.setDataBreakpoints(args.breakpoints);
+    this.asked.data = args.breakpoints.map((b, i) => ({ ...b, id: results[i].id }));
+    response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message })) };
     this.sendResponse(response);
   }
 
@@ -521,7 +591,17 @@ export class FrozenRunSession extends LoggingDebugSession {
   }
 
   protected override customRequest(command: string, response: DebugProtocol.Response, args: Record<string, unknown> | undefined): void {
-    const a = args ?? {};
+    // VS Code shows an error response with showUser as a notification, and the extension that sent
+    // a custom request shows its own: errors of custom requests go back without showUser (once).
+    this.quiet = true;
+    try {
+      this.custom(command, response, args ?? {});
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  private custom(command: string, response: DebugProtocol.Response, a: Record<string, unknown>): void {
     switch (command) {
       case CUSTOM.setKey: {
         const key = typeof a.keyHex === 'string' ? a.keyHex.trim() : '';
@@ -539,6 +619,9 @@ export class FrozenRunSession extends LoggingDebugSession {
       case CUSTOM.goto: {
         const rt = this.runtime;
         if (!rt) return this.fail(response, 1010, 'No recording is open.');
+        if (typeof a.line !== 'number' && typeof a.position !== 'number' && typeof a.record !== 'number') {
+          return this.fail(response, 1073, NEEDS_TARGET[command]);
+        }
         const target = this.targetRecord(rt, a);
         if (typeof target === 'string') return this.fail(response, 1070, target);
         if (command === CUSTOM.runBackTo && target >= rt.record) {
@@ -557,8 +640,19 @@ export class FrozenRunSession extends LoggingDebugSession {
       }
       case CUSTOM.timeline: {
         if (!this.recording) return this.fail(response, 1010, 'No recording is open.');
-        response.body = timelineChunk(this.recording, a as TimelineRequest);
+        response.body = timelineChunk(this.recording, a as TimelineRequest, this.runtime?.breakpoints.currentDivergence ?? null);
         return this.sendResponse(response);
+      }
+      case CUSTOM.divergence: {
+        const rt = this.runtime;
+        if (!rt) return this.fail(response, 1010, 'No recording is open.');
+        const d = replayDivergence(rt.recording, a);
+        if (typeof d === 'string') return this.fail(response, 1090, d);
+        this.reported = d ? { file: rt.timeline.file, divergence: d } : null;
+        rt.breakpoints.setDivergence(d);
+        response.body = divergenceBody(rt.recording, rt.breakpoints.currentDivergence);
+        this.sendResponse(response);
+        return this.sendEvent(new Event(CUSTOM.divergenceEvent, response.body));
       }
       default:
         return this.fail(response, 1099, `Unknown request ${command}.`);
@@ -585,7 +679,7 @@ export class FrozenRunSession extends LoggingDebugSession {
       if (!Number.isInteger(a.position) || a.position < 0 || a.position > tl.stepCount) return `Position ${a.position} is outside 0..${tl.stepCount}.`;
       return rt.recordForPosition(a.position);
     }
-    return 'Say where: { line }, { position } or { record }.';
+    return NEEDS_TARGET[CUSTOM.goto];
   }
 
   // ----- evaluate -----
@@ -593,9 +687,11 @@ export class FrozenRunSession extends LoggingDebugSession {
   protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
     const rt = this.runtime;
     const vars = this.variables;
-    if (!rt || !vars) return this.fail(response, 1010, 'No recording is open.');
+    // Never a notification: a watch and the console show the message in place; a hover over text
+    // that is no name or field (VS Code sends the word under the mouse) just shows nothing.
+    if (!rt || !vars) return this.fail(response, 1010, 'No recording is open.', false);
     const res = evaluateInThread(rt, vars, args.expression, this.threadOfFrame(args.frameId), args.context);
-    if (!res.ok) return this.fail(response, 1080, res.message);
+    if (!res.ok) return this.fail(response, 1080, res.message, false);
     response.body = { result: res.result, type: res.type, variablesReference: res.variablesReference };
     this.sendResponse(response);
   }
@@ -618,6 +714,7 @@ export class FrozenRunSession extends LoggingDebugSession {
       threadId: stop.thread + 1,
       reason: stop.reason,
       description: stop.description,
+      exception: stop.exception ?? null,
     }));
     // The cursor event goes first, so a view (or a test) that reacts to `stopped` already has it.
     const event = new StoppedEvent(dapReason(stop), stop.thread + 1) as DebugProtocol.StoppedEvent;
@@ -642,9 +739,13 @@ export class FrozenRunSession extends LoggingDebugSession {
     this.sendEvent(new Event(CUSTOM.toolchainEvent, { state, message }));
   }
 
-  private fail(response: DebugProtocol.Response, id: number, message: string): void {
+  /**
+   * An error response. VS Code turns `showUser` into a notification; without it the message still
+   * shows where the request came from (a watch, the console, the caller of a custom request).
+   */
+  private fail(response: DebugProtocol.Response, id: number, message: string, showUser = !this.quiet): void {
     // No variables: braces in an engine message (a path, a JSON fragment) are shown as they are.
-    this.sendErrorResponse(response, { id, format: message, variables: {}, showUser: true });
+    this.sendErrorResponse(response, { id, format: message, variables: {}, showUser });
   }
 }
 

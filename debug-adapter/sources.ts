@@ -38,10 +38,24 @@ export function servedSource(recording: Recording): ServedSource {
   };
 }
 
-/** The served document's text: the trace file as it is, or the capsule's decoded document. */
+/**
+ * The served document's text: the trace file as it is, or the capsule's decoded document. Read
+ * when a `source` request asks (never at launch: the engine reads a trace in chunks and never
+ * holds its text), off the event loop (the read runs on libuv's pool; only the decode is synchronous).
+ */
 export async function sourceText(recording: Recording): Promise<string> {
   if (recording.decodedDocument) return recording.decodedDocument();
   return readFile(recording.timeline.file, 'utf8');
+}
+
+/**
+ * Whether the session keeps the text for the next `source` request. A trace is read again from
+ * disk each time (the page cache makes that cheap; VS Code asks again only when the document was
+ * closed): a 100 MB trace is then held only while one response is built, never as a second copy
+ * beside the next read. A capsule's decoded document is computed, not read, so it is kept.
+ */
+export function keepText(recording: Recording): boolean {
+  return recording.decodedDocument !== undefined;
 }
 
 function samePath(a: string, b: string): boolean {

@@ -6,6 +6,8 @@ import { Packr } from 'msgpackr';
 /** moreTypes: typed arrays keep their type (a plain `unpack` gives back Uint16Array, not bytes). */
 const packr = new Packr({ moreTypes: true });
 import type { Recording } from '../replay-engine/model/recording';
+import type { Divergence } from './breakpoints';
+import { divergenceBody, type DivergenceBody } from './divergence';
 
 /** Largest chunk one request returns (steps); a client asks again with `from` for more. */
 export const MAX_CHUNK = 1_000_000;
@@ -30,6 +32,8 @@ export interface TimelineSummary {
   /** The causal chain of the panic is the thread of every step before `position` (steps 0..position-1). */
   panic: { message: string; thread: string; position: number; source: string; causalChainLength: number } | null;
   verify: { verdict: string; scheduleDone: number; scheduleTotal: number } | null;
+  /** Where replaying diverged (machin --verify, or a frozenRun/divergence from a replay against a build). */
+  divergence: DivergenceBody['divergence'];
   bestEffort: boolean;
   /** 1-based line of record 0; a record's line is firstRecordLine + record unless `lineGaps`. */
   firstRecordLine: number;
@@ -53,7 +57,7 @@ export function threadName(rec: Recording, t: number): string {
   return tl.label(t);
 }
 
-export function timelineSummary(rec: Recording): TimelineSummary {
+export function timelineSummary(rec: Recording, divergence: Divergence | null = null): TimelineSummary {
   const tl = rec.timeline;
   return {
     version: 1,
@@ -68,6 +72,7 @@ export function timelineSummary(rec: Recording): TimelineSummary {
       ? { message: rec.panic.message, thread: tl.threads[rec.panic.thread].id, position: rec.panic.position, source: rec.panic.source, causalChainLength: rec.panic.causalChain.length }
       : null,
     verify: rec.verify ? { verdict: rec.verify.verdict, scheduleDone: rec.verify.scheduleDone, scheduleTotal: rec.verify.scheduleTotal } : null,
+    divergence: divergenceBody(rec, divergence).divergence,
     bestEffort: rec.bestEffort,
     firstRecordLine: tl.firstRecordLine,
     lineGaps: tl.lineGaps.length > 0,
@@ -79,7 +84,7 @@ export function timelineSummary(rec: Recording): TimelineSummary {
  * (kind index), `record` (record index), and `line` (1-based line of the step's record) only when
  * the lines have gaps. 7 bytes a step: a 1,000,000-step chunk is about 9 MB of base64.
  */
-export function timelineChunk(rec: Recording, req: TimelineRequest): TimelineChunkBody {
+export function timelineChunk(rec: Recording, req: TimelineRequest, divergence: Divergence | null = null): TimelineChunkBody {
   const tl = rec.timeline;
   const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : d);
   const from = Math.max(0, Math.min(tl.stepCount, num(req.from, 0)));
@@ -99,5 +104,5 @@ export function timelineChunk(rec: Recording, req: TimelineRequest): TimelineChu
   }
   const packed: Record<string, unknown> = { from, count, thread, kind, record };
   if (line) packed.line = line;
-  return { ...timelineSummary(rec), from, count, data: packr.pack(packed).toString('base64') };
+  return { ...timelineSummary(rec, divergence), from, count, data: packr.pack(packed).toString('base64') };
 }

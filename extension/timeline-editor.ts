@@ -19,6 +19,7 @@ import { recordingOf, type DebugSessions } from './debug-sessions';
 import { errorText, isCapsule, type RecordingStore } from './recordings';
 import { isTrusted, RESTRICTED_BANNER } from './trust';
 import { renderWebview, webviewOptions } from './webview-html';
+import { output } from './output';
 
 export const TIMELINE_VIEW_TYPE = 'frozenRun.timeline';
 
@@ -188,6 +189,8 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
     this.disposables.push(
       sessions.onDidMoveCursor((c) => {
         for (const p of this.panelsFor(c.recording)) p.post({ type: 'cursor', position: c.position, thread: c.thread });
+        const div = this.divergences.get(c.recording);
+        if (div && !this.toldSessions.has(c.session.id)) this.tellSession(c.session, div.record, div.message);
       }),
       sessions.onDidEndSession(({ recording }) => {
         for (const p of this.panelsFor(recording)) {
@@ -239,12 +242,26 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
     });
   }
 
-  /** Marks where Replay Against Build diverged on every open timeline of the recording. */
+  /**
+   * Marks where Replay Against Build diverged on every open timeline of the recording, and tells
+   * the debug sessions on it, so the `divergence` exception filter stops there both ways.
+   */
   showDivergence(recording: vscode.Uri, record: number | null, message?: string): void {
     if (record === null) this.divergences.delete(recording.fsPath);
     else this.divergences.set(recording.fsPath, { record, message });
     for (const p of this.panelsFor(recording.fsPath)) p.post({ type: 'divergence', record, message });
+    for (const s of this.sessions.sessionsFor(recording.fsPath)) this.tellSession(s, record, message);
   }
+
+  private tellSession(session: vscode.DebugSession, effect: number | null, message?: string): void {
+    this.toldSessions.add(session.id);
+    session.customRequest('frozenRun/divergence', { effect, message }).then(undefined, (e: unknown) => {
+      output().warn(`divergence not marked in the debug session: ${e instanceof Error ? e.message : String(e)}`);
+    });
+  }
+
+  /** Sessions that were told the divergence (a session started later is told at its first stop). */
+  private readonly toldSessions = new Set<string>();
 
   private panelsFor(file: string): TimelinePanel[] {
     const abs = path.resolve(file);

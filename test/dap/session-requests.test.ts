@@ -105,14 +105,35 @@ describe('session requests (reader trace, trace only)', () => {
     assert.equal(lastCursor(s).atEnd, true);
   });
 
-  test('a restart that opens the recording again keeps the breakpoints', async () => {
-    await s.dc.setBreakpointsRequest({ source: { path: TRACE }, breakpoints: [{ line: records[2].line }] });
+  test('a restart that opens the recording again keeps the breakpoints, under the ids the client was told', async () => {
+    const set = await s.dc.setBreakpointsRequest({ source: { path: TRACE }, breakpoints: [{ line: records[2].line }] });
+    // The goroutine of record 3 (the reader has one), from its occurrence there on: after the line breakpoint.
+    const g = records[3].goroutine;
+    const occurrence = records.slice(0, 4).filter((r) => r.goroutine === g).length;
+    const fn = await s.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: `goroutine ${g}`, hitCondition: String(occurrence) }] });
     const entry = await moveAndStop(s, () => s.dc.restartRequest({ arguments: { recording: TRACE, noToolchain: false, stopOnEntry: true } } as never));
     assert.equal(entry.body.reason, 'entry');
     assert.ok(s.events.filter((e) => e.event === 'frozenRun/toolchain').some((e) => e.body.state === 'unavailable'), 'machin is not on PATH here');
     const stop = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
     assert.equal(stop.body.reason, 'breakpoint');
     assert.equal((await topFrame(s, stop.body.threadId!)).line, records[2].line);
+    assert.deepEqual(stop.body.hitBreakpointIds, [set.body.breakpoints[0].id]);
+    const byName = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(byName.body.reason, 'function breakpoint');
+    assert.equal((await topFrame(s, byName.body.threadId!)).line, records[3].line);
+    assert.deepEqual(byName.body.hitBreakpointIds, [fn.body.breakpoints[0].id]);
+    await s.dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+  });
+
+  test('the served text is read on each source request (two at once share one read)', async () => {
+    const top = await topFrame(s, lastCursor(s).threadId);
+    const ask = () => s.dc.sourceRequest({ source: top.source, sourceReference: top.source!.sourceReference! });
+    const [a, b] = await Promise.all([ask(), ask()]);
+    const file = readFileSync(TRACE, 'utf8');
+    assert.equal(a.body.content, file);
+    assert.equal(b.body.content, file);
+    assert.equal(a.body.mimeType, 'text/x-mflrr');
+    assert.equal((await ask()).body.content, file);
   });
 
   test('terminate ends the session', async () => {

@@ -186,3 +186,12 @@ export function copyFixture(f: MachinFixture): { dir: string; trace: string } {
 export function exists(p: string): boolean {
   return existsSync(p);
 }
+
+/**
+ * Send a request and resolve with the whole response, failed or not (DebugClient rejects a failed
+ * one with its message only; this shows `body.error`, e.g. whether VS Code would notify).
+ */
+export function rawRequest(dc: DebugClient, command: string, args: object): Promise<DebugProtocol.Response> {
+  const client = dc as unknown as { doSend(command: string, args: object, clb: (r: DebugProtocol.Response) => void): void };
+  return new Promise((resolve) => client.doSend(command, args, resolve));
+}
