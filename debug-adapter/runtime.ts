@@ -16,18 +16,11 @@
 // meets, in either direction: forward over (m, target], backward over [target, m).
 import { Cursor } from '../replay-engine/model/cursor';
 import type { Recording } from '../replay-engine/model/recording';
-import { BreakpointTable, type BreakpointHit, type ExceptionFilter, type StopReason } from './breakpoints';
+import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import { ThreadIndex } from './thread-index';
 
-export interface Stop {
-  reason: StopReason;
-  /** Thread index to report as stopped. */
-  thread: number;
-  description: string;
-  text?: string;
-  breakpointIds: number[];
-  exception?: ExceptionFilter;
-}
+/** Where and why a move stopped: a breakpoint's hit, or a step's end described the same way. */
+export type Stop = BreakpointHit;
 
 export interface RuntimeEvents {
   /** A log point's message, reached on `record`. */

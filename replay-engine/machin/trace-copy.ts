@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { RecordingError } from '../model/errors';
+import { CR, LF, SP, TAG_I, TAG_S } from '../mflrr/trace-bytes';
 import { makePrivateDir } from './private-temp';
 
 export interface TraceCopy {
@@ -31,13 +32,8 @@ const MACHIN_LINE_LIMIT = 16383;
 /** `%255s`: a longer goroutine id would be cut and never match. */
 const MACHIN_ID_LIMIT = 255;
 const CHUNK = 1 << 20;
-const NL = 0x0a;
-const CR = 0x0d;
-const LINE_END = new Uint8Array([NL]);
-const SP = 0x20;
+const LINE_END = new Uint8Array([LF]);
 const DOT = 0x2e;
-const TAG_S = 0x53;
-const TAG_I = 0x49;
 const DIGIT_0 = 0x30;
 const DIGIT_1 = 0x31;
 const DIGIT_9 = 0x39;
@@ -100,7 +96,7 @@ async function copyChecked(source: string, target: string, programPath: string):
       const { bytesRead } = await input.read(buf, 0, CHUNK, null);
       if (bytesRead === 0) break;
       const data = carry.length ? concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
-      const lastNl = data.lastIndexOf(NL);
+      const lastNl = data.lastIndexOf(LF);
       if (lastNl < 0) {
         carry = data.slice();
         if (carry.length > 64 * CHUNK) throw writer.error(writer.lineNumber, 'a line longer than 64 MB');
@@ -138,7 +134,7 @@ class LineWriter {
     let runStart = -1; // a run of record lines copied unchanged
     let s = from;
     while (s < to && this.inHeader) {
-      const nl = data.indexOf(NL, s);
+      const nl = data.indexOf(LF, s);
       const e = nl > s && data[nl - 1] === CR ? nl - 1 : nl;
       if (this.headerLine(data, s, e, parts)) {
         this.lineNumber++;
@@ -213,9 +209,9 @@ class LineWriter {
    */
   private checkRecord(data: Uint8Array, s: number): number {
     const tag = data[s];
-    if (tag === NL || (tag === CR && data[s + 1] === NL)) return tag === NL ? s : s + 1;
+    if (tag === LF || (tag === CR && data[s + 1] === LF)) return tag === LF ? s : s + 1;
     if ((tag !== TAG_S && tag !== TAG_I) || data[s + 1] !== SP) {
-      throw this.error(this.lineNumber, `unexpected line ${JSON.stringify(truncate(latin1(data, s, data.indexOf(NL, s))))} among the records`);
+      throw this.error(this.lineNumber, `unexpected line ${JSON.stringify(truncate(latin1(data, s, data.indexOf(LF, s))))} among the records`);
     }
     const idStart = s + 2;
     let i = idStart;
@@ -226,9 +222,9 @@ class LineWriter {
       i += 2;
       while (data[i] >= DIGIT_0 && data[i] <= DIGIT_9) i++;
     }
-    if (!ok || i - idStart > MACHIN_ID_LIMIT || (data[i] !== NL && data[i] !== CR && data[i] !== SP)) {
+    if (!ok || i - idStart > MACHIN_ID_LIMIT || (data[i] !== LF && data[i] !== CR && data[i] !== SP)) {
       let idEnd = idStart;
-      while (data[idEnd] !== SP && data[idEnd] !== NL && data[idEnd] !== CR) idEnd++;
+      while (data[idEnd] !== SP && data[idEnd] !== LF && data[idEnd] !== CR) idEnd++;
       throw this.error(this.lineNumber, `bad goroutine id ${JSON.stringify(truncate(latin1(data, idStart, idEnd)))}`);
     }
     if (tag === TAG_S) {
@@ -240,7 +236,7 @@ class LineWriter {
     if (data[i] === SP) {
       const hexStart = ++i;
       for (let c = data[i]; (c >= DIGIT_0 && c <= DIGIT_9) || (c >= HEX_A && c <= HEX_F); c = data[++i]);
-      if (data[i] !== NL && data[i] !== CR) throw this.error(this.lineNumber, `bad hex in an \`I\` line at column ${i - s + 1}`);
+      if (data[i] !== LF && data[i] !== CR) throw this.error(this.lineNumber, `bad hex in an \`I\` line at column ${i - s + 1}`);
       if ((i - hexStart) % 2 !== 0) throw this.error(this.lineNumber, 'odd-length hex in an `I` line');
       if (i - s > MACHIN_LINE_LIMIT && !this.longIoWarned) {
         this.longIoWarned = true;
@@ -253,7 +249,7 @@ class LineWriter {
 
   /** At a CR: the index of the `\n` right after it, or an error (a CR inside a line). */
   private lineEnd(data: Uint8Array, cr: number): number {
-    if (data[cr + 1] !== NL) throw this.error(this.lineNumber, 'a carriage return inside a record');
+    if (data[cr + 1] !== LF) throw this.error(this.lineNumber, 'a carriage return inside a record');
     return cr + 1;
   }
 }

@@ -4,11 +4,8 @@
 import { HEADER_KEYWORDS } from './header';
 import { HEX_VALUE } from './hex';
 import { latin1, MAX_ID_BYTES } from './goroutine-table';
+import { CR, SP, TAG_I, TAG_S } from './trace-bytes';
 
-const CR = 13;
-const SP = 32;
-const TAG_S = 83;
-const TAG_I = 73;
 
 /** Why buf[p, end) cannot be the start of a valid trace line, or '' when it can. */
 export function cutPrefixProblem(buf: Uint8Array, p: number, end: number, firstLine: boolean): string {

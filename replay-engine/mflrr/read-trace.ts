@@ -14,6 +14,7 @@ import { fileError } from '../file-error';
 import { RecordingError, type EngineWarning } from '../model/errors';
 import type { Timeline } from '../model/timeline';
 import type { MflrrHeader } from './header';
+import { LF } from './trace-bytes';
 import { TraceScanner } from './trace-scanner';
 
 export interface TraceRead {
@@ -33,7 +34,6 @@ export interface TraceRead {
 const CHUNK = 1 << 20;
 /** Room before each chunk for the unfinished last line of the one before. */
 const HEAD = 64 * 1024;
-const LF = 10;
 
 export async function readTrace(file: string): Promise<TraceRead> {
   let handle;

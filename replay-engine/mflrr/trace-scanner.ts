@@ -10,12 +10,8 @@ import { HEX_VALUE } from './hex';
 import { cutPrefixProblem, describeByte, shorten } from './line-prefix';
 import type { TraceRead } from './read-trace';
 import { ScanKernel } from './scan-kernel';
+import { CR, LF, SP, TAG_I, TAG_S } from './trace-bytes';
 
-const LF = 10;
-const CR = 13;
-const SP = 32;
-const TAG_S = 83;
-const TAG_I = 73;
 /** The shortest record line, `S 0\n`: bounds the record count from the file size. */
 const MIN_RECORD_BYTES = 4;
 const MAGIC = 'MFLRR';

@@ -430,12 +430,6 @@ export class TimelineBuilder {
     return this.used;
   }
 
-  /** Undo payload bytes reserved for a record that will not be added (a cut last line). */
-  dropPayloadFrom(offset: number): void {
-    this.used = offset;
-    this.payloadPending = false;
-  }
-
   private grow(): void {
     const size = this.kind.length * 2;
     const kind = new Uint8Array(size);
