@@ -112,6 +112,19 @@ export class BreakpointTable {
   private flaggedList: Uint32Array | null = null;
   /** Whether record bytes hold FLAG_KIND_THREAD bits. */
   private folded = false;
+  /**
+   * What the client asked for last, under the ids it was given: a table over the same recording
+   * read anew (a restart) takes it over with `carryOver`, since the client does not send it again
+   * and matches `hitBreakpointIds` against the ids it was told.
+   */
+  private asked: {
+    lines?: Array<BreakpointOptions & { line: number }>;
+    functions?: Array<BreakpointOptions & { name: string }>;
+    data?: Array<BreakpointOptions & { dataId: string }>;
+    filters?: string[];
+  } = {};
+  /** The divergence a replay against another build reported (setDivergence), null when none. */
+  private reported: Divergence | null = null;
 
   constructor(
     private readonly recording: Recording,
@@ -166,6 +179,7 @@ export class BreakpointTable {
    * `divergence` exception filter stops there in both directions.
    */
   setDivergence(d: Divergence | null): void {
+    this.reported = d;
     const old = this.divergence;
     if (old && this.recordFlags) this.flags()[old.record] &= ~FLAG_DIVERGENCE;
     this.divergence = d ?? this.verifyDivergence;
@@ -218,31 +232,36 @@ export class BreakpointTable {
   }
 
   setLineBreakpoints(requests: Array<BreakpointOptions & { line: number }>): BreakpointResult[] {
-    const tl = this.recording.timeline;
     if (this.lines.size > 0) {
       const f = this.flags();
       for (const r of this.lines.keys()) f[r] &= ~FLAG_LINE;
     }
     this.lines.clear();
-    return requests.map((req) => {
-      const id = req.id ?? nextId++;
-      const r = tl.recordAtLine(req.line);
-      if (r < 0) {
-        const what = tl.format === 'tcap' ? 'an effect' : 'a record (an S or I line)';
-        return { id, verified: false, line: req.line, message: `line ${req.line} holds no record: breakpoints bind to lines with ${what}` };
-      }
-      const bp: LineBreakpoint = { id, record: r };
-      const problem = this.compile(req, bp);
-      if (problem) return { id, verified: false, line: req.line, message: problem };
-      this.lines.set(r, bp);
-      this.flags()[r] |= FLAG_LINE;
-      return { id, verified: true, line: req.line };
-    });
+    const results = requests.map((req) => this.addLineBreakpoint(req));
+    this.asked.lines = requests.map((req, i) => ({ ...req, id: results[i].id }));
+    return results;
+  }
+
+  private addLineBreakpoint(req: BreakpointOptions & { line: number }): BreakpointResult {
+    const tl = this.recording.timeline;
+    const id = req.id ?? nextId++;
+    const r = tl.recordAtLine(req.line);
+    if (r < 0) {
+      const what = tl.format === 'tcap' ? 'an effect' : 'a record (an S or I line)';
+      return { id, verified: false, line: req.line, message: `line ${req.line} holds no record: breakpoints bind to lines with ${what}` };
+    }
+    const bp: LineBreakpoint = { id, record: r };
+    const problem = this.compile(req, bp);
+    if (problem) return { id, verified: false, line: req.line, message: problem };
+    this.lines.set(r, bp);
+    this.flags()[r] |= FLAG_LINE;
+    return { id, verified: true, line: req.line };
   }
 
   setFunctionBreakpoints(requests: Array<BreakpointOptions & { name: string }>): BreakpointResult[] {
     const results = this.compileFunctionBreakpoints(requests);
     this.foldKindThreadFlags();
+    this.asked.functions = requests.map((req, i) => ({ ...req, id: results[i].id }));
     return results;
   }
 
@@ -306,6 +325,7 @@ export class BreakpointTable {
   }
 
   setExceptionFilters(filters: string[]): string | undefined {
+    this.asked.filters = [...filters];
     // The per-record bytes are allocated only when a filter has a record to mark.
     const needed = this.panicRecord >= 0 || this.divergence !== null || filters.includes('fault') || this.faultRecords !== null;
     const f = needed ? this.flags() : new Uint8Array(0);
@@ -339,7 +359,7 @@ export class BreakpointTable {
     this.data.clear();
     this.dataList = [];
     const histories = this.recording.histories;
-    return requests.map((req) => {
+    const results = requests.map((req): BreakpointResult => {
       const id = req.id ?? nextId++;
       const bar = req.dataId.lastIndexOf('|');
       const t = bar > 0 ? tl.threadIndex(req.dataId.slice(0, bar)) : -1;
@@ -369,6 +389,23 @@ export class BreakpointTable {
       });
       return { id, verified: true };
     });
+    this.asked.data = requests.map((req, i) => ({ ...req, id: results[i].id }));
+    return results;
+  }
+
+  /**
+   * Take over what the client set on `previous`, a table over the same recording read before (a
+   * restart that read it anew): its breakpoints under the same ids, its exception filters, and a
+   * divergence a replay against a build reported, when it still names a record of this one.
+   */
+  carryOver(previous: BreakpointTable): void {
+    const a = previous.asked;
+    if (a.filters) this.setExceptionFilters(a.filters);
+    if (a.lines) this.setLineBreakpoints(a.lines);
+    if (a.functions) this.setFunctionBreakpoints(a.functions);
+    if (a.data) this.setDataBreakpoints(a.data);
+    const d = previous.reported;
+    if (d && previous.recording.timeline.file === this.recording.timeline.file && d.record < this.recordCount) this.setDivergence(d);
   }
 
   /** Value changes of a data breakpoint, as positions (for tests and the history view). */

@@ -6,6 +6,7 @@
 // machin replay --verify instead and is not set this way.
 import type { Recording } from '../replay-engine/model/recording';
 import type { Divergence } from './breakpoints';
+import type { DivergenceBody } from './contract';
 
 /** The divergence `{effect, message?}` names (null: clear it), or what is wrong with the request. */
 export function replayDivergence(rec: Recording, a: Record<string, unknown>): Divergence | null | string {
@@ -30,10 +31,6 @@ export function replayDivergence(rec: Recording, a: Record<string, unknown>): Di
   };
 }
 
-export interface DivergenceBody {
-  /** null: no divergence is known (or it was cleared and the recording says none). */
-  divergence: { record: number; line: number; position: number; source: 'verify' | 'replay'; description: string; message: string } | null;
-}
 
 export function divergenceBody(rec: Recording, d: Divergence | null): DivergenceBody {
   if (!d) return { divergence: null };

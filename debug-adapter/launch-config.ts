@@ -29,6 +29,8 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
    * done then (reason `entry`). Instead of stopOnEntry; not with replayToPanic.
    */
   startPosition?: number;
+  /** Log the Debug Adapter Protocol messages to the Debug Console (keys and the recording's text are left out). */
+  trace?: boolean;
   /** Start stopped on this record (0-based, -1 the start); exact where a position covers an op and the I/O after it. Wins over startPosition. */
   startRecord?: number;
 }
@@ -58,7 +60,7 @@ export function checkLaunchArguments(raw: Record<string, unknown> | undefined | 
   for (const k of strings) {
     if (args[k] !== undefined && typeof args[k] !== 'string') return `\`${k}\` must be a path (a string).`;
   }
-  for (const k of ['stopOnEntry', 'replayToPanic', 'noToolchain'] as const) {
+  for (const k of ['stopOnEntry', 'replayToPanic', 'noToolchain', 'trace'] as const) {
     if (args[k] !== undefined && typeof args[k] !== 'boolean') return `\`${k}\` must be true or false.`;
   }
   if (args.timeLimitSeconds !== undefined && !(typeof args.timeLimitSeconds === 'number' && args.timeLimitSeconds > 0 && args.timeLimitSeconds <= 86_400)) {
@@ -81,7 +83,7 @@ export function checkLaunchArguments(raw: Record<string, unknown> | undefined | 
   }
   const unknown = Object.keys(raw).filter((k) => !KNOWN.has(k) && !k.startsWith('__'));
   if (unknown.length) {
-    return `Unknown launch attribute(s): ${unknown.join(', ')}. Frozen Run knows: recording, program, stopOnEntry, replayToPanic, machinPath, tinPath, noToolchain, timeLimitSeconds, programRoots, cwd, startPosition, startRecord.`;
+    return `Unknown launch attribute(s): ${unknown.join(', ')}. Frozen Run knows: recording, program, stopOnEntry, replayToPanic, machinPath, tinPath, noToolchain, timeLimitSeconds, programRoots, cwd, startPosition, startRecord, trace.`;
   }
   const base = args.cwd && isAbsolute(args.cwd) ? args.cwd : process.cwd();
   const abs = (p: string) => resolve(base, p);

@@ -14,13 +14,48 @@
 //         continue / reverseContinue, runTo / runBackTo, goto
 // Every move but goto passes over the records in between and stops at the first breakpoint it
 // meets, in either direction: forward over (m, target], backward over [target, m).
-import { Cursor } from '../replay-engine/model/cursor';
+//
+// The rules live here too: where a session starts (`start`), which record a request names
+// (`targetOf`) and which way a run-to may go, so the DAP session only translates.
+import { basename } from 'node:path';
 import type { Recording } from '../replay-engine/model/recording';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
+import type { DivergenceBody, TargetArguments } from './contract';
+import { divergenceBody, replayDivergence } from './divergence';
 import { ThreadIndex } from './thread-index';
 
 /** Where and why a move stopped: a breakpoint's hit, or a step's end described the same way. */
 export type Stop = BreakpointHit;
+
+/** A request the runtime refuses: `id` is the error number the session answers with. */
+export class RuntimeRefusal extends Error {
+  constructor(readonly id: number, message: string) {
+    super(message);
+  }
+}
+
+/** Where a session starts (the launch attributes that say so). */
+export interface StartRules {
+  stopOnEntry?: boolean;
+  replayToPanic?: boolean;
+  startPosition?: number;
+  startRecord?: number;
+}
+
+/** How a session started: the first stop, and a line for the console when there is more to say. */
+export interface Started {
+  stop: Promise<Stop>;
+  note?: string;
+}
+
+export type RunToward = 'runTo' | 'runBackTo' | 'goto';
+
+/** What a run-to request without a target says (the extension passes the editor's line or the timeline's record). */
+const NEEDS_TARGET: Record<RunToward, string> = {
+  runBackTo: 'Run Back to Cursor needs a line of the recording: put the cursor on a record line (or select a record on the timeline). Arguments: { line } (1-based line of the recording), { position } or { record }.',
+  runTo: 'Run to Cursor needs a line of the recording: put the cursor on a record line (or select a record on the timeline). Arguments: { line } (1-based line of the recording), { position } or { record }.',
+  goto: 'Say where: { line } (1-based line of the recording), { position } (ops/effects done) or { record }.',
+};
 
 export interface RuntimeEvents {
   /** A log point's message, reached on `record`. */
@@ -34,7 +69,6 @@ export interface RuntimeEvents {
 const SLICE = 1 << 16;
 
 export class ReplayRuntime {
-  readonly cursor: Cursor;
   readonly breakpoints: BreakpointTable;
   private current = -1;
   private index: ThreadIndex | null = null;
@@ -43,7 +77,6 @@ export class ReplayRuntime {
   lastStop: Stop;
 
   constructor(readonly recording: Recording, events: RuntimeEvents) {
-    this.cursor = new Cursor(recording.timeline);
     this.breakpoints = new BreakpointTable(recording, () => this.threads, () => this.findFaults(), (t, r) => events.log(t, r));
     this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
   }
@@ -61,8 +94,9 @@ export class ReplayRuntime {
     return this.current >= this.timeline.recordCount;
   }
 
+  /** Steps completed at the current record. */
   get position(): number {
-    return this.cursor.position;
+    return this.positionAt(this.current);
   }
 
   get running(): boolean {
@@ -98,7 +132,6 @@ export class ReplayRuntime {
 
   private setState(m: number): void {
     this.current = m;
-    this.cursor.moveTo(this.positionAt(m));
   }
 
   /** Move with no breakpoint checks (goto, replay to panic, restart). */
@@ -110,6 +143,125 @@ export class ReplayRuntime {
 
   pause(): void {
     if (this.busy) this.pauseRequested = true;
+  }
+
+  /** Refuses a move while another runs. */
+  ready(): this {
+    if (this.busy) throw new RuntimeRefusal(1040, 'The replay is already moving: pause it first.');
+    return this;
+  }
+
+  /** Checks a thread index given by a client (as DAP id - 1). */
+  checkThread(t: number): number {
+    const n = this.timeline.threads.length;
+    if (!(Number.isInteger(t) && t >= 0 && t < n)) throw new RuntimeRefusal(1041, `No thread ${t + 1}: threads are 1..${n}.`);
+    return t;
+  }
+
+  // ----- rules: where to start, where a request points -----
+
+  /** The record state `startRecord` / `startPosition` name (undefined: neither), or a refusal saying what is wrong. */
+  startRecordOf(rules: StartRules): number | undefined {
+    const tl = this.timeline;
+    if (rules.startRecord !== undefined) {
+      if (rules.startRecord >= tl.recordCount) {
+        throw new RuntimeRefusal(1004, `\`startRecord\` ${rules.startRecord} is not a record of ${basename(tl.file)}: it has records 0..${tl.recordCount - 1} (-1 is the start).`);
+      }
+      return rules.startRecord;
+    }
+    if (rules.startPosition !== undefined) {
+      if (rules.startPosition > tl.stepCount) {
+        throw new RuntimeRefusal(1004, `\`startPosition\` ${rules.startPosition} is past the end of ${basename(tl.file)}: it has ${tl.stepCount} ${this.unitWord(2)} (positions 0..${tl.stepCount}).`);
+      }
+      return this.recordForPosition(rules.startPosition);
+    }
+    return undefined;
+  }
+
+  /**
+   * Start (or start again): at the start record or position, at the panic (replayToPanic; the end
+   * when there is none), stopped on entry, or running forward to the first breakpoint.
+   */
+  start(rules: StartRules): Started {
+    const tl = this.timeline;
+    const start = this.startRecordOf(rules);
+    this.ready();
+    this.jump(-1, { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording' });
+    if (start !== undefined) {
+      const where = start < 0 ? 'the start of the recording' : `${this.unitWord(1)} ${this.positionAt(start)}, line ${tl.lineOf(start)}`;
+      return { stop: Promise.resolve(this.jump(start, { reason: 'entry', thread: start < 0 ? this.lastStop.thread : tl.thread[start], description: `Started at ${where}` })) };
+    }
+    if (rules.replayToPanic) {
+      const p = this.recording.panic;
+      if (p) {
+        return { stop: Promise.resolve(this.jump(this.recordForPosition(p.position), { reason: 'exception', thread: p.thread, exception: 'panic', description: `Panic: ${p.message}`, text: p.message })) };
+      }
+      const stop = this.jump(tl.recordCount, this.endStop());
+      return { stop: Promise.resolve(stop), note: stop.text };
+    }
+    if (rules.stopOnEntry || tl.recordCount === 0) return { stop: Promise.resolve(this.lastStop) };
+    return { stop: this.continueForward() };
+  }
+
+  /** The record a request names: { record } (-1 the start), { line } (1-based, of the recording's document) or { position } (steps done). */
+  targetOf(a: TargetArguments, toward: RunToward): number {
+    const tl = this.timeline;
+    if (typeof a.record === 'number') {
+      if (!Number.isInteger(a.record) || a.record < -1 || a.record >= tl.recordCount) throw new RuntimeRefusal(1070, `No record ${a.record} (the recording has ${tl.recordCount}).`);
+      return a.record;
+    }
+    if (typeof a.line === 'number') {
+      const r = tl.recordAtLine(a.line);
+      if (r < 0) throw new RuntimeRefusal(1070, `Line ${a.line} holds no record.`);
+      return r;
+    }
+    if (typeof a.position === 'number') {
+      if (!Number.isInteger(a.position) || a.position < 0 || a.position > tl.stepCount) throw new RuntimeRefusal(1070, `Position ${a.position} is outside 0..${tl.stepCount}.`);
+      return this.recordForPosition(a.position);
+    }
+    throw new RuntimeRefusal(1073, NEEDS_TARGET[toward]);
+  }
+
+  /** Run to Cursor goes forward, Run Back to Cursor back, Go To anywhere (without breakpoints). */
+  toward(toward: RunToward, a: TargetArguments): Promise<Stop> {
+    const target = this.targetOf(a, toward);
+    this.ready();
+    if (toward === 'goto') return Promise.resolve(this.goto(target, 'Went to the record'));
+    if (toward === 'runBackTo' && target >= this.current) {
+      throw new RuntimeRefusal(1071, `Run Back to Cursor: that record is not before the current one (line ${this.current >= 0 ? this.timeline.lineOf(Math.min(this.current, this.timeline.recordCount - 1)) : 'start'}); use Run to Cursor.`);
+    }
+    if (toward === 'runTo' && target <= this.current) throw new RuntimeRefusal(1072, 'Run to Cursor: that record is not after the current one; use Run Back to Cursor.');
+    const where = target >= 0 ? `line ${this.timeline.lineOf(target)}` : 'the start';
+    return this.runTo(target, toward === 'runBackTo' ? `Ran back to ${where}` : `Ran to ${where}`);
+  }
+
+  /** Go to record state m (a goto target, a timeline click): no breakpoint is looked at. */
+  goto(m: number, description: string): Stop {
+    return this.jump(m, { reason: 'goto', thread: this.timeline.thread[Math.max(0, Math.min(m, this.timeline.recordCount - 1))] ?? 0, description });
+  }
+
+  /** The record a goto target on a 1-based document line is (-1: none). */
+  recordAtLine(line: number): number {
+    return this.timeline.recordAtLine(line);
+  }
+
+  /** Mark where a replay against another build diverged (`{ effect, message }`, effect null: clear it). */
+  markDivergence(a: Record<string, unknown>): DivergenceBody {
+    const d = replayDivergence(this.recording, a);
+    if (typeof d === 'string') throw new RuntimeRefusal(1090, d);
+    this.breakpoints.setDivergence(d);
+    return divergenceBody(this.recording, this.breakpoints.currentDivergence);
+  }
+
+  /** A pause while nothing runs reports where the cursor already is. */
+  pausedHere(): Stop {
+    return { ...this.lastStop, reason: 'pause', description: 'Paused', breakpointIds: [] };
+  }
+
+  /** `op`/`ops` or `effect`/`effects`. */
+  private unitWord(count: number): string {
+    const one = this.timeline.format === 'tcap' ? 'effect' : 'op';
+    return count === 1 ? one : `${one}s`;
   }
 
   // ----- moves -----
@@ -199,7 +351,7 @@ export class ReplayRuntime {
     const rec = this.recording;
     const tl = this.timeline;
     const thread = rec.panic ? rec.panic.thread : tl.recordCount > 0 ? tl.thread[tl.recordCount - 1] : 0;
-    const total = `${tl.stepCount} ${tl.format === 'tcap' ? 'effects' : 'ops'}`;
+    const total = `${tl.stepCount} ${this.unitWord(2)}`;
     let text: string;
     if (rec.panic) text = `End of the recording (${total}); the run panicked at op ${rec.panic.position}: ${rec.panic.message}`;
     else if (tl.format === 'tcap' || rec.verify) text = `End of the recording (${total}): the run did not panic`;

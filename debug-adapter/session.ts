@@ -1,63 +1,50 @@
-// The DAP session: maps Debug Adapter Protocol requests onto the replay runtime and the engine.
-// It runs inline in the extension host (`new vscode.DebugAdapterInlineImplementation(new
-// FrozenRunSession({ keyHex }))`) and standalone over stdio (debug-adapter/main.ts).
-import {
-  Event, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, DebugSession,
-} from '@vscode/debugadapter';
+// The DAP session: a translation of Debug Adapter Protocol requests onto the replay runtime
+// (runtime.ts owns the rules: where to start, which record a request names, which way a run may
+// go, how breakpoints stop it), one short method per request. It runs inline in the extension
+// host, handed the extension's recording (extension/debug-provider.ts), and standalone over stdio
+// (debug-adapter/main.ts), where it opens the recording itself.
+import { Event, InitializedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { Recording } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
-import { BreakpointTable, EXCEPTION_FILTERS, type Divergence } from './breakpoints';
-import { divergenceBody, replayDivergence } from './divergence';
+import type { OpenOptions } from '../replay-engine/open-options';
+import { EXCEPTION_FILTERS } from './breakpoints';
+import { EVENT, REQUEST, type SetKeyResponseBody, type TargetArguments, type ToolchainEventBody } from './contract';
+import { dataBreakpointInfo } from './data-breakpoint-info';
 import { evaluateInThread } from './evaluate';
 import { exceptionInfo } from './exception-info';
+import { threadFrames, threadOfFrame } from './frames';
 import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from './launch-config';
-import { ReplayRuntime, type Stop } from './runtime';
+import { causalChainBody, cursorBody, dapReason, threadsBody, toolchainOutcome } from './reports';
+import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop } from './runtime';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
+import { TracedSession } from './traced-session';
 import { VariableStore } from './variables';
+
+/** Opens the recording a launch names: the engine's openRecording, or the extension's store. */
+export type RecordingSource = (args: FrozenRunLaunchArguments, options: OpenOptions) => Promise<Recording>;
 
 export interface FrozenRunSessionOptions {
   /** Capsule key (64 hex digits) from the extension's SecretStorage. Never logged. */
   keyHex?: string;
   /** Environment for TIN_REPLAY_KEY / MACHIN / TIN (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Where recordings come from (default: the engine reads and enriches each launch's own). */
+  open?: RecordingSource;
 }
-
-/** Custom requests and events (documented in docs/debug-adapter.md). */
-export const CUSTOM = {
-  stepBackIn: 'frozenRun/stepBackIn',
-  stepBackOut: 'frozenRun/stepBackOut',
-  runBackTo: 'frozenRun/runBackTo',
-  runTo: 'frozenRun/runTo',
-  timeline: 'frozenRun/timeline',
-  divergence: 'frozenRun/divergence',
-  divergenceEvent: 'frozenRun/divergence',
-  goto: 'frozenRun/goto',
-  setKey: 'frozenRun/setKey',
-  cursorEvent: 'frozenRun/cursor',
-  causalChainEvent: 'frozenRun/causalChain',
-  toolchainEvent: 'frozenRun/toolchain',
-} as const;
-
-/** What a run-to request without a target says (the extension passes the editor's line or the timeline's record). */
-const NEEDS_TARGET: Record<string, string> = {
-  [CUSTOM.runBackTo]: 'Run Back to Cursor needs a line of the recording: put the cursor on a record line (or select a record on the timeline). Arguments: { line } (1-based line of the recording), { position } or { record }.',
-  [CUSTOM.runTo]: 'Run to Cursor needs a line of the recording: put the cursor on a record line (or select a record on the timeline). Arguments: { line } (1-based line of the recording), { position } or { record }.',
-  [CUSTOM.goto]: 'Say where: { line } (1-based line of the recording), { position } (ops/effects done) or { record }.',
-};
 
 const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** How long launch waits for configurationDone before going on (a client that never sends it). */
 const CONFIGURATION_WAIT_MS = 10_000;
 
-export class FrozenRunSession extends LoggingDebugSession {
+export class FrozenRunSession extends TracedSession {
   private keyHex: string | undefined;
   private readonly env: NodeJS.ProcessEnv | undefined;
+  private readonly source: RecordingSource;
   private args: FrozenRunLaunchArguments | undefined;
-  private recording: Recording | undefined;
   private runtime: ReplayRuntime | undefined;
   private variables: VariableStore | undefined;
   private configured: () => void = () => undefined;
@@ -65,50 +52,28 @@ export class FrozenRunSession extends LoggingDebugSession {
   private abort = new AbortController();
   /** The served text: kept between requests only for a capsule's decoded document (see keepText). */
   private text: Promise<string> | undefined;
-  /** The divergence a replay against another build reported (frozenRun/divergence), kept across restarts. */
-  private reported: { file: string; divergence: Divergence } | null = null;
   /** While a custom request is handled: its errors are not shown by VS Code (the extension shows them). */
   private quiet = false;
-  /**
-   * The breakpoints as last asked for, with the ids they were given: applied again under the same
-   * ids when a restart opens the recording anew (the client does not send them again, and matches
-   * `hitBreakpointIds` against the ids it was told).
-   */
-  private asked: {
-    lines?: Array<DebugProtocol.SourceBreakpoint & { id: number }>;
-    functions?: Array<DebugProtocol.FunctionBreakpoint & { id: number }>;
-    data?: Array<DebugProtocol.DataBreakpoint & { id: number }>;
-    filters?: string[];
-  } = {};
+
+  /** Custom requests, by name (debug-adapter/contract.ts). */
+  private readonly customs: Record<string, (response: DebugProtocol.Response, a: Record<string, unknown>) => void> = {
+    [REQUEST.setKey]: (response, a) => this.setKey(response, a),
+    [REQUEST.stepBackIn]: (response) => this.move(response, (rt) => rt.stepBackIn()),
+    [REQUEST.stepBackOut]: (response, a) => this.move(response, (rt) => rt.stepBackOut(rt.checkThread(this.threadArg(rt, a)))),
+    [REQUEST.runBackTo]: (response, a) => this.toward(response, 'runBackTo', a),
+    [REQUEST.runTo]: (response, a) => this.toward(response, 'runTo', a),
+    [REQUEST.goto]: (response, a) => this.toward(response, 'goto', a),
+    [REQUEST.timeline]: (response, a) => this.answer(response, () => timelineChunk(this.rt().recording, a as TimelineRequest, this.rt().breakpoints.currentDivergence)),
+    [REQUEST.divergence]: (response, a) => this.answer(response, () => this.rt().markDivergence(a), (body) => this.sendEvent(new Event(EVENT.divergence, body))),
+  };
 
   constructor(options: FrozenRunSessionOptions = {}) {
     super();
     this.keyHex = options.keyHex;
     this.env = options.env;
+    this.source = options.open ?? ((args, o) => openRecording(args.recording, o));
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
-  }
-
-  /** Never let a key reach a log: setKey bypasses the logging session's request trace. */
-  protected override dispatchRequest(request: DebugProtocol.Request): void {
-    if (request.command === CUSTOM.setKey) {
-      (DebugSession.prototype as unknown as { dispatchRequest(r: DebugProtocol.Request): void }).dispatchRequest.call(this, request);
-      return;
-    }
-    super.dispatchRequest(request);
-  }
-
-  /**
-   * LoggingDebugSession stringifies every response for its log even when logging is off: for the
-   * served text of a 100 MB trace that is a second copy and seconds of blocking. A `source`
-   * response skips that log (the text is the recording itself, nothing to learn from a log of it).
-   */
-  override sendResponse(response: DebugProtocol.Response): void {
-    if (response.command === 'source' && response.success) {
-      (DebugSession.prototype as unknown as { sendResponse(r: DebugProtocol.Response): void }).sendResponse.call(this, response);
-      return;
-    }
-    super.sendResponse(response);
   }
 
   // ----- lifecycle -----
@@ -141,164 +106,30 @@ export class FrozenRunSession extends LoggingDebugSession {
   }
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, raw: DebugProtocol.LaunchRequestArguments): Promise<void> {
-    try {
-      await this.launch(response, raw);
-    } catch (e) {
-      this.fail(response, 1000, `Frozen Run could not start: ${(e as Error).message ?? String(e)}`);
-    }
-  }
-
-  private async launch(response: DebugProtocol.LaunchResponse, raw: DebugProtocol.LaunchRequestArguments): Promise<void> {
-    const checked = checkLaunchArguments(raw as Record<string, unknown>);
-    if (typeof checked === 'string') return this.fail(response, 1001, checked);
-    this.args = checked;
-    const opened = await this.open(checked);
-    if (typeof opened === 'string') return this.fail(response, 1002, opened);
-    const start = this.startRecord(checked);
-    if (typeof start === 'string') return this.fail(response, 1004, start);
-    this.sendEvent(new InitializedEvent());
-    await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, CONFIGURATION_WAIT_MS).unref?.())]);
-    this.sendResponse(response);
-    await this.begin(checked);
-  }
-
-  /** Open the recording (and run the toolchain); a problem comes back as the user's message. */
-  private async open(args: FrozenRunLaunchArguments): Promise<Recording | string> {
-    const toolchain = args.noToolchain ? 'off' : 'running';
-    this.toolchainEvent(toolchain, args.noToolchain ? 'Toolchain not run (noToolchain): showing the recording only' : `Reading ${basename(args.recording)} and replaying it with the toolchain when available...`);
-    const options = openOptions(args, this.keyHex, (text) => this.toolchainEvent('output', text), this.abort.signal);
-    if (this.env) options.env = this.env;
-    let rec: Recording;
-    try {
-      rec = await openRecording(args.recording, options);
-    } catch (e) {
-      const message = e instanceof RecordingError ? e.message : `${args.recording}: ${(e as Error).message ?? String(e)}`;
-      this.toolchainEvent('failed', message);
-      return message;
-    }
-    this.recording = rec;
-    this.text = undefined;
-    const runtime = new ReplayRuntime(rec, { log: (text, r) => this.logPoint(text, r) });
-    this.runtime = runtime;
-    this.variables = new VariableStore(runtime);
-    for (const w of rec.warnings) this.sendEvent(new OutputEvent(`${w.line ? `line ${w.line}: ` : ''}${w.message}\n`, 'console'));
-    if (rec.bestEffort) this.sendEvent(new OutputEvent('Best-effort recording (the program uses FFI): a replay may diverge from the recorded run.\n', 'console'));
-    if (!args.noToolchain) {
-      const known = rec.panic !== null || rec.verify !== null || rec.histories !== null;
-      const state = rec.timeline.format === 'tcap' ? 'done' : known ? 'done' : 'unavailable';
-      const why = rec.warnings.filter((w) => /toolchain|machin|program/.test(w.code)).map((w) => w.message).join('; ');
-      this.toolchainEvent(state, state === 'done' ? toolchainSummary(rec) : why || 'The toolchain added nothing: showing the recording only');
-    }
-    if (rec.panic) {
-      const p = rec.panic;
-      const tl = rec.timeline;
-      this.sendEvent(new Event(CUSTOM.causalChainEvent, {
-        position: p.position,
-        thread: tl.threads[p.thread].id,
-        threadId: p.thread + 1,
-        message: p.message,
-        source: p.source,
-        length: p.causalChain.length,
-        steps: p.causalChain.length <= 10_000 ? Array.from(p.causalChain, (t) => tl.threads[t].id) : undefined,
-      }));
-    }
-    return rec;
-  }
-
-  /** The record state `startRecord` / `startPosition` name (undefined: neither given), or what is wrong with them. */
-  private startRecord(args: FrozenRunLaunchArguments): number | string | undefined {
-    const rt = this.runtime;
-    if (!rt) return undefined;
-    const tl = rt.timeline;
-    const unit = tl.format === 'tcap' ? 'effects' : 'ops';
-    if (args.startRecord !== undefined) {
-      if (args.startRecord >= tl.recordCount) return `\`startRecord\` ${args.startRecord} is not a record of ${basename(tl.file)}: it has records 0..${tl.recordCount - 1} (-1 is the start).`;
-      return args.startRecord;
-    }
-    if (args.startPosition !== undefined) {
-      if (args.startPosition > tl.stepCount) return `\`startPosition\` ${args.startPosition} is past the end of ${basename(tl.file)}: it has ${tl.stepCount} ${unit} (positions 0..${tl.stepCount}).`;
-      return rt.recordForPosition(args.startPosition);
-    }
-    return undefined;
-  }
-
-  private async begin(args: FrozenRunLaunchArguments): Promise<void> {
-    const rt = this.runtime;
-    const rec = this.recording;
-    if (!rt || !rec) return;
-    rt.jump(-1, { reason: 'entry', thread: rec.timeline.recordCount ? rec.timeline.thread[0] : 0, description: 'Start of the recording' });
-    const start = this.startRecord(args);
-    if (typeof start === 'number') {
-      const tl = rec.timeline;
-      const unit = tl.format === 'tcap' ? 'effect' : 'op';
-      const where = start < 0 ? 'the start of the recording' : `${unit} ${rt.positionAt(start)}, line ${tl.lineOf(start)}`;
-      this.report(rt.jump(start, { reason: 'entry', thread: start < 0 ? rt.lastStop.thread : tl.thread[start], description: `Started at ${where}` }));
-      return;
-    }
-    if (args.replayToPanic) {
-      if (rec.panic) {
-        const p = rec.panic;
-        this.report(rt.jump(rt.recordForPosition(p.position), {
-          reason: 'exception', thread: p.thread, exception: 'panic', description: `Panic: ${p.message}`, text: p.message,
-        }));
-      } else {
-        const stop = rt.jump(rec.timeline.recordCount, rt.endStop());
-        this.sendEvent(new OutputEvent(`${stop.text}\n`, 'console'));
-        this.report(stop);
-      }
-      return;
-    }
-    if (args.stopOnEntry || rec.timeline.recordCount === 0) {
-      this.report(rt.lastStop);
-      return;
-    }
-    await this.move(() => rt.continueForward());
+    await this.answerAsync(response, 'start', async () => {
+      const args = this.checked(raw as Record<string, unknown>);
+      this.setTracing(args.trace === true);
+      this.args = args;
+      (await this.open(args)).startRecordOf(args);
+      this.sendEvent(new InitializedEvent());
+      await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, CONFIGURATION_WAIT_MS).unref?.())]);
+      return () => this.begin(args);
+    });
   }
 
   protected override async restartRequest(response: DebugProtocol.RestartResponse, args: DebugProtocol.RestartArguments): Promise<void> {
-    try {
-      await this.restart(response, args);
-    } catch (e) {
-      this.fail(response, 1000, `Frozen Run could not restart: ${(e as Error).message ?? String(e)}`);
-    }
-  }
-
-  private async restart(response: DebugProtocol.RestartResponse, args: DebugProtocol.RestartArguments): Promise<void> {
-    const given = (args as { arguments?: Record<string, unknown> } | undefined)?.arguments;
-    let launch = this.args;
-    if (given) {
-      const checked = checkLaunchArguments(given);
-      if (typeof checked === 'string') return this.fail(response, 1001, checked);
-      launch = checked;
-    }
-    if (!launch) return this.fail(response, 1003, 'Nothing to restart: the session was never launched.');
-    if (this.runtime?.running) return this.fail(response, 1040, 'The replay is moving: pause it first, then restart.');
-    const reopen = !this.recording || launch.recording !== this.args?.recording || launch.program !== this.args?.program || launch.noToolchain !== this.args?.noToolchain;
-    if (reopen) {
-      const opened = await this.open(launch);
-      if (typeof opened === 'string') return this.fail(response, 1002, opened);
-      this.reapplyBreakpoints();
-    }
-    const start = this.startRecord(launch);
-    if (typeof start === 'string') return this.fail(response, 1004, start);
-    this.args = launch;
-    this.sendResponse(response);
-    await this.begin(launch);
-  }
-
-  /** A restart that opened the recording again keeps the breakpoints the client set (by line, name, data id). */
-  private reapplyBreakpoints(): void {
-    const bt = this.runtime?.breakpoints;
-    if (!bt) return;
-    const a = this.asked;
-    if (a.filters) bt.setExceptionFilters(a.filters);
-    if (a.lines) bt.setLineBreakpoints(a.lines.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
-    if (a.functions) bt.setFunctionBreakpoints(a.functions);
-    if (a.data) bt.setDataBreakpoints(a.data);
-    // A divergence reported by a replay against a build holds for the same capsule read again.
-    const same = this.reported && this.reported.file === this.runtime?.timeline.file && this.reported.divergence.record < bt.recordCount;
-    if (same) bt.setDivergence(this.reported!.divergence);
-    else this.reported = null;
+    await this.answerAsync(response, 'restart', async () => {
+      const given = (args as { arguments?: Record<string, unknown> } | undefined)?.arguments;
+      const launch = given ? this.checked(given) : this.args;
+      if (!launch) throw new RuntimeRefusal(1003, 'Nothing to restart: the session was never launched.');
+      const before = this.args;
+      let rt = this.runtime?.ready();
+      const reopen = !rt || launch.recording !== before?.recording || launch.program !== before?.program || launch.noToolchain !== before?.noToolchain;
+      if (!rt || reopen) rt = await this.open(launch);
+      rt.startRecordOf(launch);
+      this.args = launch;
+      return () => this.begin(launch);
+    });
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
@@ -312,73 +143,34 @@ export class FrozenRunSession extends LoggingDebugSession {
     super.disconnectRequest(response, args, request);
   }
 
-  // ----- threads, frames, sources -----
+  // ----- threads, frames, scopes, sources -----
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    const rec = this.recording;
+    const rec = this.runtime?.recording;
     response.body = { threads: rec ? rec.timeline.threads.map((_, t) => new Thread(t + 1, threadName(rec, t))) : [] };
     this.sendResponse(response);
   }
 
-  private source(): Source {
-    const s = servedSource(this.recording!);
-    const src = new Source(s.name, undefined, s.sourceReference, s.origin) as DebugProtocol.Source;
-    src.presentationHint = 'emphasize';
-    return src as Source;
-  }
-
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
-    const rt = this.runtime;
-    if (!rt) return this.fail(response, 1010, 'No recording is open.');
-    const t = args.threadId - 1;
-    const tl = rt.timeline;
-    if (t < 0 || t >= tl.threads.length) return this.fail(response, 1011, `No thread ${args.threadId}.`);
-    const frames: DebugProtocol.StackFrame[] = [];
-    let r = rt.currentRecordOf(t);
-    let notStarted = false;
-    if (r < 0) {
-      r = rt.threads.firstRecord(t);
-      notStarted = true;
-    }
-    if (r >= 0) {
-      const view = rt.recording.describe(r);
-      frames.push({
-        id: t * 2 + 1,
-        name: notStarted ? `not started yet · next: ${view.summary}` : view.summary,
-        source: this.source(),
-        line: this.convertDebuggerLineToClient(view.line),
-        column: this.convertDebuggerColumnToClient(1),
-        presentationHint: notStarted ? 'subtle' : 'normal',
-      });
-      const loc = rt.recording.sourceLocation?.(r);
-      if (loc) {
-        frames.push({
-          id: t * 2 + 2,
-          name: loc.name,
-          source: new Source(basename(loc.path), this.convertDebuggerPathToClient(loc.path)),
-          line: this.convertDebuggerLineToClient(loc.line),
-          column: this.convertDebuggerColumnToClient(1),
-        });
-      }
-    } else {
-      frames.push({ id: t * 2 + 1, name: 'no records in this recording', line: 0, column: 0, presentationHint: 'subtle' });
-    }
-    const start = args.startFrame ?? 0;
-    const levels = args.levels || frames.length;
-    response.body = { stackFrames: frames.slice(start, start + levels), totalFrames: frames.length };
-    this.sendResponse(response);
-  }
-
-  private threadOfFrame(frameId: number | undefined): number {
-    const n = this.recording?.timeline.threads.length ?? 0;
-    const t = frameId !== undefined && Number.isInteger(frameId) && frameId > 0 ? (frameId - 1) >> 1 : -1;
-    return t >= 0 && t < n ? t : this.runtime?.lastStop.thread ?? 0;
+    this.answer(response, () => {
+      const rt = this.rt();
+      const t = args.threadId - 1;
+      if (t < 0 || t >= rt.timeline.threads.length) throw new RuntimeRefusal(1011, `No thread ${args.threadId}.`);
+      const frames = threadFrames(rt, t).map((f): DebugProtocol.StackFrame => ({
+        id: f.id,
+        name: f.name,
+        source: f.where?.type === 'recording' ? this.recordingSource() : f.where ? new Source(basename(f.where.path), this.convertDebuggerPathToClient(f.where.path)) : undefined,
+        line: f.where ? this.convertDebuggerLineToClient(f.line) : 0,
+        column: f.where ? this.convertDebuggerColumnToClient(1) : 0,
+        presentationHint: f.subtle ? 'subtle' : f.where?.type === 'recording' ? 'normal' : undefined,
+      }));
+      const start = args.startFrame ?? 0;
+      return { stackFrames: frames.slice(start, start + (args.levels || frames.length)), totalFrames: frames.length };
+    });
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
-    if (!this.variables) return this.fail(response, 1010, 'No recording is open.');
-    response.body = { scopes: this.variables.scopes(this.threadOfFrame(args.frameId)) };
-    this.sendResponse(response);
+    this.answer(response, () => ({ scopes: this.vars().scopes(threadOfFrame(this.runtime, args.frameId)) }));
   }
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
@@ -389,7 +181,7 @@ export class FrozenRunSession extends LoggingDebugSession {
   }
 
   protected override async sourceRequest(response: DebugProtocol.SourceResponse, args: DebugProtocol.SourceArguments): Promise<void> {
-    const rec = this.recording;
+    const rec = this.runtime?.recording;
     const ref = args.source?.sourceReference ?? args.sourceReference;
     if (!rec || ref !== RECORDING_SOURCE_REFERENCE) return this.fail(response, 1020, 'Unknown source.');
     try {
@@ -406,13 +198,9 @@ export class FrozenRunSession extends LoggingDebugSession {
   }
 
   protected override loadedSourcesRequest(response: DebugProtocol.LoadedSourcesResponse): void {
-    const sources: DebugProtocol.Source[] = [];
-    if (this.recording) {
-      sources.push(this.source());
-      const first = this.recording.timeline.recordCount > 0 ? this.recording.sourceLocation?.(0) : undefined;
-      if (first) sources.push(new Source(basename(first.path), first.path));
-    }
-    response.body = { sources };
+    const rec = this.runtime?.recording;
+    const first = rec && rec.timeline.recordCount > 0 ? rec.sourceLocation?.(0) : undefined;
+    response.body = { sources: [...(rec ? [this.recordingSource()] : []), ...(first ? [new Source(basename(first.path), first.path)] : [])] };
     this.sendResponse(response);
   }
 
@@ -422,13 +210,11 @@ export class FrozenRunSession extends LoggingDebugSession {
     const rt = this.runtime;
     const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
     if (!rt || !isRecordingSource(rt.recording, args.source)) {
-      response.body = {
-        breakpoints: wanted.map((b) => ({ verified: false, line: b.line, message: rt ? 'Frozen Run breakpoints bind to lines of the recording (the trace or the decoded capsule).' : 'No recording is open yet.' })),
-      };
+      const message = rt ? 'Frozen Run breakpoints bind to lines of the recording (the trace or the decoded capsule).' : 'No recording is open yet.';
+      response.body = { breakpoints: wanted.map((b) => ({ verified: false, line: b.line, message })) };
       return this.sendResponse(response);
     }
     const results = rt.breakpoints.setLineBreakpoints(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
-    this.asked.lines = wanted.map((b, i) => ({ ...b, id: results[i].id }));
     response.body = {
       breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: r.line !== undefined ? this.convertDebuggerLineToClient(r.line) : undefined, source: args.source })),
     };
@@ -436,20 +222,13 @@ export class FrozenRunSession extends LoggingDebugSession {
   }
 
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
-    const rt = this.runtime;
-    if (!rt) {
-      response.body = { breakpoints: args.breakpoints.map(() => ({ verified: false, message: 'No recording is open yet.' })) };
-      return this.sendResponse(response);
-    }
-    const results = rt.breakpoints.setFunctionBreakpoints(args.breakpoints);
-    this.asked.functions = args.breakpoints.map((b, i) => ({ ...b, id: results[i].id }));
-    response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message })) };
+    const results = this.runtime?.breakpoints.setFunctionBreakpoints(args.breakpoints);
+    response.body = { breakpoints: results ?? args.breakpoints.map(() => ({ verified: false, message: 'No recording is open yet.' })) };
     this.sendResponse(response);
   }
 
   protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
     const filters = [...args.filters, ...(args.filterOptions ?? []).map((f) => f.filterId)];
-    this.asked.filters = filters;
     const problem = this.runtime?.breakpoints.setExceptionFilters(filters);
     if (problem) this.sendEvent(new OutputEvent(`${problem}\n`, 'console'));
     response.body = { breakpoints: filters.map(() => ({ verified: this.runtime !== undefined })) };
@@ -457,137 +236,71 @@ export class FrozenRunSession extends LoggingDebugSession {
   }
 
   protected override dataBreakpointInfoRequest(response: DebugProtocol.DataBreakpointInfoResponse, args: DebugProtocol.DataBreakpointInfoArguments): void {
-    const rt = this.runtime;
-    const h = rt?.recording.histories;
-    const fromScope = args.variablesReference !== undefined ? this.variables?.watchedScopes.get(args.variablesReference) : undefined;
-    const t = fromScope ?? this.threadOfFrame(args.frameId);
-    if (!rt || !h || !h.names.includes(args.name) || (args.variablesReference !== undefined && fromScope === undefined)) {
-      response.body = {
-        dataId: null,
-        description: h ? 'Only watched variables (their values come from machin replay --print) can be data breakpoints.' : 'No variable values are known for this recording (machin did not run).',
-      };
-      return this.sendResponse(response);
-    }
-    const tl = rt.timeline;
-    if (!h.entries(args.name).some((e) => e.thread === t)) {
-      response.body = { dataId: null, description: `${args.name} takes no values in ${threadName(rt.recording, t)} (machin printed none there).` };
-      return this.sendResponse(response);
-    }
-    response.body = {
-      dataId: BreakpointTable.dataId(tl.threads[t].id, args.name),
-      description: `${args.name} in ${threadName(rt.recording, t)}: stop where its value changes`,
-      accessTypes: ['write'],
-      canPersist: true,
-    };
+    const fromScope = args.variablesReference !== undefined ? this.variables?.watchedScopes.get(args.variablesReference) ?? -1 : undefined;
+    response.body = dataBreakpointInfo(this.runtime, args.name, fromScope ?? threadOfFrame(this.runtime, args.frameId));
     this.sendResponse(response);
   }
 
   protected override setDataBreakpointsRequest(response: DebugProtocol.SetDataBreakpointsResponse, args: DebugProtocol.SetDataBreakpointsArguments): void {
-    const rt = this.runtime;
-    if (!rt) {
-      response.body = { breakpoints: args.breakpoints.map(() => ({ verified: false, message: 'No recording is open yet.' })) };
-      return this.sendResponse(response);
-    }
-    const results = rt.breakpoints.setDataBreakpoints(args.breakpoints);
-    this.asked.data = args.breakpoints.map((b, i) => ({ ...b, id: results[i].id }));
-    response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message })) };
+    const results = this.runtime?.breakpoints.setDataBreakpoints(args.breakpoints);
+    response.body = { breakpoints: results ?? args.breakpoints.map(() => ({ verified: false, message: 'No recording is open yet.' })) };
     this.sendResponse(response);
   }
 
   protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
     const rt = this.runtime;
-    const stop = rt?.lastStop;
-    if (!rt || !stop || stop.reason !== 'exception') return this.fail(response, 1030, 'The replay is not stopped on an exception.');
-    response.body = exceptionInfo(rt.recording, stop);
+    if (!rt || rt.lastStop.reason !== 'exception') return this.fail(response, 1030, 'The replay is not stopped on an exception.');
+    response.body = exceptionInfo(rt.recording, rt.lastStop);
     this.sendResponse(response);
   }
 
   // ----- moving -----
 
-  /** Run a move, then report where it stopped. The response is sent before the move starts. */
-  private async move(how: () => Promise<Stop>): Promise<void> {
-    try {
-      this.report(await how());
-    } catch (e) {
-      this.sendEvent(new OutputEvent(`${(e as Error).message}\n`, 'stderr'));
-    }
-  }
-
-  private ready(response: DebugProtocol.Response): ReplayRuntime | undefined {
-    const rt = this.runtime;
-    if (!rt) {
-      this.fail(response, 1010, 'No recording is open.');
-      return undefined;
-    }
-    if (rt.running) {
-      this.fail(response, 1040, 'The replay is already moving: pause it first.');
-      return undefined;
-    }
-    return rt;
-  }
-
-  private step(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>, threadId?: number): void {
-    const rt = this.ready(response);
-    if (!rt) return;
-    if (threadId !== undefined && !(Number.isInteger(threadId) && threadId >= 1 && threadId <= rt.timeline.threads.length)) {
-      return this.fail(response, 1041, `No thread ${threadId}: threads are 1..${rt.timeline.threads.length}.`);
-    }
-    this.sendResponse(response);
-    void this.move(() => how(rt));
-  }
-
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
-    this.step(response, (rt) => rt.next(args.threadId - 1), args.threadId);
+    this.move(response, (rt) => rt.next(rt.checkThread(args.threadId - 1)));
   }
 
   protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
-    this.step(response, (rt) => rt.stepIn());
+    this.move(response, (rt) => rt.stepIn());
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
-    this.step(response, (rt) => rt.stepOut(args.threadId - 1), args.threadId);
+    this.move(response, (rt) => rt.stepOut(rt.checkThread(args.threadId - 1)));
   }
 
   protected override stepBackRequest(response: DebugProtocol.StepBackResponse, args: DebugProtocol.StepBackArguments): void {
-    this.step(response, (rt) => rt.stepBack(args.threadId - 1), args.threadId);
+    this.move(response, (rt) => rt.stepBack(rt.checkThread(args.threadId - 1)));
   }
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     response.body = { allThreadsContinued: true };
-    this.step(response, (rt) => rt.continueForward());
+    this.move(response, (rt) => rt.continueForward());
   }
 
   protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
-    this.step(response, (rt) => rt.reverseContinue());
+    this.move(response, (rt) => rt.reverseContinue());
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
     const rt = this.runtime;
     this.sendResponse(response);
-    if (!rt) return;
-    if (rt.running) rt.pause();
-    else this.report({ ...rt.lastStop, reason: 'pause', description: 'Paused', breakpointIds: [] });
+    if (rt?.running) rt.pause();
+    else if (rt) this.report(rt.pausedHere());
   }
 
   protected override gotoTargetsRequest(response: DebugProtocol.GotoTargetsResponse, args: DebugProtocol.GotoTargetsArguments): void {
     const rt = this.runtime;
-    const targets: DebugProtocol.GotoTarget[] = [];
-    if (rt && isRecordingSource(rt.recording, args.source)) {
-      const line = this.convertClientLineToDebugger(args.line);
-      const r = rt.timeline.recordAtLine(line);
-      if (r >= 0) targets.push({ id: r + 1, label: rt.recording.describe(r).summary, line: args.line });
-    }
-    response.body = { targets };
+    const r = rt && isRecordingSource(rt.recording, args.source) ? rt.recordAtLine(this.convertClientLineToDebugger(args.line)) : -1;
+    response.body = { targets: rt && r >= 0 ? [{ id: r + 1, label: rt.recording.describe(r).summary, line: args.line }] : [] };
     this.sendResponse(response);
   }
 
   protected override gotoRequest(response: DebugProtocol.GotoResponse, args: DebugProtocol.GotoArguments): void {
-    const rt = this.ready(response);
-    if (!rt) return;
-    const r = args.targetId - 1;
-    if (r < 0 || r >= rt.timeline.recordCount) return this.fail(response, 1050, `No goto target ${args.targetId}.`);
-    this.sendResponse(response);
-    this.report(rt.jump(r, { reason: 'goto', thread: rt.timeline.thread[r], description: `Went to line ${rt.timeline.lineOf(r)}` }));
+    this.move(response, (rt) => {
+      const r = args.targetId - 1;
+      if (r < 0 || r >= rt.timeline.recordCount) throw new RuntimeRefusal(1050, `No goto target ${args.targetId}.`);
+      return Promise.resolve(rt.goto(r, `Went to line ${rt.timeline.lineOf(r)}`));
+    });
   }
 
   protected override customRequest(command: string, response: DebugProtocol.Response, args: Record<string, unknown> | undefined): void {
@@ -595,91 +308,30 @@ export class FrozenRunSession extends LoggingDebugSession {
     // a custom request shows its own: errors of custom requests go back without showUser (once).
     this.quiet = true;
     try {
-      this.custom(command, response, args ?? {});
+      const handle = this.customs[command];
+      if (handle) handle(response, args ?? {});
+      else this.fail(response, 1099, `Unknown request ${command}.`);
     } finally {
       this.quiet = false;
     }
   }
 
-  private custom(command: string, response: DebugProtocol.Response, a: Record<string, unknown>): void {
-    switch (command) {
-      case CUSTOM.setKey: {
-        const key = typeof a.keyHex === 'string' ? a.keyHex.trim() : '';
-        if (!KEY_PATTERN.test(key)) return this.fail(response, 1060, 'A capsule key is 64 hex digits (32 bytes).');
-        this.keyHex = key.toLowerCase();
-        response.body = { accepted: true, reopenNeeded: this.recording === undefined ? false : this.recording.timeline.format === 'tcap' };
-        return this.sendResponse(response);
-      }
-      case CUSTOM.stepBackIn:
-        return this.step(response, (rt) => rt.stepBackIn());
-      case CUSTOM.stepBackOut:
-        return this.step(response, (rt) => rt.stepBackOut(this.threadArg(a)), this.threadArg(a) + 1);
-      case CUSTOM.runBackTo:
-      case CUSTOM.runTo:
-      case CUSTOM.goto: {
-        const rt = this.runtime;
-        if (!rt) return this.fail(response, 1010, 'No recording is open.');
-        if (typeof a.line !== 'number' && typeof a.position !== 'number' && typeof a.record !== 'number') {
-          return this.fail(response, 1073, NEEDS_TARGET[command]);
-        }
-        const target = this.targetRecord(rt, a);
-        if (typeof target === 'string') return this.fail(response, 1070, target);
-        if (command === CUSTOM.runBackTo && target >= rt.record) {
-          return this.fail(response, 1071, `Run Back to Cursor: that record is not before the current one (line ${rt.record >= 0 ? rt.timeline.lineOf(rt.record) : 'start'}); use Run to Cursor.`);
-        }
-        if (command === CUSTOM.runTo && target <= rt.record) {
-          return this.fail(response, 1072, 'Run to Cursor: that record is not after the current one; use Run Back to Cursor.');
-        }
-        if (command === CUSTOM.goto) {
-          if (!this.ready(response)) return;
-          this.sendResponse(response);
-          return this.report(rt.jump(target, { reason: 'goto', thread: rt.timeline.thread[Math.max(0, target)], description: 'Went to the record' }));
-        }
-        const where = target >= 0 ? `line ${rt.timeline.lineOf(target)}` : 'the start';
-        return this.step(response, (r) => r.runTo(target, command === CUSTOM.runBackTo ? `Ran back to ${where}` : `Ran to ${where}`));
-      }
-      case CUSTOM.timeline: {
-        if (!this.recording) return this.fail(response, 1010, 'No recording is open.');
-        response.body = timelineChunk(this.recording, a as TimelineRequest, this.runtime?.breakpoints.currentDivergence ?? null);
-        return this.sendResponse(response);
-      }
-      case CUSTOM.divergence: {
-        const rt = this.runtime;
-        if (!rt) return this.fail(response, 1010, 'No recording is open.');
-        const d = replayDivergence(rt.recording, a);
-        if (typeof d === 'string') return this.fail(response, 1090, d);
-        this.reported = d ? { file: rt.timeline.file, divergence: d } : null;
-        rt.breakpoints.setDivergence(d);
-        response.body = divergenceBody(rt.recording, rt.breakpoints.currentDivergence);
-        this.sendResponse(response);
-        return this.sendEvent(new Event(CUSTOM.divergenceEvent, response.body));
-      }
-      default:
-        return this.fail(response, 1099, `Unknown request ${command}.`);
-    }
+  private setKey(response: DebugProtocol.Response, a: Record<string, unknown>): void {
+    const key = typeof a.keyHex === 'string' ? a.keyHex.trim() : '';
+    if (!KEY_PATTERN.test(key)) return this.fail(response, 1060, 'A capsule key is 64 hex digits (32 bytes).');
+    this.keyHex = key.toLowerCase();
+    response.body = { accepted: true, reopenNeeded: this.runtime?.timeline.format === 'tcap' } satisfies SetKeyResponseBody;
+    this.sendResponse(response);
   }
 
-  private threadArg(a: Record<string, unknown>): number {
-    const id = typeof a.threadId === 'number' ? a.threadId : (this.runtime?.lastStop.thread ?? 0) + 1;
-    return id - 1;
+  private toward(response: DebugProtocol.Response, toward: RunToward, a: TargetArguments): void {
+    const line = typeof a.line === 'number' ? this.convertClientLineToDebugger(a.line) : undefined;
+    this.move(response, (rt) => rt.toward(toward, { record: a.record, position: a.position, line }));
   }
 
-  /** The record a custom request names: {record}, {line} (of the recording's document) or {position} (ops done). */
-  private targetRecord(rt: ReplayRuntime, a: Record<string, unknown>): number | string {
-    const tl = rt.timeline;
-    if (typeof a.record === 'number') {
-      if (!Number.isInteger(a.record) || a.record < -1 || a.record >= tl.recordCount) return `No record ${a.record} (the recording has ${tl.recordCount}).`;
-      return a.record;
-    }
-    if (typeof a.line === 'number') {
-      const r = tl.recordAtLine(this.convertClientLineToDebugger(a.line));
-      return r >= 0 ? r : `Line ${a.line} holds no record.`;
-    }
-    if (typeof a.position === 'number') {
-      if (!Number.isInteger(a.position) || a.position < 0 || a.position > tl.stepCount) return `Position ${a.position} is outside 0..${tl.stepCount}.`;
-      return rt.recordForPosition(a.position);
-    }
-    return NEEDS_TARGET[CUSTOM.goto];
+  /** stepBackOut's thread: its `threadId`, else the thread of the last stop (as an index). */
+  private threadArg(rt: ReplayRuntime, a: Record<string, unknown>): number {
+    return typeof a.threadId === 'number' ? a.threadId - 1 : rt.lastStop.thread;
   }
 
   // ----- evaluate -----
@@ -690,33 +342,61 @@ export class FrozenRunSession extends LoggingDebugSession {
     // Never a notification: a watch and the console show the message in place; a hover over text
     // that is no name or field (VS Code sends the word under the mouse) just shows nothing.
     if (!rt || !vars) return this.fail(response, 1010, 'No recording is open.', false);
-    const res = evaluateInThread(rt, vars, args.expression, this.threadOfFrame(args.frameId), args.context);
+    const res = evaluateInThread(rt, vars, args.expression, threadOfFrame(rt, args.frameId), args.context);
     if (!res.ok) return this.fail(response, 1080, res.message, false);
     response.body = { result: res.result, type: res.type, variablesReference: res.variablesReference };
     this.sendResponse(response);
   }
 
-  // ----- reporting -----
+  // ----- opening, starting, reporting -----
+
+  private checked(raw: Record<string, unknown>): FrozenRunLaunchArguments {
+    const checked = checkLaunchArguments(raw);
+    if (typeof checked === 'string') throw new RuntimeRefusal(1001, checked);
+    return checked;
+  }
+
+  /** Open the recording (and run the toolchain): a new runtime that keeps the breakpoints of the last. */
+  private async open(args: FrozenRunLaunchArguments): Promise<ReplayRuntime> {
+    this.toolchainEvent(args.noToolchain
+      ? { state: 'off', message: 'Toolchain not run (noToolchain): showing the recording only' }
+      : { state: 'running', message: `Reading ${basename(args.recording)} and replaying it with the toolchain when available...` });
+    const options = openOptions(args, this.keyHex, (text) => this.toolchainEvent({ state: 'output', message: text }), this.abort.signal);
+    if (this.env) options.env = this.env;
+    let rec: Recording;
+    try {
+      rec = await this.source(args, options);
+    } catch (e) {
+      const message = e instanceof RecordingError ? e.message : `${args.recording}: ${(e as Error).message ?? String(e)}`;
+      this.toolchainEvent({ state: 'failed', message });
+      throw new RuntimeRefusal(1002, message);
+    }
+    const previous = this.runtime;
+    const rt = new ReplayRuntime(rec, { log: (text, r) => this.logPoint(text, r) });
+    if (previous) rt.breakpoints.carryOver(previous.breakpoints);
+    this.runtime = rt;
+    this.variables = new VariableStore(rt);
+    this.text = undefined;
+    for (const w of rec.warnings) this.sendEvent(new OutputEvent(`${w.line ? `line ${w.line}: ` : ''}${w.message}\n`, 'console'));
+    if (rec.bestEffort) this.sendEvent(new OutputEvent('Best-effort recording (the program uses FFI): a replay may diverge from the recorded run.\n', 'console'));
+    if (!args.noToolchain) this.toolchainEvent(toolchainOutcome(rec));
+    this.sendEvent(new Event(EVENT.threads, threadsBody(rec)));
+    const chain = causalChainBody(rec);
+    if (chain) this.sendEvent(new Event(EVENT.causalChain, chain));
+    return rt;
+  }
+
+  private async begin(args: FrozenRunLaunchArguments): Promise<void> {
+    const started = this.rt().start(args);
+    if (started.note) this.sendEvent(new OutputEvent(`${started.note}\n`, 'console'));
+    this.report(await started.stop);
+  }
 
   private report(stop: Stop): void {
-    const rt = this.runtime!;
+    const rt = this.rt();
     this.variables?.reset();
-    const tl = rt.timeline;
-    const r = rt.record;
-    this.sendEvent(new Event(CUSTOM.cursorEvent, {
-      position: rt.position,
-      total: tl.stepCount,
-      record: Math.min(r, tl.recordCount - 1),
-      line: r >= 0 && tl.recordCount > 0 ? tl.lineOf(Math.min(r, tl.recordCount - 1)) : null,
-      atStart: r < 0,
-      atEnd: r >= tl.recordCount,
-      thread: tl.threads.length ? tl.threads[stop.thread]?.id ?? null : null,
-      threadId: stop.thread + 1,
-      reason: stop.reason,
-      description: stop.description,
-      exception: stop.exception ?? null,
-    }));
     // The cursor event goes first, so a view (or a test) that reacts to `stopped` already has it.
+    this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, stop)));
     const event = new StoppedEvent(dapReason(stop), stop.thread + 1) as DebugProtocol.StoppedEvent;
     event.body.description = stop.description;
     if (stop.text) event.body.text = stop.text;
@@ -726,17 +406,86 @@ export class FrozenRunSession extends LoggingDebugSession {
   }
 
   private logPoint(text: string, record: number): void {
-    const rt = this.runtime;
     const e = new OutputEvent(`${text}\n`, 'console') as DebugProtocol.OutputEvent;
-    if (rt) {
-      e.body.source = this.source();
-      e.body.line = this.convertDebuggerLineToClient(rt.timeline.lineOf(record));
+    if (this.runtime) {
+      e.body.source = this.recordingSource();
+      e.body.line = this.convertDebuggerLineToClient(this.runtime.timeline.lineOf(record));
     }
     this.sendEvent(e);
   }
 
-  private toolchainEvent(state: string, message: string): void {
-    this.sendEvent(new Event(CUSTOM.toolchainEvent, { state, message }));
+  private toolchainEvent(body: ToolchainEventBody): void {
+    this.sendEvent(new Event(EVENT.toolchain, body));
+  }
+
+  private recordingSource(): Source {
+    const s = servedSource(this.rt().recording);
+    const src = new Source(s.name, undefined, s.sourceReference, s.origin) as DebugProtocol.Source;
+    src.presentationHint = 'emphasize';
+    return src as Source;
+  }
+
+  // ----- answering -----
+
+  private rt(): ReplayRuntime {
+    if (!this.runtime) throw new RuntimeRefusal(1010, 'No recording is open.');
+    return this.runtime;
+  }
+
+  private vars(): VariableStore {
+    if (!this.variables) throw new RuntimeRefusal(1010, 'No recording is open.');
+    return this.variables;
+  }
+
+  /** Answer with what `body` gives, or with the runtime's refusal; `then` runs after the response. */
+  private answer<T>(response: DebugProtocol.Response, body: () => T, then?: (body: T) => void): void {
+    let value: T;
+    try {
+      value = body();
+    } catch (e) {
+      return this.refuse(response, e);
+    }
+    response.body = value;
+    this.sendResponse(response);
+    then?.(value);
+  }
+
+  /** Launch and restart: respond once ready, then run what comes after (the first stop). */
+  private async answerAsync(response: DebugProtocol.Response, what: string, ready: () => Promise<() => Promise<void>>): Promise<void> {
+    let after: () => Promise<void>;
+    try {
+      after = await ready();
+    } catch (e) {
+      if (e instanceof RuntimeRefusal) return this.fail(response, e.id, e.message);
+      return this.fail(response, 1000, `Frozen Run could not ${what}: ${(e as Error).message ?? String(e)}`);
+    }
+    this.sendResponse(response);
+    await this.moved(after);
+  }
+
+  /** A move: checked (refused as an error response), answered, then run; where it stopped is reported. */
+  private move(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>): void {
+    let run: Promise<Stop>;
+    try {
+      run = how(this.rt().ready());
+    } catch (e) {
+      return this.refuse(response, e);
+    }
+    this.sendResponse(response);
+    void this.moved(async () => this.report(await run));
+  }
+
+  private async moved(run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (e) {
+      this.sendEvent(new OutputEvent(`${(e as Error).message}\n`, 'stderr'));
+    }
+  }
+
+  private refuse(response: DebugProtocol.Response, e: unknown): void {
+    if (e instanceof RuntimeRefusal) return this.fail(response, e.id, e.message);
+    this.fail(response, 1000, `Frozen Run: unexpected error: ${(e as Error).message ?? String(e)}`);
   }
 
   /**
@@ -747,18 +496,4 @@ export class FrozenRunSession extends LoggingDebugSession {
     // No variables: braces in an engine message (a path, a JSON fragment) are shown as they are.
     this.sendErrorResponse(response, { id, format: message, variables: {}, showUser });
   }
-}
-
-/** DAP has no reason for the two ends of a recording: they are steps whose description says which end. */
-function dapReason(stop: Stop): string {
-  return stop.reason === 'start' || stop.reason === 'end' ? 'step' : stop.reason;
-}
-
-function toolchainSummary(rec: Recording): string {
-  if (rec.timeline.format === 'tcap') return 'Capsule opened';
-  const parts: string[] = [];
-  parts.push(rec.panic ? `panic at op ${rec.panic.position}: ${rec.panic.message}` : 'no panic');
-  if (rec.verify) parts.push(`verify ${rec.verify.verdict}`);
-  if (rec.histories) parts.push(`${rec.histories.names.length} watched variable(s)`);
-  return `machin replay: ${parts.join(', ')}`;
 }

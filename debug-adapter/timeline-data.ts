@@ -7,7 +7,8 @@ import { Packr } from 'msgpackr';
 const packr = new Packr({ moreTypes: true });
 import type { Recording } from '../replay-engine/model/recording';
 import type { Divergence } from './breakpoints';
-import { divergenceBody, type DivergenceBody } from './divergence';
+import type { DivergenceBody } from './contract';
+import { divergenceBody } from './divergence';
 
 /** Largest chunk one request returns (steps); a client asks again with `from` for more. */
 export const MAX_CHUNK = 1_000_000;

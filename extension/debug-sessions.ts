@@ -1,8 +1,9 @@
 // Which frozen-run debug sessions run, on which recording, and where their cursor is. The views
 // (timeline, variable history, status bar, language server) follow the cursor through here; the
-// adapter reports it with its `frozenRun/cursor` custom event.
+// adapter reports it with its cursor event (debug-adapter/contract.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { EVENT, type CursorEventBody } from '../debug-adapter/contract';
 
 export const DEBUG_TYPE = 'frozen-run';
 
@@ -16,12 +17,10 @@ export interface SessionCursor {
   total: number;
   /** Thread index in the timeline (-1 at the start). */
   thread: number;
-  /** The thread's id in the recording ("0.2", "1"), empty when unknown. */
-  threadLabel: string;
   /** The current record (-1 before the first). */
   record: number;
-  /** Everything else the adapter sent (values of watched variables, program location). */
-  body: Record<string, unknown>;
+  /** The adapter's cursor event as it came (thread id and label, watched values, ...). */
+  body: CursorEventBody;
 }
 
 export class DebugSessions implements vscode.Disposable {
@@ -41,7 +40,7 @@ export class DebugSessions implements vscode.Disposable {
     this.disposables.push(
       vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
         if (e.session.type !== DEBUG_TYPE) return;
-        if (e.event === 'frozenRun/cursor') this.onCursor(e.session, (e.body ?? {}) as Record<string, unknown>);
+        if (e.event === EVENT.cursor && e.body) this.onCursor(e.session, e.body as CursorEventBody);
         this.custom.fire(e);
       }),
       vscode.debug.onDidStartDebugSession((s) => {
@@ -57,21 +56,8 @@ export class DebugSessions implements vscode.Disposable {
     );
   }
 
-  private onCursor(session: vscode.DebugSession, body: Record<string, unknown>): void {
-    const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
-    const str = (v: unknown) => (typeof v === 'string' ? v : '');
-    // The adapter's body: { position, total, record, line, thread: id ("0.2"), threadId: index + 1, reason, description }.
-    const threadId = num(body.threadId, 0);
-    const c: SessionCursor = {
-      session,
-      recording: recordingOf(session),
-      position: num(body.position, 0),
-      total: num(body.total, 0),
-      thread: threadId - 1,
-      threadLabel: str(body.thread),
-      record: num(body.record, -1),
-      body,
-    };
+  private onCursor(session: vscode.DebugSession, body: CursorEventBody): void {
+    const c: SessionCursor = { session, recording: recordingOf(session), position: body.position, total: body.total, thread: body.threadId - 1, record: body.record, body };
     this.cursors.set(session.id, c);
     this.cursorChanged.fire(c);
   }

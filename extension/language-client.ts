@@ -1,7 +1,8 @@
 // Starts the Frozen Run language server (dist/language-server.js, over IPC) for trace text, the
 // decoded capsule document and program sources, and feeds it what debug sessions learn: the panic
 // and thread labels (frozenRun/runFacts) and the watched values at the cursor for inline values
-// in the program (frozenRun/cursorValues). The contract lives in language-server/protocol.ts.
+// in the program (frozenRun/cursorValues). The server's contract lives in
+// language-server/protocol.ts, the adapter's in debug-adapter/contract.ts.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
@@ -13,6 +14,7 @@ import {
   type CursorValuesParams,
   type RunFactsParams,
 } from '../language-server/protocol';
+import { EVENT, type CausalChainEventBody, type CursorEventBody, type ThreadsEventBody } from '../debug-adapter/contract';
 
 export async function startLanguageClient(context: vscode.ExtensionContext): Promise<LanguageClient> {
   const module = context.asAbsolutePath('dist/language-server.js');
@@ -38,16 +40,17 @@ export async function startLanguageClient(context: vscode.ExtensionContext): Pro
 
 /** The debug-session side the forwarding needs; extension/debug-sessions.ts provides it. */
 export interface SessionEvents {
-  onDidMoveCursor: vscode.Event<{ session: vscode.DebugSession; recording: string; thread: number; threadLabel: string }>;
+  onDidMoveCursor: vscode.Event<{ session: vscode.DebugSession; recording: string; body: CursorEventBody }>;
   onCustomEvent: vscode.Event<vscode.DebugSessionCustomEvent>;
   onDidEndSession: vscode.Event<{ session: vscode.DebugSession; recording: string }>;
 }
 
+const NO_VALUES: CursorValuesParams = { programUri: '', thread: '', values: {} };
+
 /**
- * Sends the server what sessions learn. The panic comes from the adapter's `frozenRun/causalChain`
- * event; labels from its thread names; values at the cursor from standard DAP requests (the
- * current thread's program frame and its "Watched variables" scope), so any adapter version that
- * shows them in the Variables view feeds inline values too.
+ * Sends the server what sessions learn, from the adapter's events (debug-adapter/contract.ts): the
+ * panic from its causal chain event, thread labels from its threads event, and the watched values
+ * of the stopped thread from its cursor event.
  */
 export function forwardSessionFacts(client: LanguageClient, sessions: SessionEvents): vscode.Disposable {
   const recordingUris = (recording: string) => {
@@ -57,90 +60,31 @@ export function forwardSessionFacts(client: LanguageClient, sessions: SessionEve
   const sendFacts = (recording: string, facts: Omit<RunFactsParams, 'uri'>) => {
     for (const uri of recordingUris(recording)) void client.sendNotification(RUN_FACTS_NOTIFICATION, { uri, ...facts } satisfies RunFactsParams);
   };
-  const labelled = new Set<string>();
-  let latest = 0;
   return vscode.Disposable.from(
     sessions.onCustomEvent((e) => {
-      if (e.event !== 'frozenRun/causalChain' || !e.body) return;
-      const body = e.body as { position?: unknown; thread?: unknown; message?: unknown };
       const recording = recordingOf(e.session);
-      if (!recording || typeof body.position !== 'number' || typeof body.thread !== 'string') return;
-      sendFacts(recording, { panic: { position: body.position, thread: body.thread, message: typeof body.message === 'string' ? body.message : undefined } });
-    }),
-    sessions.onDidMoveCursor(async (c) => {
-      const ticket = ++latest;
-      if (!labelled.has(c.session.id)) {
-        labelled.add(c.session.id);
-        const labels = await threadLabels(c.session);
-        if (labels) sendFacts(c.recording, { labels });
+      if (!recording || !e.body) return;
+      if (e.event === EVENT.causalChain) {
+        const body = e.body as CausalChainEventBody;
+        sendFacts(recording, { panic: { position: body.position, thread: body.thread, message: body.message } });
+      } else if (e.event === EVENT.threads) {
+        const labels: Record<string, string> = {};
+        for (const t of (e.body as ThreadsEventBody).threads) if (t.label) labels[t.id] = t.label;
+        if (Object.keys(labels).length) sendFacts(recording, { labels });
       }
-      const values = await cursorValues(c.session, c.thread + 1, c.threadLabel);
-      // A newer cursor move may have finished first: only the latest is sent.
-      if (ticket === latest) void client.sendNotification(CURSOR_VALUES_NOTIFICATION, values ?? { programUri: '', thread: '', values: {} });
     }),
-    sessions.onDidEndSession((e) => {
-      labelled.delete(e.session.id);
-      latest++;
-      void client.sendNotification(CURSOR_VALUES_NOTIFICATION, { programUri: '', thread: '', values: {} } satisfies CursorValuesParams);
+    sessions.onDidMoveCursor((c) => {
+      const w = c.body.watched;
+      const values: CursorValuesParams = w && c.body.thread !== null
+        ? { programUri: vscode.Uri.file(w.programPath).toString(), thread: c.body.thread, values: w.values, functionLine: w.functionLine }
+        : NO_VALUES;
+      void client.sendNotification(CURSOR_VALUES_NOTIFICATION, values);
     }),
+    sessions.onDidEndSession(() => void client.sendNotification(CURSOR_VALUES_NOTIFICATION, NO_VALUES)),
   );
 }
 
 function recordingOf(session: vscode.DebugSession): string | undefined {
   const r = (session.configuration as { recording?: unknown }).recording;
   return typeof r === 'string' ? r : undefined;
-}
-
-/** Thread names of the adapter: `0.1 feed` (machin) or `task 1 (label)` (Tin). */
-async function threadLabels(session: vscode.DebugSession): Promise<Record<string, string> | undefined> {
-  try {
-    const { threads } = (await session.customRequest('threads')) as { threads: Array<{ name: string }> };
-    const labels: Record<string, string> = {};
-    for (const { name } of threads) {
-      const m = /^task (\d+) \((.+)\)$/.exec(name) ?? /^(\d+(?:\.\d+)*) (.+)$/.exec(name);
-      if (m) labels[m[1]] = m[2];
-    }
-    return Object.keys(labels).length ? labels : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A frame's source path as the extension host sees the file. In a remote window (code-server,
- * SSH) VS Code hands a custom request's result back with paths as `vscode-remote://HOST/path`
- * URIs, while the extension host (and the language server beside it) names the file `file:///path`.
- */
-function programUri(path: string): vscode.Uri {
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return vscode.Uri.file(path);
-  const uri = vscode.Uri.parse(path);
-  return uri.scheme === 'vscode-remote' || uri.scheme === 'file' ? vscode.Uri.file(uri.path) : uri;
-}
-
-interface Frame {
-  id: number;
-  line: number;
-  source?: { path?: string };
-}
-
-async function cursorValues(session: vscode.DebugSession, threadId: number, thread: string): Promise<CursorValuesParams | undefined> {
-  if (threadId <= 0) return undefined;
-  try {
-    const { stackFrames } = (await session.customRequest('stackTrace', { threadId })) as { stackFrames: Frame[] };
-    const frame = stackFrames.find((f) => f.source?.path && /\.mfl$/i.test(f.source.path));
-    if (!frame?.source?.path) return undefined;
-    const { scopes } = (await session.customRequest('scopes', { frameId: frame.id })) as { scopes: Array<{ name: string; variablesReference: number }> };
-    const watched = scopes.find((s) => s.name === 'Watched variables');
-    const values: Record<string, string> = {};
-    if (watched) {
-      const { variables } = (await session.customRequest('variables', { variablesReference: watched.variablesReference })) as {
-        variables: Array<{ name: string; value: string }>;
-      };
-      for (const v of variables) if (/^[A-Za-z_]\w*$/.test(v.name)) values[v.name] = v.value;
-    }
-    // DAP lines here start at 1 (VS Code's default); the protocol's lines start at 0.
-    return { programUri: programUri(frame.source.path).toString(), thread, values, functionLine: Math.max(0, frame.line - 1) };
-  } catch {
-    return undefined;
-  }
 }

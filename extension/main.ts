@@ -63,9 +63,9 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     sessions.onDidMoveCursor((c) => {
       if (c.session.id !== vscode.debug.activeDebugSession?.id) return;
-      const tl = store.peek(c.recording)?.timeline;
-      const kind = tl?.format === 'tcap' ? 'task' : 'goroutine';
-      const label = tl && c.thread >= 0 && c.thread < tl.threads.length ? `${kind} ${tl.label(c.thread)}` : c.threadLabel ? `${kind} ${c.threadLabel}` : '';
+      const kind = store.peek(c.recording)?.timeline.format === 'tcap' ? 'task' : 'goroutine';
+      const { thread, threadLabel } = c.body;
+      const label = thread === null ? '' : `${kind} ${threadLabel ? `${thread} ${threadLabel}` : thread}`;
       statusBar.show({ position: c.position, total: c.total, thread: label });
     }),
     // DebugSessions subscribed first, so its list is up to date in these handlers.

@@ -2,6 +2,7 @@
 // progress notification with a cancel (which stops the session) and logged to the "Frozen Run"
 // output channel. The adapter reports it with `frozenRun/toolchain` events.
 import * as vscode from 'vscode';
+import { EVENT, type ToolchainEventBody } from '../debug-adapter/contract';
 import type { DebugSessions } from './debug-sessions';
 import { appendToolchainOutput, output, redact } from './output';
 
@@ -17,10 +18,8 @@ export function followSessionToolchains(sessions: DebugSessions): vscode.Disposa
   };
   const subs = [
     sessions.onCustomEvent((e) => {
-      if (e.event !== 'frozenRun/toolchain') return;
-      const body = (e.body ?? {}) as { state?: unknown; message?: unknown };
-      const state = typeof body.state === 'string' ? body.state : '';
-      const message = typeof body.message === 'string' ? body.message : '';
+      if (e.event !== EVENT.toolchain || !e.body) return;
+      const { state, message } = e.body as ToolchainEventBody;
       if (state === 'output') {
         appendToolchainOutput(message);
         return;

@@ -3,6 +3,7 @@
 // the webview never parses a file. It follows the debug session's cursor and moves it on click.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { EVENT, REQUEST } from '../debug-adapter/contract';
 import type { Recording } from '../replay-engine/model/recording';
 import { RecordingError } from '../replay-engine/model/errors';
 import { requestValue } from '../replay-engine/tcap/decode/http-request';
@@ -201,9 +202,10 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
       // A session learned the panic (machin ran there, e.g. after the user confirmed the program):
       // read again so the timeline shows it too.
       sessions.onCustomEvent((e) => {
-        if (e.event !== 'frozenRun/causalChain') return;
+        if (e.event !== EVENT.causalChain) return;
         const file = recordingOf(e.session);
-        if (file && this.panelsFor(file).some((p) => !p.hasPanic())) store.invalidate(vscode.Uri.file(file));
+        // Unless the store already has it: the session's recording is the store's (one machin run).
+        if (file && !store.peek(file)?.panic && this.panelsFor(file).some((p) => !p.hasPanic())) store.invalidate(vscode.Uri.file(file));
       }),
       store.onDidChange((uri) => {
         this.divergences.delete(uri.fsPath);
@@ -255,7 +257,7 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
 
   private tellSession(session: vscode.DebugSession, effect: number | null, message?: string): void {
     this.toldSessions.add(session.id);
-    session.customRequest('frozenRun/divergence', { effect, message }).then(undefined, (e: unknown) => {
+    session.customRequest(REQUEST.divergence, { effect, message }).then(undefined, (e: unknown) => {
       output().warn(`divergence not marked in the debug session: ${e instanceof Error ? e.message : String(e)}`);
     });
   }

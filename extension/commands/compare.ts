@@ -3,6 +3,7 @@
 // starts a session on either run stopped at the record where it parts from the other.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { REQUEST } from '../../debug-adapter/contract';
 import { checkLaunchArguments } from '../../debug-adapter/launch-config';
 import { compareRecordings, type Comparison } from '../../replay-engine/compare/compare-recordings';
 import { compareViewData } from '../../replay-engine/compare/view-data';
@@ -161,7 +162,7 @@ class ComparePanel {
     const cursor = await firstStop;
     if (!cursor) return;
     try {
-      await cursor.session.customRequest('frozenRun/goto', { record });
+      await cursor.session.customRequest(REQUEST.goto, { record });
     } catch (err) {
       void vscode.window.showErrorMessage(`Frozen Run: ${err instanceof Error ? err.message : String(err)}`);
     }

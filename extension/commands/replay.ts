@@ -2,6 +2,7 @@
 // opened recording to a session stopped where the user asked.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { REQUEST } from '../../debug-adapter/contract';
 import { launchFor } from '../debug-configuration';
 import { showTimelineBesideSource } from '../layout';
 import type { DebugSessions } from '../debug-sessions';
@@ -65,7 +66,7 @@ export class ReplayCommands {
       if (!session) return false;
     }
     try {
-      await session.customRequest('frozenRun/goto', target);
+      await session.customRequest(REQUEST.goto, target);
       return true;
     } catch (err) {
       void vscode.window.showErrorMessage(`Frozen Run: ${err instanceof Error ? err.message : String(err)}`);

@@ -2,6 +2,7 @@
 // Out and Run Back to Cursor, each the twin of its forward command, as custom requests to the
 // adapter on the focused thread.
 import * as vscode from 'vscode';
+import { REQUEST } from '../../debug-adapter/contract';
 import type { DebugSessions } from '../debug-sessions';
 import { recordingOf } from '../debug-sessions';
 
@@ -26,11 +27,11 @@ export function registerSteppingCommands(context: vscode.ExtensionContext, sessi
   context.subscriptions.push(
     vscode.commands.registerCommand('frozenRun.stepBackInto', () => {
       const s = sessions.active();
-      return send(s, 'frozenRun/stepBackIn', { threadId: s && focusedThread(s) });
+      return send(s, REQUEST.stepBackIn, { threadId: s && focusedThread(s) });
     }),
     vscode.commands.registerCommand('frozenRun.stepBackOut', () => {
       const s = sessions.active();
-      return send(s, 'frozenRun/stepBackOut', { threadId: s && focusedThread(s) });
+      return send(s, REQUEST.stepBackOut, { threadId: s && focusedThread(s) });
     }),
     vscode.commands.registerCommand('frozenRun.runBackToCursor', (_uri?: unknown, record?: unknown) => {
       const s = sessions.active();
@@ -40,7 +41,7 @@ export function registerSteppingCommands(context: vscode.ExtensionContext, sessi
           void vscode.window.showInformationMessage('Frozen Run: select a record on the timeline first, then Run Back to Cursor.');
           return;
         }
-        return send(s, 'frozenRun/runBackTo', { record });
+        return send(s, REQUEST.runBackTo, { record });
       }
       const editor = vscode.window.activeTextEditor;
       // From the editor: the line of the recording's text (the file, or the adapter's read-only copy).
@@ -50,7 +51,7 @@ export function registerSteppingCommands(context: vscode.ExtensionContext, sessi
         void vscode.window.showInformationMessage('Frozen Run: put the cursor on a record line of the recording (or select a record on the timeline), then Run Back to Cursor.');
         return;
       }
-      return send(s, 'frozenRun/runBackTo', { line: editor.selection.active.line + 1 });
+      return send(s, REQUEST.runBackTo, { line: editor.selection.active.line + 1 });
     }),
   );
 }

@@ -1,0 +1,86 @@
+// The bodies of the adapter's custom events (debug-adapter/contract.ts), built from the runtime
+// and the recording: what the toolchain gave, the threads and their labels, the panic's causal
+// chain, and where the cursor is with the watched values there.
+import type { Recording } from '../replay-engine/model/recording';
+import type { CausalChainEventBody, CursorEventBody, ThreadsEventBody, ToolchainEventBody, WatchedAtCursor } from './contract';
+import type { ReplayRuntime, Stop } from './runtime';
+
+/** Causal chains longer than this are sent as a length only (the timeline asks for the steps in bulk). */
+const CHAIN_STEPS_SENT = 10_000;
+
+/** After the toolchain ran (or was meant to): done with a summary, or unavailable and why. */
+export function toolchainOutcome(rec: Recording): ToolchainEventBody {
+  if (rec.timeline.format === 'tcap') return { state: 'done', message: 'Capsule opened' };
+  if (rec.panic === null && rec.verify === null && rec.histories === null) {
+    const why = rec.warnings.filter((w) => /toolchain|machin|program/.test(w.code)).map((w) => w.message).join('; ');
+    return { state: 'unavailable', message: why || 'The toolchain added nothing: showing the recording only' };
+  }
+  const parts: string[] = [];
+  parts.push(rec.panic ? `panic at op ${rec.panic.position}: ${rec.panic.message}` : 'no panic');
+  if (rec.verify) parts.push(`verify ${rec.verify.verdict}`);
+  if (rec.histories) parts.push(`${rec.histories.names.length} watched variable(s)`);
+  return { state: 'done', message: `machin replay: ${parts.join(', ')}` };
+}
+
+export function threadsBody(rec: Recording): ThreadsEventBody {
+  return { threads: rec.timeline.threads.map((x, t) => ({ dapId: t + 1, id: x.id, label: x.label ?? '' })) };
+}
+
+export function causalChainBody(rec: Recording): CausalChainEventBody | null {
+  const p = rec.panic;
+  if (!p) return null;
+  const threads = rec.timeline.threads;
+  return {
+    position: p.position,
+    thread: threads[p.thread].id,
+    threadId: p.thread + 1,
+    message: p.message,
+    source: p.source,
+    length: p.causalChain.length,
+    steps: p.causalChain.length <= CHAIN_STEPS_SENT ? Array.from(p.causalChain, (t) => threads[t].id) : undefined,
+  };
+}
+
+export function cursorBody(rt: ReplayRuntime, stop: Stop): CursorEventBody {
+  const tl = rt.timeline;
+  const r = rt.record;
+  const last = Math.min(r, tl.recordCount - 1);
+  const info = tl.threads[stop.thread];
+  return {
+    position: rt.position,
+    total: tl.stepCount,
+    record: last,
+    line: r >= 0 && tl.recordCount > 0 ? tl.lineOf(last) : null,
+    atStart: r < 0,
+    atEnd: r >= tl.recordCount,
+    thread: info?.id ?? null,
+    threadId: stop.thread + 1,
+    threadLabel: info?.label ?? '',
+    reason: stop.reason,
+    description: stop.description,
+    exception: stop.exception ?? null,
+    watched: watchedAt(rt, stop.thread),
+  };
+}
+
+/** Thread t's watched values as of the cursor, with the program place its current (or first) record runs in. */
+function watchedAt(rt: ReplayRuntime, t: number): WatchedAtCursor | null {
+  const rec = rt.recording;
+  const h = rec.histories;
+  if (!h || !rec.sourceLocation || t < 0 || t >= rt.timeline.threads.length) return null;
+  const current = rt.currentRecordOf(t);
+  const r = current >= 0 ? current : rt.threads.firstRecord(t);
+  const loc = r >= 0 ? rec.sourceLocation(r) : undefined;
+  if (!loc) return null;
+  const values: Record<string, string> = {};
+  for (const name of h.names) {
+    const v = h.valueAt(name, t, rt.position);
+    if (v !== undefined) values[name] = v;
+  }
+  return { programPath: loc.path, functionLine: Math.max(0, loc.line - 1), values };
+}
+
+/** DAP has no reason for the two ends of a recording: they are steps whose description says which end. */
+export function dapReason(stop: Stop): string {
+  return stop.reason === 'start' || stop.reason === 'end' ? 'step' : stop.reason;
+}
