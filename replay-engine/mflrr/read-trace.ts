@@ -11,25 +11,13 @@
 // start of a valid line), or is an error like any damaged line (when they cannot).
 import { open } from 'node:fs/promises';
 import { fileError } from '../file-error';
-import { RecordingError, type EngineWarning } from '../model/errors';
-import type { Timeline } from '../model/timeline';
-import type { MflrrHeader } from './header';
+import { RecordingError } from '../model/errors';
 import { LF } from './trace-bytes';
+import type { TraceRead } from './trace-read';
 import { TraceScanner } from './trace-scanner';
 
-export interface TraceRead {
-  timeline: Timeline;
-  header: MflrrHeader;
-  warnings: EngineWarning[];
-  ioTotal: number;
-  /** File bytes up to the end of the last line that was read (a cut last line excluded). */
-  completeBytes: number;
-  /** The 1-based line of an ignored cut last line, or null. */
-  cutLine: number | null;
-  /** `S` and `I` records per thread index (counted while reading). */
-  opsPerThread: Uint32Array;
-  ioPerThread: Uint32Array;
-}
+export type { TraceRead };
+
 
 const CHUNK = 1 << 20;
 /** Room before each chunk for the unfinished last line of the one before. */

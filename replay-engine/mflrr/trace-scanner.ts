@@ -8,7 +8,7 @@ import { GoroutineTable, hashStep, latin1, MAX_ID_BYTES } from './goroutine-tabl
 import { HEADER_KEYWORDS, MFLRR_VERSION, headerFacts, type HeaderKeyword, type MflrrHeader } from './header';
 import { HEX_VALUE } from './hex';
 import { cutPrefixProblem, describeByte, shorten } from './line-prefix';
-import type { TraceRead } from './read-trace';
+import type { TraceRead } from './trace-read';
 import { ScanKernel } from './scan-kernel';
 import { CR, LF, SP, TAG_I, TAG_S } from './trace-bytes';
 

@@ -2,11 +2,18 @@
 // then one line per effect at timeline.lineOf(r). The debug adapter serves it through a
 // sourceReference (breakpoints go on its lines) and the language server decorates it.
 import { basename } from 'node:path';
-import type { HeaderFact } from '../model/timeline';
+import type { HeaderFact, Timeline } from '../model/timeline';
 import type { CapsuleHeader } from './body';
 import { bytesValue } from './decode/bytes-text';
 import { parseRequest } from './decode/http-request';
-import type { TcapRecording } from './tcap-recording';
+
+/** What the document is made from (a TcapRecording). */
+export interface CapsuleEffectText {
+  timeline: Timeline;
+  header: CapsuleHeader;
+  task(r: number): number;
+  effectText(r: number): string;
+}
 
 /** The lines before the first effect; the first effect is on line `length + 1`. */
 export function documentHeaderLines(file: string, header: CapsuleHeader, facts: HeaderFact[]): string[] {
@@ -21,12 +28,12 @@ export function documentHeaderLines(file: string, header: CapsuleHeader, facts: 
   return lines;
 }
 
-export function effectLine(rec: TcapRecording, r: number): string {
+export function effectLine(rec: CapsuleEffectText, r: number): string {
   const task = rec.task(r);
   return `#${r} task ${task}  ${rec.timeline.kindName(r)}  ${rec.effectText(r)}`;
 }
 
-export function renderDocument(rec: TcapRecording): string {
+export function renderDocument(rec: CapsuleEffectText): string {
   const tl = rec.timeline;
   const lines = documentHeaderLines(tl.file, rec.header, tl.facts);
   if (lines.length + 1 !== tl.firstRecordLine) throw new Error('capsule document header changed length');

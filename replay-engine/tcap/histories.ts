@@ -2,14 +2,23 @@
 // Each distinct effect (kind and key: `redis GET cart:7`, `tide.now`, `wire.http GET http://...`)
 // is a variable whose values are its results in order; the request's fields are variables set
 // before the first effect. Built on first use (it decodes every effect).
-import type { ValueHistories } from '../model/recording';
+import type { DecodedValue, ValueHistories } from '../model/recording';
+import type { Timeline } from '../model/timeline';
 import { ProbeHistories, type NamedHistoryEntry } from '../machin/probe-histories';
-import type { TcapRecording } from './tcap-recording';
+import type { RequestParts } from './decode/http-request';
+
+/** What the histories are made from (a TcapRecording). */
+export interface CapsuleEffectValues {
+  timeline: Timeline;
+  request: RequestParts;
+  decodedKey(r: number): DecodedValue;
+  decodedResult(r: number): DecodedValue;
+}
 
 /** More distinct effects than this (a batch of 100k GETs) would bury the list: later ones are left out. */
 export const MAX_HISTORY_NAMES = 10_000;
 
-export function capsuleHistories(rec: TcapRecording): ValueHistories {
+export function capsuleHistories(rec: CapsuleEffectValues): ValueHistories {
   const entries: NamedHistoryEntry[] = [];
   const req = rec.request;
   const thread0 = Math.max(0, rec.timeline.threadIndex('0'));
@@ -34,7 +43,7 @@ export function capsuleHistories(rec: TcapRecording): ValueHistories {
 }
 
 /** Numbers as their exact digits (so the history panel can chart them), anything else as shown. */
-function historyValue(rec: TcapRecording, r: number): string {
+function historyValue(rec: CapsuleEffectValues, r: number): string {
   const v = rec.decodedResult(r);
   const ns = v.children?.find((c) => c.name === 'ns');
   if (ns) return ns.value.text;
