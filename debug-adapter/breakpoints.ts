@@ -8,6 +8,7 @@ import { evaluate, parseExpression, truthy, ExpressionError, type Expr } from '.
 import { hitMatches, parseHitCondition, type HitCondition } from './hit-condition';
 import { RecordScope } from './record-scope';
 import type { ThreadIndex } from './thread-index';
+import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export const FLAG_LINE = 1;
 export const FLAG_DATA = 2;
@@ -528,14 +529,8 @@ export class BreakpointTable {
       for (let i = 0; i < tl.recordCount; i++) if (want[tl.kind[i]]) matches[n++] = i;
       bp.matches = matches;
     }
-    let lo = 0;
-    let hi = bp.matches.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (bp.matches[mid] <= r) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    const matches = bp.matches;
+    return lowerBound(0, matches.length, (i) => matches[i] <= r);
   }
 }
 

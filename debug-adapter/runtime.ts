@@ -23,6 +23,7 @@ import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import type { DivergenceBody, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
 import { ThreadIndex } from './thread-index';
+import { lowerBound } from '../replay-engine/model/lower-bound';
 
 /** Where and why a move stopped: a breakpoint's hit, or a step's end described the same way. */
 export type Stop = BreakpointHit;
@@ -434,14 +435,7 @@ export function isFault(rec: Recording, r: number): boolean {
 
 /** Index of the first entry >= r in an ascending list (list.length when none). */
 function firstAtOrAfter(list: Uint32Array, r: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid] < r) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return lowerBound(0, list.length, (i) => list[i] < r);
 }
 
 function toStop(hit: BreakpointHit): Stop {

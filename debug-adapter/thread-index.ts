@@ -2,6 +2,7 @@
 // records[start[t] .. start[t+1]). They answer "thread t's latest record at or before r", its first
 // and last step, and its consumed I/O with a binary search instead of a scan over the whole run.
 import type { Timeline } from '../replay-engine/model/timeline';
+import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export class ThreadIndex {
   readonly start: Uint32Array;
@@ -26,14 +27,9 @@ export class ThreadIndex {
 
   /** Index into `records` of thread t's last record <= r, or -1. */
   lastIndexAtOrBefore(t: number, r: number): number {
-    let lo = this.start[t];
-    let hi = this.start[t + 1];
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.records[mid] <= r) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1 >= this.start[t] ? lo - 1 : -1;
+    const records = this.records;
+    const after = lowerBound(this.start[t], this.start[t + 1], (i) => records[i] <= r);
+    return after > this.start[t] ? after - 1 : -1;
   }
 
   /** Thread t's last record <= r, or -1. */

@@ -4,6 +4,7 @@ import { MAX_RECORD_LENSES, recordingLenses } from './code-lenses';
 import type { RunFactsStore } from './run-facts';
 import type { TraceIndex } from './trace-index';
 import { LineKind } from './trace-line';
+import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export function traceLenses(uri: string, index: TraceIndex, facts: RunFactsStore): CodeLens[] {
   const d = index.derived;
@@ -37,13 +38,7 @@ export function traceLenses(uri: string, index: TraceIndex, facts: RunFactsStore
 export function lineOfOp(index: TraceIndex, k: number): number {
   const d = index.derived;
   const kinds = index.table.kindArray;
-  let lo = 0;
-  let hi = d.lines - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (d.opsBefore[mid] < k) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let line = lo; line < d.lines; line++) if (kinds[line] === LineKind.Sched && line !== d.cutLine && d.ordinal[line] === k) return line;
+  const from = lowerBound(0, d.lines - 1, (i) => d.opsBefore[i] < k);
+  for (let line = from; line < d.lines; line++) if (kinds[line] === LineKind.Sched && line !== d.cutLine && d.ordinal[line] === k) return line;
   return -1;
 }

@@ -5,6 +5,7 @@
 // side, which is what the side-by-side view selects on a click.
 import { diffSequences, type DiffOptions } from './diff-sequences';
 import type { RecordIdentity } from './record-identity';
+import { lowerBound } from '../model/lower-bound';
 
 export type Side = 'a' | 'b';
 
@@ -73,16 +74,7 @@ export class Alignment {
     const otherLength = side === 'a' ? this.lengthB : this.lengthA;
     if (otherLength === 0) return { record: -1, exact: false };
     // Last hunk starting at or before r on this side.
-    let lo = 0;
-    let hi = this.hunkCount - 1;
-    let h = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.hunks[mid * 4 + from] <= r) {
-        h = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
+    const h = lowerBound(0, this.hunkCount, (i) => this.hunks[i * 4 + from] <= r) - 1;
     if (h < 0) return { record: Math.min(r, otherLength - 1), exact: true };
     const end = this.hunks[h * 4 + from + 1];
     const otherStart = this.hunks[h * 4 + to];
@@ -103,15 +95,9 @@ export class Alignment {
   /** The hunk that holds record r of `side`, or -1 when r is matched. */
   hunkOf(side: Side, r: number): number {
     const from = side === 'a' ? 0 : 2;
-    let lo = 0;
-    let hi = this.hunkCount - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.hunks[mid * 4 + from + 1] <= r) lo = mid + 1;
-      else if (this.hunks[mid * 4 + from] > r) hi = mid - 1;
-      else return mid;
-    }
-    return -1;
+    // The first hunk ending after r holds r when it starts at or before it (hunks are in order).
+    const h = lowerBound(0, this.hunkCount, (i) => this.hunks[i * 4 + from + 1] <= r);
+    return h < this.hunkCount && this.hunks[h * 4 + from] <= r ? h : -1;
   }
 }
 

@@ -2,6 +2,7 @@
 // true order, and the value on one goroutine as of a cursor position (its last probe with
 // `@op` <= p on that goroutine; names are per goroutine, formats/mflrr.md).
 import type { HistoryEntry, ValueHistories } from '../model/recording';
+import { lowerBound } from '../model/lower-bound';
 
 export interface NamedHistoryEntry extends HistoryEntry {
   name: string;
@@ -49,13 +50,7 @@ export class ProbeHistories implements ValueHistories {
     const own = this.byThread.get(name)?.get(thread);
     if (!own) return undefined;
     // Last entry with position <= p (binary search; positions are non-decreasing).
-    let lo = 0;
-    let hi = own.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (own[mid].position <= p) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? undefined : own[lo - 1].value;
+    const after = lowerBound(0, own.length, (i) => own[i].position <= p);
+    return after === 0 ? undefined : own[after - 1].value;
   }
 }

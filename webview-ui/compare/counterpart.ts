@@ -1,6 +1,7 @@
 // Record ↔ counterpart over the alignment arrays, in the webview (a mirror of Alignment.counterpart
 // in replay-engine/compare/alignment.ts, which the webview may not import; a test checks both agree).
 import type { AlignmentMsg, CompareSide } from './protocol';
+import { lowerBound } from '../../replay-engine/model/lower-bound';
 
 export interface CounterpartResult {
   /** Record on the other side, or -1 when that side is empty. */
@@ -28,17 +29,7 @@ export function counterpartOf(al: AlignmentMsg, lengthA: number, lengthB: number
 
 /** Last hunk whose start on this side (offset 0: A, 2: B) is <= r, or -1. */
 export function hunkAtOrBefore(al: AlignmentMsg, from: number, r: number): number {
-  let lo = 0;
-  let hi = al.hunks.length / 4 - 1;
-  let h = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (al.hunks[mid * 4 + from] <= r) {
-      h = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return h;
+  return lowerBound(0, al.hunks.length / 4, (i) => al.hunks[i * 4 + from] <= r) - 1;
 }
 
 /** Fractional record coordinate x on one side mapped to the other (for keeping views aligned). */

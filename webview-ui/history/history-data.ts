@@ -1,5 +1,6 @@
 // The unpacked history and the questions the panel asks of it.
 import type { HistoryModel } from '../protocol';
+import { lowerBound } from '../../replay-engine/model/lower-bound';
 
 const NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
@@ -29,14 +30,7 @@ export class HistoryData {
   /** The row in effect at cursor position p: the last value set at or before p (rows are in true order), or -1. */
   currentRow(p: number): number {
     const pos = this.model.position;
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (pos[mid] <= p) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
+    return lowerBound(0, this.count, (i) => pos[i] <= p) - 1;
   }
 
   threadCount(): number {

@@ -4,6 +4,7 @@
 // pixel column needs at any zoom. Prefix counts over the same lists answer the same question for
 // non-step records (machin I/O) and for causal-chain records.
 import type { TimelineModel } from '../protocol';
+import { lowerBound } from '../../replay-engine/model/lower-bound';
 
 export class TimelineIndex {
   readonly recordCount: number;
@@ -152,15 +153,8 @@ export class TimelineIndex {
     if (r >= this.recordCount) return this.laneStart[lane + 1];
     const j = r >>> this.bucketShift;
     const base = lane * (this.bucketCount + 1);
-    let lo = this.laneBuckets[base + j];
-    let hi = this.laneBuckets[base + j + 1];
     const recs = this.laneRecords;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (recs[mid] < r) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.laneBuckets[base + j], this.laneBuckets[base + j + 1], (i) => recs[i] < r);
   }
 
   /** Is record r part of the causal chain that led to the panic? */
@@ -196,14 +190,7 @@ export class TimelineIndex {
   /** How many steps precede record r (binary search over stepRecord). */
   stepsBefore(r: number): number {
     const steps = this.model.stepRecord;
-    let lo = 0;
-    let hi = steps.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (steps[mid] < r) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(0, steps.length, (i) => steps[i] < r);
   }
 
   /** Step number of record r, or -1 when it is not a step. */

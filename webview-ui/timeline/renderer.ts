@@ -7,6 +7,7 @@ import type { TimelineIndex } from './model-index';
 import { blendOver, packRgba, withAlpha, type Palette } from './palette';
 import type { Rgba } from '../shared/theme-colors';
 import { AXIS_HEIGHT, GUTTER_WIDTH, LANE_HEIGHT, type Viewport } from './viewport';
+import { lowerBound } from '../../replay-engine/model/lower-bound';
 
 export interface Marks {
   /** Selected record, or -1. */
@@ -192,14 +193,7 @@ export class TimelineRenderer {
           if (bucketChain) chJ = bucketChain[at];
         } else {
           const at = laneBase + (b >>> shift);
-          let lo = buckets[at];
-          let hi = buckets[at + 1];
-          while (lo < hi) {
-            const mid = (lo + hi) >>> 1;
-            if (recs[mid] < b) lo = mid + 1;
-            else hi = mid;
-          }
-          j = lo;
+          j = lowerBound(buckets[at], buckets[at + 1], (k) => recs[k] < b);
           nsJ = nonStep[j];
           if (chainPrefix) chJ = chainPrefix[j];
         }
@@ -471,12 +465,7 @@ function niceStep(raw: number): number {
 function fit(ctx: CanvasRenderingContext2D, text: string, width: number): string {
   if (width <= 0) return '';
   if (ctx.measureText(text).width <= width) return text;
-  let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (ctx.measureText(text.slice(0, mid) + '…').width <= width) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo === 0 ? '' : text.slice(0, lo) + '…';
+  // The longest prefix that fits with the ellipsis: the first length that does not, less one.
+  const keep = lowerBound(1, text.length + 1, (n) => ctx.measureText(text.slice(0, n) + '…').width <= width) - 1;
+  return keep === 0 ? '' : text.slice(0, keep) + '…';
 }
