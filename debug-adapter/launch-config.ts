@@ -35,10 +35,14 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
   startRecord?: number;
 }
 
-const KNOWN = new Set([
+/** The attributes a user writes (package.json's launch schema lists exactly these). */
+export const KNOWN_LAUNCH_ATTRIBUTES = [
   'recording', 'program', 'stopOnEntry', 'replayToPanic', 'machinPath', 'tinPath', 'noToolchain', 'timeLimitSeconds',
-  'programRoots', 'cwd', 'startPosition', 'startRecord', 'noDebug', '__restart', 'type', 'request', 'name', '__configurationTarget', '__sessionId', 'trace',
-]);
+  'programRoots', 'cwd', 'startPosition', 'startRecord', 'trace',
+] as const;
+
+/** Plus what VS Code adds to every configuration. */
+const KNOWN = new Set<string>([...KNOWN_LAUNCH_ATTRIBUTES, 'noDebug', '__restart', 'type', 'request', 'name', '__configurationTarget', '__sessionId']);
 
 export const KEY_REFUSED =
   'A capsule key never goes in a launch configuration: set it with the "Frozen Run: Set Capsule Key..." command ' +
@@ -83,7 +87,7 @@ export function checkLaunchArguments(raw: Record<string, unknown> | undefined | 
   }
   const unknown = Object.keys(raw).filter((k) => !KNOWN.has(k) && !k.startsWith('__'));
   if (unknown.length) {
-    return `Unknown launch attribute(s): ${unknown.join(', ')}. Frozen Run knows: recording, program, stopOnEntry, replayToPanic, machinPath, tinPath, noToolchain, timeLimitSeconds, programRoots, cwd, startPosition, startRecord, trace.`;
+    return `Unknown launch attribute(s): ${unknown.join(', ')}. Frozen Run knows: ${KNOWN_LAUNCH_ATTRIBUTES.join(', ')}.`;
   }
   const base = args.cwd && isAbsolute(args.cwd) ? args.cwd : process.cwd();
   const abs = (p: string) => resolve(base, p);

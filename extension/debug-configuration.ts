@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { readConfig } from './config';
 import { DEBUG_TYPE } from './debug-sessions';
 import { findProgram, readTracedProgram } from '../replay-engine/machin/find-program';
-import { confirmProgram, isTrusted } from './trust';
+import { isTrusted, type ProgramTrust } from './trust';
 
 export interface FrozenRunLaunch extends vscode.DebugConfiguration {
   recording: string;
@@ -50,7 +50,7 @@ export class ActiveRecordingConfigurations implements vscode.DebugConfigurationP
 
 /** Completes and checks every frozen-run configuration before a session starts. */
 export class FrozenRunConfigurationResolver implements vscode.DebugConfigurationProvider {
-  constructor(private readonly activeRecording: ActiveRecording) {}
+  constructor(private readonly activeRecording: ActiveRecording, private readonly programs: ProgramTrust) {}
 
   async resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined | null> {
     if (!config.type && !config.request && !config.name) {
@@ -105,7 +105,7 @@ export class FrozenRunConfigurationResolver implements vscode.DebugConfiguration
       return; // an unreadable trace: the adapter reports it
     }
     if (found.path === null || found.trusted) return;
-    if (await confirmProgram(found.path)) {
+    if (await this.programs.confirm(found.path)) {
       launch.program = found.path;
     } else {
       launch.noToolchain = true;
@@ -114,9 +114,9 @@ export class FrozenRunConfigurationResolver implements vscode.DebugConfiguration
   }
 }
 
-export function registerDebugConfigurations(context: vscode.ExtensionContext, activeRecording: ActiveRecording): void {
-  context.subscriptions.push(
+export function registerDebugConfigurations(activeRecording: ActiveRecording, programs: ProgramTrust): vscode.Disposable[] {
+  return [
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ActiveRecordingConfigurations(activeRecording), vscode.DebugConfigurationProviderTriggerKind.Dynamic),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new FrozenRunConfigurationResolver(activeRecording)),
-  );
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new FrozenRunConfigurationResolver(activeRecording, programs)),
+  ];
 }

@@ -7,6 +7,7 @@ import type { Recording } from '../replay-engine/model/recording';
 import { packHistory, PROTOCOL_VERSION, type HistoryToHost, type HostToHistory } from '../webview-ui/protocol';
 import type { DebugSessions } from './debug-sessions';
 import { errorText, isCapsule, type RecordingStore } from './recordings';
+import type { ViewDeps } from './timeline-editor';
 import { isTrusted } from './trust';
 import { renderWebview, webviewOptions } from './webview-html';
 
@@ -20,18 +21,21 @@ export class HistoryPanel implements vscode.Disposable {
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly store: RecordingStore,
-    private readonly sessions: DebugSessions,
-  ) {
+  private readonly extensionUri: vscode.Uri;
+  private readonly store: RecordingStore;
+  private readonly sessions: DebugSessions;
+
+  constructor(ctx: Pick<ViewDeps, 'extension' | 'store' | 'sessions'>) {
+    this.extensionUri = ctx.extension.extensionUri;
+    this.store = ctx.store;
+    this.sessions = ctx.sessions;
     this.disposables.push(
-      sessions.onDidMoveCursor((c) => {
+      this.sessions.onDidMoveCursor((c) => {
         if (this.recordingUri && path.resolve(c.recording) === path.resolve(this.recordingUri.fsPath)) {
           this.post({ type: 'cursor', position: c.position, thread: c.thread });
         }
       }),
-      store.onDidChange((uri) => {
+      this.store.onDidChange((uri) => {
         if (this.recordingUri?.fsPath === uri.fsPath) void this.load();
       }),
     );

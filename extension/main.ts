@@ -1,81 +1,52 @@
-// Activation: wires the engine-backed views (timeline, variable history, decoded capsules), the
-// inline debug adapter, the language client, keys, trust and the commands. Each piece lives in
-// its own file; this one only connects them.
+// Activation: makes the extension context (extension/ctx.ts, which owns the store, the sessions,
+// the keys, the divergences, the output channel and the views) and connects VS Code to it: the
+// inline debug adapter, the debug configurations, the commands from their one table, the
+// language client. Each piece lives in its own file; this one only connects them.
 import * as vscode from 'vscode';
-import { activeRecording, trackActiveRecording } from './active-recording';
-import { CapsuleDocumentProvider } from './capsule-document';
-import { registerCapsuleKeyCommands } from './commands/capsule-keys';
-import { registerCompareCommands } from './commands/compare';
-import { registerHistoryCommand } from './commands/history';
-import { ReplayCommands } from './commands/replay';
-import { registerSteppingCommands } from './commands/stepping';
-import { registerTinCommands } from './commands/tin-replay';
-import { registerViewCommands } from './commands/views';
+import { trackActiveRecording } from './active-recording';
+import { registerCommands } from './commands/table';
 import { setContext } from './context';
+import { Ctx } from './ctx';
 import { registerDebugConfigurations } from './debug-configuration';
 import { registerDebugAdapter } from './debug-provider';
-import { DebugSessions } from './debug-sessions';
-import { HistoryPanel } from './history-panel';
 import { forwardSessionFacts, startLanguageClient } from './language-client';
-import { CapsuleKeys } from './keys';
-import { output } from './output';
-import { RecordingStore } from './recordings';
 import { followSessionToolchains } from './session-toolchain';
-import { SessionStatusBar } from './status-bar';
-import { TimelineEditorProvider } from './timeline-editor';
 import { CAPSULE_SCHEME } from '../language-server/protocol';
 
 export function activate(context: vscode.ExtensionContext): void {
+  const ctx = new Ctx(context);
+  context.subscriptions.push(ctx);
   // Restricted Mode note: nothing here starts a toolchain; only replays do, and they check trust.
-  const log = output();
-  context.subscriptions.push(log);
-  log.info(`Frozen Run activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode: trace-only, no toolchain'})`);
+  ctx.output.info(`Frozen Run activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode: trace-only, no toolchain'})`);
 
-  const keys = new CapsuleKeys(context.secrets);
-  const store = new RecordingStore(keys);
-  const sessions = new DebugSessions();
-  const statusBar = new SessionStatusBar();
-  context.subscriptions.push(store, sessions, statusBar);
-
-  const timeline = TimelineEditorProvider.register(context, store, sessions);
-  const capsuleDocs = new CapsuleDocumentProvider(store);
-  context.subscriptions.push(capsuleDocs, vscode.workspace.registerTextDocumentContentProvider(CAPSULE_SCHEME, capsuleDocs));
-  const history = new HistoryPanel(context.extensionUri, store, sessions);
-  context.subscriptions.push(history);
-
-  registerDebugConfigurations(context, activeRecording);
-  registerDebugAdapter(context, keys);
-
-  new ReplayCommands(sessions, activeRecording).register(context);
-  registerCompareCommands(context, { store, sessions, activeTimeline: activeRecording });
-  registerSteppingCommands(context, sessions);
-  registerHistoryCommand(context, history, activeRecording);
-  registerCapsuleKeyCommands(context, keys, store, activeRecording);
-  registerViewCommands(context, activeRecording);
-  registerTinCommands(context, { store, timeline, activeTimeline: activeRecording });
-
-  context.subscriptions.push(followSessionToolchains(sessions));
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(CAPSULE_SCHEME, ctx.capsuleDocuments),
+    ...registerDebugConfigurations(ctx.activeRecording, ctx.programs),
+    registerDebugAdapter(ctx.store),
+    ...registerCommands(ctx),
+    followSessionToolchains(ctx.sessions, ctx.output),
+  );
   startLanguageClient(context).then(
-    (client) => context.subscriptions.push(forwardSessionFacts(client, sessions)),
-    (err) => log.error(`The Frozen Run language server did not start: ${err instanceof Error ? err.message : String(err)}`),
+    (client) => context.subscriptions.push(forwardSessionFacts(client, ctx.sessions)),
+    (err) => ctx.output.error(`The Frozen Run language server did not start: ${err instanceof Error ? err.message : String(err)}`),
   );
   trackActiveRecording(context);
   context.subscriptions.push(
-    sessions.onDidMoveCursor((c) => {
+    ctx.sessions.onDidMoveCursor((c) => {
       if (c.session.id !== vscode.debug.activeDebugSession?.id) return;
-      const kind = store.peek(c.recording)?.timeline.format === 'tcap' ? 'task' : 'goroutine';
+      const units = ctx.store.peek(c.recording)?.timeline.units;
       const { thread, threadLabel } = c.body;
-      const label = thread === null ? '' : `${kind} ${threadLabel ? `${thread} ${threadLabel}` : thread}`;
-      statusBar.show({ position: c.position, total: c.total, thread: label });
+      const label = thread === null || !units ? '' : `${units.thread} ${threadLabel ? `${thread} ${threadLabel}` : thread}`;
+      ctx.statusBar.show({ position: c.position, total: c.total, thread: label, step: units?.step ?? 'step', steps: units?.steps ?? 'steps' });
     }),
     // DebugSessions subscribed first, so its list is up to date in these handlers.
-    vscode.debug.onDidStartDebugSession(() => setContext('frozenRun.sessionActive', sessions.any())),
+    vscode.debug.onDidStartDebugSession(() => setContext('frozenRun.sessionActive', ctx.sessions.any())),
     vscode.debug.onDidChangeActiveDebugSession((s) => {
-      if (s?.type !== 'frozen-run') statusBar.hide();
+      if (s?.type !== 'frozen-run') ctx.statusBar.hide();
     }),
     vscode.debug.onDidTerminateDebugSession(() => {
-      setContext('frozenRun.sessionActive', sessions.any());
-      if (!sessions.active()) statusBar.hide();
+      setContext('frozenRun.sessionActive', ctx.sessions.any());
+      if (!ctx.sessions.active()) ctx.statusBar.hide();
     }),
   );
 }

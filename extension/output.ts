@@ -1,20 +1,14 @@
-// The "Frozen Run" output channel, and toolchain runs shown with progress and a cancel button.
-// Keys never reach this channel: toolchains get the key in their environment only, and what
-// they print is passed through `redact` before it is shown.
+// The "Frozen Run" output channel (owned by the extension context, extension/ctx.ts), and
+// toolchain runs shown with progress and a cancel button. Keys never reach this channel:
+// toolchains get the key in their environment only, and what they print is passed through
+// `redact` before it is shown.
 import * as vscode from 'vscode';
 import { redact } from './redact';
 
-let channel: vscode.LogOutputChannel | undefined;
-
-export function output(): vscode.LogOutputChannel {
-  channel ??= vscode.window.createOutputChannel('Frozen Run', { log: true });
-  return channel;
-}
-
 export { redact };
 
-export function appendToolchainOutput(text: string): void {
-  output().append(redact(text));
+export function createOutput(): vscode.LogOutputChannel {
+  return vscode.window.createOutputChannel('Frozen Run', { log: true });
 }
 
 /**
@@ -22,20 +16,21 @@ export function appendToolchainOutput(text: string): void {
  * `task` gets an AbortSignal that fires on cancel; its output goes to the channel.
  */
 export async function withToolchainProgress<T>(
+  log: vscode.LogOutputChannel,
   title: string,
   task: (signal: AbortSignal, onOutput: (text: string) => void) => Promise<T>,
 ): Promise<T> {
-  output().info(title);
+  log.info(title);
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     async (_progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => {
-        output().warn(`${title}: cancelled`);
+        log.warn(`${title}: cancelled`);
         abort.abort();
       });
       try {
-        return await task(abort.signal, appendToolchainOutput);
+        return await task(abort.signal, (text) => log.append(redact(text)));
       } finally {
         sub.dispose();
       }

@@ -1,20 +1,28 @@
-// Opening recordings for the views, through the engine only (views never parse a file). Every
-// open goes through here so that keys, trust and toolchain settings are applied the same way:
-//   read(uri)     the recording as it is in the file (goroutines labelled from the program's
-//                 source); nothing runs (works in Restricted Mode).
-//   replay(uri)   plus what the toolchain knows (machin's panic, verdict, values), only in a
-//                 trusted workspace, with progress, a cancel and the output channel.
-// Results are cached per file and dropped when the file or the stored keys change.
+// The one owner of every recording the extension shows: the views and the inline debug adapter
+// all open recordings here, through the engine only (views never parse a file), so keys, trust
+// and toolchain settings are applied the same way and a file is read, and enriched, once per
+// content whoever asks first:
+//   read(uri)        the recording as it is in the file (goroutines labelled from the program's
+//                    source); nothing runs (works in Restricted Mode).
+//   replay(uri)      that same recording plus what the toolchain knows (machin's panic, verdict,
+//                    values, added in place), only in a trusted workspace, with progress, a
+//                    cancel and the output channel.
+//   forSession(...)  what a debug session's launch asks for: one of the two when its toolchain
+//                    settings are the extension's, else a read of its own.
+// Results are cached per file and content, and dropped when the file or the stored keys change.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { FrozenRunLaunchArguments } from '../debug-adapter/launch-config';
+import { enrichWithMachin } from '../replay-engine/machin/enrich';
 import { openRecording } from '../replay-engine/open';
 import type { OpenOptions } from '../replay-engine/open-options';
 import type { Recording } from '../replay-engine/model/recording';
 import { RecordingError } from '../replay-engine/model/errors';
 import { readConfig } from './config';
 import type { CapsuleKeys } from './keys';
-import { output, withToolchainProgress } from './output';
-import { confirmProgram, isTrusted } from './trust';
+import { withToolchainProgress } from './output';
+import { isTrusted, type ProgramTrust } from './trust';
 
 export function isCapsule(uri: vscode.Uri): boolean {
   return uri.fsPath.toLowerCase().endsWith('.tcap');
@@ -35,7 +43,11 @@ export class RecordingStore implements vscode.Disposable {
   /** Fires when a recording must be read again (file changed, key set or forgotten). */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly keys: CapsuleKeys) {
+  constructor(
+    private readonly keys: CapsuleKeys,
+    private readonly programs: ProgramTrust,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.{mflrr,tcap}');
     const drop = (uri: vscode.Uri) => this.invalidate(uri);
     this.disposables.push(watcher, watcher.onDidChange(drop), watcher.onDidCreate(drop), watcher.onDidDelete(drop), this.changed);
@@ -82,7 +94,7 @@ export class RecordingStore implements vscode.Disposable {
       tinPath: cfg.tinPath,
       programRoots: cfg.programRoots,
       timeLimitMs: cfg.timeLimitMs,
-      confirmProgram,
+      confirmProgram: this.programs.confirm,
     };
     if (isCapsule(uri)) {
       const key = await this.keys.keyFor(uri, { ask });
@@ -106,26 +118,50 @@ export class RecordingStore implements vscode.Disposable {
   }
 
   /**
-   * The recording with the toolchain's results (machin replay), with progress and cancel. In
-   * Restricted Mode this is `read`: no toolchain process is ever started there.
+   * The recording with the toolchain's results (machin replay), with progress and cancel: the
+   * recording `read` gives, enriched in place, so the file is read once. In Restricted Mode this
+   * is `read`: no toolchain process is ever started there.
    */
   replay(uri: vscode.Uri): Promise<Recording> {
     if (!isTrusted() || isCapsule(uri)) return this.read(uri);
     const e = this.entry(uri);
     if (!e.replay) {
-      e.replay = withToolchainProgress(`Frozen Run: replaying ${vscode.workspace.asRelativePath(uri)} with machin`, async (signal, onOutput) => {
-        const options = { ...(await this.options(uri, true)), signal, onOutput };
-        return openRecording(uri.fsPath, options);
+      const name = vscode.workspace.asRelativePath(uri);
+      e.replay = withToolchainProgress(this.log, `Frozen Run: replaying ${name} with machin`, async (signal, onOutput) => {
+        const recording = await this.read(uri);
+        await enrichWithMachin(recording, { ...(await this.options(uri, true)), signal, onOutput });
+        return recording;
       });
       e.replay.then(
-        (r) => (this.latest.set(uri.fsPath, r), r).warnings.forEach((w) => output().warn(`${vscode.workspace.asRelativePath(uri)}: ${w.message}`)),
+        (r) => (this.latest.set(uri.fsPath, r), r).warnings.forEach((w) => this.log.warn(`${name}: ${w.message}`)),
         (err) => {
           if (this.cache.get(uri.fsPath) === e) e.replay = undefined;
-          output().error(`${vscode.workspace.asRelativePath(uri)}: ${errorText(err)}`);
+          this.log.error(`${name}: ${errorText(err)}`);
         },
       );
     }
     return e.replay;
+  }
+
+  /**
+   * The recording a debug session's launch names. A launch with the extension's own toolchain
+   * settings (what the configuration resolver fills in) shares the views' recording, so starting
+   * a session on an open timeline runs machin no second time; one that names its own program,
+   * machin or folders reads its own, with the session's options.
+   */
+  forSession(args: FrozenRunLaunchArguments, options: OpenOptions): Promise<Recording> {
+    const uri = vscode.Uri.file(args.recording);
+    if (args.noToolchain || !isTrusted()) return this.read(uri);
+    if (isCapsule(uri) || this.sameToolchain(args)) return this.replay(uri);
+    return withToolchainProgress(this.log, `Frozen Run: replaying ${vscode.workspace.asRelativePath(uri)} for the debug session`, (signal, onOutput) =>
+      openRecording(args.recording, { ...options, signal: AbortSignal.any([signal, ...(options.signal ? [options.signal] : [])]), onOutput }),
+    );
+  }
+
+  private sameToolchain(args: FrozenRunLaunchArguments): boolean {
+    const cfg = readConfig();
+    const folders = (list: string[] | undefined) => JSON.stringify((list ?? []).map((p) => path.resolve(p)));
+    return args.program === undefined && (args.machinPath || undefined) === (cfg.machinPath || undefined) && folders(args.programRoots) === folders(cfg.programRoots);
   }
 
   dispose(): void {

@@ -5,8 +5,11 @@ import * as vscode from 'vscode';
 export interface CursorFacts {
   position: number;
   total: number;
-  /** Thread label ("0.2 feed", "task 1"), empty at the start. */
+  /** Thread label ("goroutine 0.2 feed", "task 1"), empty at the start. */
   thread: string;
+  /** What the recording calls a step and its steps ("op"/"ops", "effect"/"effects"). */
+  step: string;
+  steps: string;
 }
 
 export class SessionStatusBar implements vscode.Disposable {
@@ -19,8 +22,8 @@ export class SessionStatusBar implements vscode.Disposable {
 
   show(facts: CursorFacts): void {
     const thread = facts.thread ? ` · ${facts.thread}` : '';
-    this.item.text = `$(history) op ${facts.position}/${facts.total}${thread}`;
-    this.item.tooltip = `Frozen Run: ${facts.position} of ${facts.total} ops done${facts.thread ? `, last ran ${facts.thread}` : ''}. Click to show the timeline.`;
+    this.item.text = `$(history) ${facts.step} ${facts.position}/${facts.total}${thread}`;
+    this.item.tooltip = `Frozen Run: ${facts.position} of ${facts.total} ${facts.steps} done${facts.thread ? `, last ran ${facts.thread}` : ''}. Click to show the timeline.`;
     this.item.show();
   }
 

@@ -3,7 +3,7 @@
 // the webview never parses a file. It follows the debug session's cursor and moves it on click.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EVENT, REQUEST } from '../debug-adapter/contract';
+import { EVENT } from '../debug-adapter/contract';
 import type { Recording } from '../replay-engine/model/recording';
 import { RecordingError } from '../replay-engine/model/errors';
 import { requestValue } from '../replay-engine/tcap/decode/http-request';
@@ -17,10 +17,10 @@ import {
   type TimelineToHost,
 } from '../webview-ui/protocol';
 import { recordingOf, type DebugSessions } from './debug-sessions';
+import type { Divergences } from './divergences';
 import { errorText, isCapsule, type RecordingStore } from './recordings';
 import { isTrusted, RESTRICTED_BANNER } from './trust';
 import { renderWebview, webviewOptions } from './webview-html';
-import { output } from './output';
 
 export const TIMELINE_VIEW_TYPE = 'frozenRun.timeline';
 
@@ -59,7 +59,7 @@ class TimelinePanel {
     readonly panel: vscode.WebviewPanel,
     private readonly store: RecordingStore,
     private readonly sessions: DebugSessions,
-    private readonly divergences: Map<string, { record: number; message?: string }>,
+    private readonly divergences: Divergences,
   ) {}
 
   hasPanic(): boolean {
@@ -84,9 +84,10 @@ class TimelinePanel {
       return;
     }
     if (isTrusted() && !isCapsule(this.uri)) {
-      // The panic and causal chain of a trace come from machin: add them when they arrive.
+      // The panic and causal chain of a trace come from machin: add them when they arrive (the
+      // store enriches the recording read above in place, so it is shown again).
       this.store.replay(this.uri).then(
-        (r) => gen === this.generation && r !== this.recording && this.show(r),
+        (r) => gen === this.generation && this.show(r),
         () => undefined, // logged by the store; the trace itself is shown already
       );
     }
@@ -176,22 +177,23 @@ function requestOf(recording: Recording): TimelineModel['request'] {
   return recording instanceof TcapRecording ? requestValue(recording.header.request) : undefined;
 }
 
+/** What the views need of the extension context (extension/ctx.ts), which makes them. */
+export interface ViewDeps {
+  extension: vscode.ExtensionContext;
+  store: RecordingStore;
+  sessions: DebugSessions;
+  divergences: Divergences;
+}
+
 export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvider<RecordingDocument>, vscode.Disposable {
   private readonly panels = new Set<TimelinePanel>();
   private readonly disposables: vscode.Disposable[] = [];
-  /** Where Replay Against Build diverged, per recording, until it is read again. */
-  readonly divergences = new Map<string, { record: number; message?: string }>();
 
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly store: RecordingStore,
-    private readonly sessions: DebugSessions,
-  ) {
+  constructor(private readonly ctx: ViewDeps) {
+    const { sessions, store } = ctx;
     this.disposables.push(
       sessions.onDidMoveCursor((c) => {
         for (const p of this.panelsFor(c.recording)) p.post({ type: 'cursor', position: c.position, thread: c.thread });
-        const div = this.divergences.get(c.recording);
-        if (div && !this.toldSessions.has(c.session.id)) this.tellSession(c.session, div.record, div.message);
       }),
       sessions.onDidEndSession(({ recording }) => {
         for (const p of this.panelsFor(recording)) {
@@ -200,31 +202,25 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
         }
       }),
       // A session learned the panic (machin ran there, e.g. after the user confirmed the program):
-      // read again so the timeline shows it too.
+      // read again so the timeline shows it too. Unless the store already has it: the session's
+      // recording is then the store's (one machin run).
       sessions.onCustomEvent((e) => {
         if (e.event !== EVENT.causalChain) return;
         const file = recordingOf(e.session);
-        // Unless the store already has it: the session's recording is the store's (one machin run).
         if (file && !store.peek(file)?.panic && this.panelsFor(file).some((p) => !p.hasPanic())) store.invalidate(vscode.Uri.file(file));
       }),
+      ctx.divergences.onDidChange(({ file, mark }) => {
+        for (const p of this.panelsFor(file)) p.post({ type: 'divergence', record: mark?.record ?? null, message: mark?.message });
+      }),
       store.onDidChange((uri) => {
-        this.divergences.delete(uri.fsPath);
         for (const p of this.panelsFor(uri.fsPath)) void p.load();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.panels.forEach((p) => void p.load())),
-    );
-  }
-
-  static register(context: vscode.ExtensionContext, store: RecordingStore, sessions: DebugSessions): TimelineEditorProvider {
-    const provider = new TimelineEditorProvider(context.extensionUri, store, sessions);
-    context.subscriptions.push(
-      provider,
-      vscode.window.registerCustomEditorProvider(TIMELINE_VIEW_TYPE, provider, {
+      vscode.window.registerCustomEditorProvider(TIMELINE_VIEW_TYPE, this, {
         webviewOptions: { retainContextWhenHidden: false, enableFindWidget: false },
         supportsMultipleEditorsPerDocument: true,
       }),
     );
-    return provider;
   }
 
   openCustomDocument(uri: vscode.Uri): RecordingDocument {
@@ -232,9 +228,10 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
   }
 
   resolveCustomEditor(document: RecordingDocument, panel: vscode.WebviewPanel): void {
-    panel.webview.options = webviewOptions(this.extensionUri);
-    panel.webview.html = renderWebview(panel.webview, this.extensionUri, 'timeline', `Timeline: ${path.basename(document.uri.fsPath)}`);
-    const p = new TimelinePanel(document.uri, panel, this.store, this.sessions, this.divergences);
+    const extensionUri = this.ctx.extension.extensionUri;
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.webview.html = renderWebview(panel.webview, extensionUri, 'timeline', `Timeline: ${path.basename(document.uri.fsPath)}`);
+    const p = new TimelinePanel(document.uri, panel, this.ctx.store, this.ctx.sessions, this.ctx.divergences);
     this.panels.add(p);
     const sub = panel.webview.onDidReceiveMessage((m: TimelineToHost) => void p.onMessage(m));
     panel.onDidDispose(() => {
@@ -243,27 +240,6 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
       p.dispose();
     });
   }
-
-  /**
-   * Marks where Replay Against Build diverged on every open timeline of the recording, and tells
-   * the debug sessions on it, so the `divergence` exception filter stops there both ways.
-   */
-  showDivergence(recording: vscode.Uri, record: number | null, message?: string): void {
-    if (record === null) this.divergences.delete(recording.fsPath);
-    else this.divergences.set(recording.fsPath, { record, message });
-    for (const p of this.panelsFor(recording.fsPath)) p.post({ type: 'divergence', record, message });
-    for (const s of this.sessions.sessionsFor(recording.fsPath)) this.tellSession(s, record, message);
-  }
-
-  private tellSession(session: vscode.DebugSession, effect: number | null, message?: string): void {
-    this.toldSessions.add(session.id);
-    session.customRequest(REQUEST.divergence, { effect, message }).then(undefined, (e: unknown) => {
-      output().warn(`divergence not marked in the debug session: ${e instanceof Error ? e.message : String(e)}`);
-    });
-  }
-
-  /** Sessions that were told the divergence (a session started later is told at its first stop). */
-  private readonly toldSessions = new Set<string>();
 
   private panelsFor(file: string): TimelinePanel[] {
     const abs = path.resolve(file);

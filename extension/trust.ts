@@ -23,27 +23,30 @@ export function isInsideWorkspace(file: string): boolean {
 
 /**
  * Asked before a toolchain runs a program: inside the workspace it is allowed (the workspace is
- * trusted), outside it needs a modal yes. Never allowed in Restricted Mode.
+ * trusted), outside it needs a modal yes, asked once per program in this window (not once per
+ * view). Never allowed in Restricted Mode. Owned by the extension context.
  */
-export async function confirmProgram(program: string): Promise<boolean> {
-  if (!isTrusted()) return false;
-  const abs = path.resolve(program);
-  if (isInsideWorkspace(abs) || confirmed.has(abs)) return true;
-  const run = 'Run It';
-  const answer = await vscode.window.showWarningMessage(
-    `Replay this recording by running a program outside the workspace?`,
-    {
-      modal: true,
-      detail: `${program}\n\nReplaying compiles and runs this program. Only continue if you trust it.`,
-    },
-    run,
-  );
-  if (answer === run) confirmed.add(abs);
-  return answer === run;
-}
+export class ProgramTrust {
+  private readonly confirmed = new Set<string>();
 
-/** Programs the user said yes to in this window (asked once, not once per view). */
-const confirmed = new Set<string>();
+  /** Bound, so it can be handed to the engine as `confirmProgram`. */
+  readonly confirm = async (program: string): Promise<boolean> => {
+    if (!isTrusted()) return false;
+    const abs = path.resolve(program);
+    if (isInsideWorkspace(abs) || this.confirmed.has(abs)) return true;
+    const run = 'Run It';
+    const answer = await vscode.window.showWarningMessage(
+      `Replay this recording by running a program outside the workspace?`,
+      {
+        modal: true,
+        detail: `${program}\n\nReplaying compiles and runs this program. Only continue if you trust it.`,
+      },
+      run,
+    );
+    if (answer === run) this.confirmed.add(abs);
+    return answer === run;
+  };
+}
 
 /** Shows what trust would enable, when a command that needs a toolchain is used in Restricted Mode. */
 export async function explainRestricted(what: string): Promise<void> {

@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { REQUEST } from '../../debug-adapter/contract';
+import type { Ctx } from '../ctx';
 import { checkLaunchArguments } from '../../debug-adapter/launch-config';
 import { compareRecordings, type Comparison } from '../../replay-engine/compare/compare-recordings';
 import { compareViewData } from '../../replay-engine/compare/view-data';
@@ -17,26 +18,28 @@ import { explainRestricted, isTrusted } from '../trust';
 import { renderWebview, webviewOptions } from '../webview-html';
 import { recordingFromArg, type ActiveTimeline } from './recording-arg';
 
-export interface CompareDeps {
+interface CompareDeps {
   store: RecordingStore;
   sessions: DebugSessions;
   activeTimeline: ActiveTimeline;
+  /** The open compare panels, by pair of files. */
+  open: Map<string, ComparePanel>;
 }
 
-export function registerCompareCommands(context: vscode.ExtensionContext, deps: CompareDeps): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('frozenRun.compareWith', async (arg?: unknown, selected?: unknown) => {
-      // From the explorer with two recordings selected: compare those two.
-      const two = Array.isArray(selected) ? selected.filter((u): u is vscode.Uri => u instanceof vscode.Uri && isRecordingPath(u.fsPath)) : [];
-      const a = two.length === 2 ? two[0] : recordingFromArg(arg, deps.activeTimeline);
-      if (!a) {
-        void vscode.window.showInformationMessage('Frozen Run: Compare With...: open a recording (.mflrr or .tcap) first.');
-        return;
-      }
-      const b = two.length === 2 ? two[1] : await pickSecond(a);
-      if (b) await ComparePanel.show(context.extensionUri, deps, a, b);
-    }),
-  );
+/** Compare With...: the handler, with the compare panels it keeps open (one per pair). */
+export function compareWith(ctx: Ctx): (arg?: unknown, selected?: unknown) => Promise<void> {
+  const deps: CompareDeps = { store: ctx.store, sessions: ctx.sessions, activeTimeline: ctx.activeRecording, open: new Map() };
+  return async (arg, selected) => {
+    // From the explorer with two recordings selected: compare those two.
+    const two = Array.isArray(selected) ? selected.filter((u): u is vscode.Uri => u instanceof vscode.Uri && isRecordingPath(u.fsPath)) : [];
+    const a = two.length === 2 ? two[0] : recordingFromArg(arg, deps.activeTimeline);
+    if (!a) {
+      void vscode.window.showInformationMessage('Frozen Run: Compare With...: open a recording (.mflrr or .tcap) first.');
+      return;
+    }
+    const b = two.length === 2 ? two[1] : await pickSecond(a);
+    if (b) await ComparePanel.show(ctx.extension.extensionUri, deps, a, b);
+  };
 }
 
 /** The second recording: one of the same format in the workspace, or any file through a dialog. */
@@ -70,7 +73,6 @@ function sameFolderFirst(a: vscode.Uri, f: vscode.Uri): number {
 }
 
 class ComparePanel {
-  private static readonly open = new Map<string, ComparePanel>();
   private readonly disposables: vscode.Disposable[] = [];
   private comparison: Comparison | null = null;
   private model: CompareModel | null = null;
@@ -93,7 +95,7 @@ class ComparePanel {
 
   static async show(extensionUri: vscode.Uri, deps: CompareDeps, a: vscode.Uri, b: vscode.Uri): Promise<void> {
     const key = `${a.fsPath}\n${b.fsPath}`;
-    const existing = ComparePanel.open.get(key);
+    const existing = deps.open.get(key);
     if (existing) {
       existing.panel.reveal();
       return;
@@ -102,7 +104,7 @@ class ComparePanel {
     const panel = vscode.window.createWebviewPanel('frozenRun.compare', title, vscode.ViewColumn.Active, webviewOptions(extensionUri));
     panel.webview.html = renderWebview(panel.webview, extensionUri, 'compare', `Compare ${title}`);
     const view = new ComparePanel(panel, deps, { a, b });
-    ComparePanel.open.set(key, view);
+    deps.open.set(key, view);
     await view.load();
   }
 
@@ -169,7 +171,7 @@ class ComparePanel {
   }
 
   private dispose(): void {
-    for (const [key, p] of ComparePanel.open) if (p === this) ComparePanel.open.delete(key);
+    for (const [key, p] of this.deps.open) if (p === this) this.deps.open.delete(key);
     this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -2,7 +2,8 @@
 // opened recording to a session stopped where the user asked.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { REQUEST } from '../../debug-adapter/contract';
+import { REQUEST, type TargetArguments } from '../../debug-adapter/contract';
+import type { Ctx } from '../ctx';
 import { launchFor } from '../debug-configuration';
 import { showTimelineBesideSource } from '../layout';
 import type { DebugSessions } from '../debug-sessions';
@@ -10,24 +11,20 @@ import { explainRestricted, isTrusted } from '../trust';
 import { pickRecording, recordingFromArg, type ActiveTimeline } from './recording-arg';
 
 /** Where to move a session: a cursor position (steps done), a record, or a 1-based line of the recording's document. */
-export interface GotoTarget {
-  position?: number;
-  record?: number;
-  line?: number;
-}
+export type GotoTarget = TargetArguments;
 
 export class ReplayCommands {
-  constructor(private readonly sessions: DebugSessions, private readonly activeTimeline: ActiveTimeline) {}
+  private readonly sessions: DebugSessions;
+  private readonly activeTimeline: ActiveTimeline;
 
-  register(context: vscode.ExtensionContext): void {
-    context.subscriptions.push(
-      vscode.commands.registerCommand('frozenRun.replayToPanic', (arg?: unknown) => this.replayToPanic(arg)),
-      vscode.commands.registerCommand('frozenRun.replayToHere', (uri?: unknown, line?: unknown) => this.replayToHere(uri, line)),
-      // Internal: the timeline's click. Not in the palette.
-      vscode.commands.registerCommand('frozenRun.gotoPosition', (uri: unknown, position: unknown, record: unknown) =>
-        this.goto(uri, { position: num(position), record: num(record) }),
-      ),
-    );
+  constructor(ctx: Ctx) {
+    this.sessions = ctx.sessions;
+    this.activeTimeline = ctx.activeRecording;
+  }
+
+  /** The timeline's click (internal: not in the palette). */
+  gotoPosition(uri: unknown, position: unknown, record: unknown): Promise<boolean> {
+    return this.goto(uri, { position: num(position), record: num(record) });
   }
 
   /** Starts a session on the recording that runs to the panic (a fresh one if one was running). */

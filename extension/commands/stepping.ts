@@ -2,8 +2,8 @@
 // Out and Run Back to Cursor, each the twin of its forward command, as custom requests to the
 // adapter on the focused thread.
 import * as vscode from 'vscode';
-import { REQUEST } from '../../debug-adapter/contract';
-import type { DebugSessions } from '../debug-sessions';
+import { REQUEST, type TargetArguments, type ThreadArguments } from '../../debug-adapter/contract';
+import type { Ctx } from '../ctx';
 import { recordingOf } from '../debug-sessions';
 
 function focusedThread(session: vscode.DebugSession): number | undefined {
@@ -11,7 +11,7 @@ function focusedThread(session: vscode.DebugSession): number | undefined {
   return item && item.session.id === session.id ? item.threadId : undefined;
 }
 
-async function send(session: vscode.DebugSession | undefined, command: string, args: Record<string, unknown>): Promise<void> {
+async function send(session: vscode.DebugSession | undefined, command: string, args: TargetArguments | ThreadArguments): Promise<void> {
   if (!session) {
     void vscode.window.showInformationMessage('Frozen Run: no replay is running. Start one with "Frozen Run: Replay to Panic".');
     return;
@@ -23,35 +23,33 @@ async function send(session: vscode.DebugSession | undefined, command: string, a
   }
 }
 
-export function registerSteppingCommands(context: vscode.ExtensionContext, sessions: DebugSessions): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('frozenRun.stepBackInto', () => {
-      const s = sessions.active();
-      return send(s, REQUEST.stepBackIn, { threadId: s && focusedThread(s) });
-    }),
-    vscode.commands.registerCommand('frozenRun.stepBackOut', () => {
-      const s = sessions.active();
-      return send(s, REQUEST.stepBackOut, { threadId: s && focusedThread(s) });
-    }),
-    vscode.commands.registerCommand('frozenRun.runBackToCursor', (_uri?: unknown, record?: unknown) => {
-      const s = sessions.active();
-      // From the timeline: the record selected there.
-      if (typeof record === 'number') {
-        if (record < 0) {
-          void vscode.window.showInformationMessage('Frozen Run: select a record on the timeline first, then Run Back to Cursor.');
-          return;
-        }
-        return send(s, REQUEST.runBackTo, { record });
-      }
-      const editor = vscode.window.activeTextEditor;
-      // From the editor: the line of the recording's text (the file, or the adapter's read-only copy).
-      const doc = editor?.document;
-      const isRecording = s && doc && (doc.uri.scheme === 'debug' || (doc.uri.scheme === 'file' && doc.uri.fsPath === recordingOf(s)));
-      if (!editor || !isRecording) {
-        void vscode.window.showInformationMessage('Frozen Run: put the cursor on a record line of the recording (or select a record on the timeline), then Run Back to Cursor.');
-        return;
-      }
-      return send(s, REQUEST.runBackTo, { line: editor.selection.active.line + 1 });
-    }),
-  );
+export function stepBackInto(ctx: Ctx): Promise<void> {
+  const s = ctx.sessions.active();
+  return send(s, REQUEST.stepBackIn, { threadId: s && focusedThread(s) });
+}
+
+export function stepBackOut(ctx: Ctx): Promise<void> {
+  const s = ctx.sessions.active();
+  return send(s, REQUEST.stepBackOut, { threadId: s && focusedThread(s) } satisfies ThreadArguments);
+}
+
+export function runBackToCursor(ctx: Ctx, _uri?: unknown, record?: unknown): Promise<void> | undefined {
+  const s = ctx.sessions.active();
+  // From the timeline: the record selected there.
+  if (typeof record === 'number') {
+    if (record < 0) {
+      void vscode.window.showInformationMessage('Frozen Run: select a record on the timeline first, then Run Back to Cursor.');
+      return;
+    }
+    return send(s, REQUEST.runBackTo, { record } satisfies TargetArguments);
+  }
+  const editor = vscode.window.activeTextEditor;
+  // From the editor: the line of the recording's text (the file, or the adapter's read-only copy).
+  const doc = editor?.document;
+  const isRecording = s && doc && (doc.uri.scheme === 'debug' || (doc.uri.scheme === 'file' && doc.uri.fsPath === recordingOf(s)));
+  if (!editor || !isRecording) {
+    void vscode.window.showInformationMessage('Frozen Run: put the cursor on a record line of the recording (or select a record on the timeline), then Run Back to Cursor.');
+    return;
+  }
+  return send(s, REQUEST.runBackTo, { line: editor.selection.active.line + 1 } satisfies TargetArguments);
 }

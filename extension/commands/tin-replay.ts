@@ -11,48 +11,42 @@ import type { ReplayReport } from '../../replay-engine/tin/replay-report';
 import { divergenceText, suggestedTestName, TEST_NAME } from '../tin-report-text';
 import { checkReplayRequest, runTinReplay } from '../../replay-engine/tin/tin-replay';
 import { readConfig } from '../config';
-import { output, withToolchainProgress } from '../output';
-import { errorText, type RecordingStore } from '../recordings';
-import type { TimelineEditorProvider } from '../timeline-editor';
+import type { Ctx } from '../ctx';
+import { withToolchainProgress } from '../output';
+import { errorText } from '../recordings';
 import { TIMELINE_VIEW_TYPE } from '../timeline-editor';
-import { confirmProgram, explainRestricted, isTrusted } from '../trust';
-import { pickRecording, recordingFromArg, type ActiveTimeline } from './recording-arg';
+import { explainRestricted, isTrusted } from '../trust';
+import { pickRecording, recordingFromArg } from './recording-arg';
 
-
-interface Deps {
-  store: RecordingStore;
-  timeline: TimelineEditorProvider;
-  activeTimeline: ActiveTimeline;
+export function replayAgainstBuild(ctx: Ctx, arg?: unknown): Promise<void> {
+  return againstBuild(ctx, arg, false);
 }
 
-export function registerTinCommands(context: vscode.ExtensionContext, deps: Deps): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('frozenRun.replayAgainstBuild', (arg?: unknown) => againstBuild(deps, arg, false)),
-    vscode.commands.registerCommand('frozenRun.saveAsRegressionTest', (arg?: unknown) => againstBuild(deps, arg, true)),
-  );
+export function saveAsRegressionTest(ctx: Ctx, arg?: unknown): Promise<void> {
+  return againstBuild(ctx, arg, true);
 }
 
-async function againstBuild(deps: Deps, arg: unknown, save: boolean): Promise<void> {
+async function againstBuild(ctx: Ctx, arg: unknown, save: boolean): Promise<void> {
   const what = save ? 'Save as Regression Test' : 'Replay Against Build';
-  const given = recordingFromArg(arg, deps.activeTimeline);
+  const given = recordingFromArg(arg, ctx.activeRecording);
   if (given && !given.fsPath.toLowerCase().endsWith('.tcap')) {
     void vscode.window.showInformationMessage(`Frozen Run: ${what} runs tin on a Tin capsule (.tcap). A machin trace is replayed by machin: use Replay to Panic.`);
     return;
   }
-  const capsule = await pickRecording(arg, deps.activeTimeline, what, true);
+  const capsule = await pickRecording(arg, ctx.activeRecording, what, true);
   if (!capsule) return;
   if (!isTrusted()) return explainRestricted(what);
 
   let recording;
   try {
-    recording = await deps.store.read(capsule);
+    recording = await ctx.store.read(capsule);
   } catch (err) {
     void vscode.window.showErrorMessage(errorText(err));
     return;
   }
   const build = await pickBuild(capsule, save);
   if (!build) return;
-  if (!(await confirmProgram(build))) return;
+  if (!(await ctx.programs.confirm(build))) return;
 
   let saveTest: { name: string; issue: number } | undefined;
   if (save) {
@@ -76,17 +70,17 @@ async function againstBuild(deps: Deps, arg: unknown, save: boolean): Promise<vo
     const request = { capsule: capsule.fsPath, build, live, saveTest, cwd: folder };
     checkReplayRequest(request);
     const tin = findTin({ tinPath: cfg.tinPath });
-    const options = await deps.store.options(capsule, false);
+    const options = await ctx.store.options(capsule, false);
     const key = await authenticatedKey(capsule.fsPath, options);
-    report = await withToolchainProgress(`Frozen Run: tin replay ${path.basename(capsule.fsPath)} --against ${path.basename(build)}`, (signal, onOutput) =>
+    report = await withToolchainProgress(ctx.output, `Frozen Run: tin replay ${path.basename(capsule.fsPath)} --against ${path.basename(build)}`, (signal, onOutput) =>
       runTinReplay({ ...request, tin, key: key.key, timeLimitMs: cfg.timeLimitMs, signal, onOutput: (_stream, text) => onOutput(text) }),
     );
   } catch (err) {
-    output().error(errorText(err));
-    void vscode.window.showErrorMessage(errorText(err), 'Show Toolchain Output').then((a) => a && output().show(true));
+    ctx.output.error(errorText(err));
+    void vscode.window.showErrorMessage(errorText(err), 'Show Toolchain Output').then((a) => a && ctx.output.show(true));
     return;
   }
-  await showReport(deps, capsule, report, saveTest, folder);
+  await showReport(ctx, capsule, report, saveTest, folder);
 }
 
 async function pickBuild(capsule: vscode.Uri, save: boolean): Promise<string | undefined> {
@@ -128,35 +122,35 @@ function describe(report: ReplayReport): string {
   return parts.join('; ');
 }
 
-async function showReport(deps: Deps, capsule: vscode.Uri, report: ReplayReport, saveTest: { name: string } | undefined, folder: string): Promise<void> {
+async function showReport(ctx: Ctx, capsule: vscode.Uri, report: ReplayReport, saveTest: { name: string } | undefined, folder: string): Promise<void> {
   const text = describe(report);
-  output().info(`tin replay ${path.basename(capsule.fsPath)}: ${report.outcome} (exit ${report.exitCode}): ${text}`);
-  if (report.body) output().info(`response body:\n${report.body}`);
+  ctx.output.info(`tin replay ${path.basename(capsule.fsPath)}: ${report.outcome} (exit ${report.exitCode}): ${text}`);
+  if (report.body) ctx.output.info(`response body:\n${report.body}`);
   const d = report.divergence;
   if (d) {
-    deps.timeline.showDivergence(capsule, d.effect, text);
+    ctx.divergences.mark(capsule, d.effect, text);
     await vscode.commands.executeCommand('vscode.openWith', capsule, TIMELINE_VIEW_TYPE);
   } else {
-    deps.timeline.showDivergence(capsule, null);
+    ctx.divergences.mark(capsule, null);
   }
   const show = 'Show Toolchain Output';
   if (report.outcome === 'unreadable' || report.outcome === 'usage' || report.outcome === 'failed') {
     const a = await vscode.window.showErrorMessage(`Frozen Run: tin replay failed (exit ${report.exitCode}): ${text || 'see the output'}`, show);
-    if (a) output().show(true);
+    if (a) ctx.output.show(true);
     return;
   }
   if (saveTest && report.outcome === 'faithful') {
     const cases = 'Open cases.json';
     const a = await vscode.window.showInformationMessage(`Frozen Run: regression test "${saveTest.name}" saved in tests/regressions: ${text}`, cases, show);
     if (a === cases) await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder, 'tests', 'regressions', 'cases.json')));
-    else if (a) output().show(true);
+    else if (a) ctx.output.show(true);
     return;
   }
   if (saveTest) {
     const a = await vscode.window.showWarningMessage(`Frozen Run: regression test "${saveTest.name}" not saved: tin saves a test only from a replay that does not diverge. ${text}`, show);
-    if (a) output().show(true);
+    if (a) ctx.output.show(true);
     return;
   }
   const a = await (d ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Frozen Run: replay against build: ${text}`, show);
-  if (a) output().show(true);
+  if (a) ctx.output.show(true);
 }

@@ -1,28 +1,28 @@
 // Switching between the timeline and the text of a recording, and showing the output channel.
 import * as vscode from 'vscode';
-import { output } from '../output';
+import type { Ctx } from '../ctx';
 import { TIMELINE_VIEW_TYPE } from '../timeline-editor';
 import { CAPSULE_LANGUAGE } from '../../language-server/protocol';
 import { capsuleDocumentUri } from '../capsule-document';
-import { pickRecording, type ActiveTimeline } from './recording-arg';
+import { pickRecording } from './recording-arg';
 
-export function registerViewCommands(context: vscode.ExtensionContext, activeTimeline: ActiveTimeline): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('frozenRun.openAsText', async (arg?: unknown) => {
-      const uri = await pickRecording(arg, activeTimeline, 'Open as Text');
-      if (!uri) return;
-      // A trace is text: open the file itself. A capsule is encrypted: open its decoded document.
-      if (uri.fsPath.toLowerCase().endsWith('.tcap')) {
-        const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(capsuleDocumentUri(uri)), CAPSULE_LANGUAGE);
-        await vscode.window.showTextDocument(doc, { preview: false });
-      } else {
-        await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
-      }
-    }),
-    vscode.commands.registerCommand('frozenRun.openTimeline', async (arg?: unknown) => {
-      const uri = await pickRecording(arg, activeTimeline, 'Open Timeline');
-      if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, TIMELINE_VIEW_TYPE);
-    }),
-    vscode.commands.registerCommand('frozenRun.showToolchainOutput', () => output().show(true)),
-  );
+export async function openAsText(ctx: Ctx, arg?: unknown): Promise<void> {
+  const uri = await pickRecording(arg, ctx.activeRecording, 'Open as Text');
+  if (!uri) return;
+  // A trace is text: open the file itself. A capsule is encrypted: open its decoded document.
+  if (uri.fsPath.toLowerCase().endsWith('.tcap')) {
+    const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(capsuleDocumentUri(uri)), CAPSULE_LANGUAGE);
+    await vscode.window.showTextDocument(doc, { preview: false });
+  } else {
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
+  }
+}
+
+export async function openTimeline(ctx: Ctx, arg?: unknown): Promise<void> {
+  const uri = await pickRecording(arg, ctx.activeRecording, 'Open Timeline');
+  if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, TIMELINE_VIEW_TYPE);
+}
+
+export function showToolchainOutput(ctx: Ctx): void {
+  ctx.output.show(true);
 }

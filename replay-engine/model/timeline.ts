@@ -11,8 +11,22 @@
 // - position p: how many steps have completed, 0..stepCount. Record r is "done" at position
 //   `positionOf(r)`: a step k is done at p = k+1; a non-step record (a machin I/O line) is done at
 //   the number of steps that precede it in the file (it was consumed before the next op).
+import { lowerBound } from './lower-bound';
 
 export type RecordingFormat = 'mflrr' | 'tcap';
+
+/** The words a view uses for a format's steps and threads ("op 3 of 8, goroutine 0.1"). */
+export interface UnitWords {
+  step: string;
+  steps: string;
+  thread: string;
+  threads: string;
+}
+
+export const UNIT_WORDS: Record<RecordingFormat, UnitWords> = {
+  mflrr: { step: 'op', steps: 'ops', thread: 'goroutine', threads: 'goroutines' },
+  tcap: { step: 'effect', steps: 'effects', thread: 'task', threads: 'tasks' },
+};
 
 /** One header fact shown to humans (program, boundary, status, ...). */
 export interface HeaderFact {
@@ -29,6 +43,11 @@ export interface ThreadInfo {
 }
 
 export class Timeline {
+  /** What this format calls a step and a thread. */
+  get units(): UnitWords {
+    return UNIT_WORDS[this.format];
+  }
+
   constructor(
     readonly format: RecordingFormat,
     /** Absolute path of the recording file. */
@@ -79,16 +98,8 @@ export class Timeline {
 
   /** The record on a 1-based line, or -1 when that line holds no record. */
   recordAtLine(line: number): number {
-    let lo = 0;
-    let hi = this.recordCount - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const l = this.lineOf(mid);
-      if (l === line) return mid;
-      if (l < line) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    const r = lowerBound(0, this.recordCount, (i) => this.lineOf(i) < line);
+    return r < this.recordCount && this.lineOf(r) === line ? r : -1;
   }
 
   kindName(r: number): string {
@@ -112,16 +123,8 @@ export class Timeline {
   /** The index of record r in payloadRecord, or -1 when it has no payload. */
   payloadIndex(r: number): number {
     const records = this.payloadRecord;
-    let lo = 0;
-    let hi = records.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const x = records[mid];
-      if (x === r) return mid;
-      if (x < r) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    const j = lowerBound(0, records.length, (i) => records[i] < r);
+    return j < records.length && records[j] === r ? j : -1;
   }
 
   /**
@@ -158,14 +161,7 @@ export class Timeline {
     if (other.length === 0) return k;
     // Count the non-step records before it: those i with otherRecord[i] - i <= k.
     const sample = (this.stepSample ??= sampleSteps(other, this.stepCount));
-    let lo = sample[k >> 6];
-    let hi = sample[(k >> 6) + 1];
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (other[mid] - mid <= k) lo = mid + 1;
-      else hi = mid;
-    }
-    return k + lo;
+    return k + lowerBound(sample[k >> 6], sample[(k >> 6) + 1], (i) => other[i] - i <= k);
   }
 
   /** The first step record at or after r (recordCount when none): walks steps without a search. */
@@ -210,14 +206,7 @@ export class Timeline {
   stepsBefore(r: number): number {
     // r minus the non-step records before it (binary search over otherRecord).
     const other = this.otherRecord;
-    let lo = 0;
-    let hi = other.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (other[mid] < r) lo = mid + 1;
-      else hi = mid;
-    }
-    return r - lo;
+    return r - lowerBound(0, other.length, (i) => other[i] < r);
   }
 
   /** The cursor position at which record r is done (see the vocabulary above). */

@@ -1,0 +1,25 @@
+// Every command the extension registers, by id (no vscode import, so the manifest test can hold
+// package.json against it). `INTERNAL` ones are run by the views, not offered in the palette.
+export const COMMAND_IDS = [
+  'frozenRun.replayToPanic',
+  'frozenRun.replayToHere',
+  'frozenRun.openVariableHistory',
+  'frozenRun.replayAgainstBuild',
+  'frozenRun.saveAsRegressionTest',
+  'frozenRun.setCapsuleKey',
+  'frozenRun.forgetCapsuleKey',
+  'frozenRun.testSecret',
+  'frozenRun.compareWith',
+  'frozenRun.showToolchainOutput',
+  'frozenRun.stepBackInto',
+  'frozenRun.stepBackOut',
+  'frozenRun.runBackToCursor',
+  'frozenRun.openAsText',
+  'frozenRun.openTimeline',
+  'frozenRun.gotoPosition',
+] as const;
+
+export type CommandId = (typeof COMMAND_IDS)[number];
+
+/** Registered, but not contributed to package.json: the timeline's and the history's click. */
+export const INTERNAL: ReadonlySet<CommandId> = new Set<CommandId>(['frozenRun.gotoPosition']);

@@ -1,0 +1,39 @@
+// The commands, one table of `(ctx) => handler` (as rust-analyzer's editors/code): the table's
+// type makes every id of ids.ts have a handler, and `registerCommands` registers them all.
+import * as vscode from 'vscode';
+import type { Ctx } from '../ctx';
+import { forgetCapsuleKey, setCapsuleKey, testSecret } from './capsule-keys';
+import { compareWith } from './compare';
+import { openVariableHistory } from './history';
+import { COMMAND_IDS, type CommandId } from './ids';
+import { ReplayCommands } from './replay';
+import { runBackToCursor, stepBackInto, stepBackOut } from './stepping';
+import { replayAgainstBuild, saveAsRegressionTest } from './tin-replay';
+import { openAsText, openTimeline, showToolchainOutput } from './views';
+
+// VS Code passes a command whatever its caller gives (menus a Uri, code lenses strings, the
+// timeline numbers): each handler checks its own arguments.
+type Handler = (...args: unknown[]) => unknown;
+
+const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
+  'frozenRun.replayToPanic': (ctx) => (arg?: unknown) => new ReplayCommands(ctx).replayToPanic(arg),
+  'frozenRun.replayToHere': (ctx) => (uri?: unknown, line?: unknown) => new ReplayCommands(ctx).replayToHere(uri, line),
+  'frozenRun.gotoPosition': (ctx) => (uri: unknown, position: unknown, record: unknown) => new ReplayCommands(ctx).gotoPosition(uri, position, record),
+  'frozenRun.openVariableHistory': (ctx) => (arg?: unknown) => openVariableHistory(ctx, arg),
+  'frozenRun.replayAgainstBuild': (ctx) => (arg?: unknown) => replayAgainstBuild(ctx, arg),
+  'frozenRun.saveAsRegressionTest': (ctx) => (arg?: unknown) => saveAsRegressionTest(ctx, arg),
+  'frozenRun.setCapsuleKey': (ctx) => (arg?: unknown) => setCapsuleKey(ctx, arg),
+  'frozenRun.forgetCapsuleKey': (ctx) => (arg?: unknown) => forgetCapsuleKey(ctx, arg),
+  'frozenRun.testSecret': (ctx) => (arg?: unknown) => testSecret(ctx, arg),
+  'frozenRun.compareWith': compareWith,
+  'frozenRun.showToolchainOutput': (ctx) => () => showToolchainOutput(ctx),
+  'frozenRun.stepBackInto': (ctx) => () => stepBackInto(ctx),
+  'frozenRun.stepBackOut': (ctx) => () => stepBackOut(ctx),
+  'frozenRun.runBackToCursor': (ctx) => (uri?: unknown, record?: unknown) => runBackToCursor(ctx, uri, record),
+  'frozenRun.openAsText': (ctx) => (arg?: unknown) => openAsText(ctx, arg),
+  'frozenRun.openTimeline': (ctx) => (arg?: unknown) => openTimeline(ctx, arg),
+};
+
+export function registerCommands(ctx: Ctx): vscode.Disposable[] {
+  return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, COMMANDS[id](ctx)));
+}

@@ -1,0 +1,45 @@
+// The extension context (as rust-analyzer's `Ctx`): the one object that owns what lives as long
+// as the extension does: the output channel, the capsule keys, which programs the user said may
+// run, the recording store, the running debug sessions, the divergences, the status bar and the
+// views. Everything else is handed it; no module keeps state of its own. Commands are registered
+// from one table of `(ctx) => handler` (extension/commands/table.ts).
+import * as vscode from 'vscode';
+import { activeRecording } from './active-recording';
+import { CapsuleDocumentProvider } from './capsule-document';
+import { DebugSessions } from './debug-sessions';
+import { Divergences } from './divergences';
+import { HistoryPanel } from './history-panel';
+import { CapsuleKeys } from './keys';
+import { createOutput } from './output';
+import { RecordingStore } from './recordings';
+import { SessionStatusBar } from './status-bar';
+import { TimelineEditorProvider } from './timeline-editor';
+import { ProgramTrust } from './trust';
+
+export class Ctx implements vscode.Disposable {
+  readonly output = createOutput();
+  readonly keys: CapsuleKeys;
+  readonly programs = new ProgramTrust();
+  readonly store: RecordingStore;
+  readonly sessions = new DebugSessions();
+  readonly divergences: Divergences;
+  readonly statusBar = new SessionStatusBar();
+  readonly timeline: TimelineEditorProvider;
+  readonly history: HistoryPanel;
+  readonly capsuleDocuments: CapsuleDocumentProvider;
+  /** The recording the user is looking at (a timeline, the trace as text, a decoded capsule). */
+  readonly activeRecording = activeRecording;
+
+  constructor(readonly extension: vscode.ExtensionContext) {
+    this.keys = new CapsuleKeys(extension.secrets);
+    this.store = new RecordingStore(this.keys, this.programs, this.output);
+    this.divergences = new Divergences(this.sessions, this.store, this.output);
+    this.timeline = new TimelineEditorProvider(this);
+    this.history = new HistoryPanel(this);
+    this.capsuleDocuments = new CapsuleDocumentProvider(this.store);
+  }
+
+  dispose(): void {
+    for (const d of [this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
+  }
+}
