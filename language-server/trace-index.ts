@@ -5,7 +5,8 @@
 import { SELECT_LOOKBACK } from './io-value';
 import { forEachLine, lastLineOf } from './line-breaks';
 import { LineTable } from './line-table';
-import { LineKind, Severity, TraceLineScanner, isValidCutPrefix, type LineProblem } from './trace-line';
+import { cutLineIgnored } from '../replay-engine/mflrr/line-prefix';
+import { LineKind, Severity, TraceLineScanner, type LineProblem } from './trace-line';
 
 export interface PlacedProblem extends LineProblem {
   line: number;
@@ -166,7 +167,8 @@ export class TraceIndex {
       return d;
     }
     const cut = !this.endsWithNewline && kinds[lines - 1] !== LineKind.Blank ? lines - 1 : -1;
-    const cutRecord = cut > 0 && (kinds[cut] === LineKind.Sched || kinds[cut] === LineKind.Io || isValidCutPrefix(this.tail));
+    // The reader's own rule: what replay ignores with a warning is a warning here too.
+    const cutRecord = cut > 0 && cutLineIgnored(this.tail, false);
     if (kinds[0] !== LineKind.Magic) {
       add(0, Severity.Error, 'not-a-trace', 'Not a machin trace: the first line must be `MFLRR 1` (magic and format version). Was this file written by `machin run --record`?');
     }

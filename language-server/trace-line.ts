@@ -236,16 +236,6 @@ function shorten(s: string): string {
   return clean.length > 40 ? clean.slice(0, 40) + '…' : clean;
 }
 
-/**
- * True when a last line without its `\n` can be the start of a valid record (`S 0.` of
- * `S 0.12`): replay ignores it with a warning, so it is not an error. Mirrors the engine's rule.
- */
-export function isValidCutPrefix(line: string): boolean {
-  if (line.endsWith('\r')) line = line.slice(0, -1);
-  if (line === '' ) return true;
-  return /^[SI]$/.test(line) || /^S [0-9.]*$/.test(line) || /^I [0-9.]*( [0-9a-fA-F]*)?$/.test(line);
-}
-
 function firstWord(text: string, start: number, end: number): string {
   let i = start;
   while (i < end && text.charCodeAt(i) !== SPACE) i++;

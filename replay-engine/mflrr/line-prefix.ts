@@ -1,6 +1,7 @@
 // What the reader can say about the start of a line whose end it has not seen (yet): a cut last
 // line is ignored only when a valid line can start that way, and a damaged line is refused as soon
-// as its first bytes show it, never after buffering all of it.
+// as its first bytes show it, never after buffering all of it. The one cut-line rule: the trace
+// reader asks it of bytes, the language server of the document's last line (cutLineIgnored).
 import { HEADER_KEYWORDS } from './header';
 import { HEX_VALUE } from './hex';
 import { latin1, MAX_ID_BYTES } from './goroutine-table';
@@ -33,6 +34,16 @@ export function cutPrefixProblem(buf: Uint8Array, p: number, end: number, firstL
     if ((k + ' ').startsWith(text) || text.startsWith(k + ' ')) return len > 65536 ? `a \`${k}\` line longer than 64 KB` : '';
   }
   return `unknown record tag starting \`${shorten(text)}\``;
+}
+
+/**
+ * Whether a last line without its line break (the text as the editor holds it) is a cut line that
+ * replay ignores with a warning, rather than a damaged one: the reader's rule, for text.
+ */
+export function cutLineIgnored(text: string, firstLine: boolean): boolean {
+  // Latin-1 as the reader sees the file; a character beyond it is no byte a valid line holds.
+  const bytes = Uint8Array.from(text, (c) => Math.min(c.charCodeAt(0), 0xff));
+  return cutPrefixProblem(bytes, 0, bytes.length, firstLine) === '';
 }
 
 export function describeByte(b: number): string {

@@ -3,7 +3,7 @@
 // goroutines and kinds, conditions, hit counts, log points, goto targets.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import { buildAdapter, lastCursor, launchAndStop, MACHIN_FIXTURES, moveAndStop, startAdapter, topFrame, traceRecords, type Session } from './support';
 
 before(buildAdapter);
@@ -13,11 +13,12 @@ const records = traceRecords(TRACE);
 
 describe('breakpoints (pipeline trace, trace only)', () => {
   let s: Session;
-  before(async () => {
+  // A fresh session for each test: one failure does not leave the next one somewhere else.
+  beforeEach(async () => {
     s = await startAdapter();
     await launchAndStop(s, { recording: TRACE, stopOnEntry: true, noToolchain: true });
   });
-  after(() => s.dc.stop());
+  afterEach(() => s.dc.stop());
 
   async function stopLine(stop: { body: { threadId?: number } }): Promise<number> {
     return (await topFrame(s, stop.body.threadId!)).line;

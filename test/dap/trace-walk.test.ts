@@ -1,7 +1,7 @@
 // The standalone adapter over stdio on every machin fixture trace, with no machin on PATH (trace
 // only): threads, a walk to the end and back record by record, and every step's inverse.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import { buildAdapter, lastCursor, launchAndStop, machinFixtures, moveAndStop, startAdapter, topFrame, traceRecords, type Session } from './support';
 
 before(buildAdapter);
@@ -15,14 +15,15 @@ for (const fx of machinFixtures()) {
   describe(`trace only: ${fx.name}`, () => {
     let s: Session;
     let ids: Map<string, number>;
-    before(async () => {
+    // A fresh session for each test: one failure does not leave the next one somewhere else.
+    beforeEach(async () => {
       s = await startAdapter();
       const stop = await launchAndStop(s, { recording: fx.trace, stopOnEntry: true, noToolchain: true });
       assert.equal(stop.body.reason, 'entry');
       const threads = await s.dc.threadsRequest();
       ids = new Map(threads.body.threads.map((t) => [t.name.split(' ')[0], t.id]));
     });
-    after(() => s.dc.stop());
+    afterEach(() => s.dc.stop());
 
     test('threads are the goroutines of the trace', async () => {
       assert.deepEqual([...ids.keys()].sort(), [...goroutines].sort());

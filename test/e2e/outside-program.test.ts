@@ -7,6 +7,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot, withVsCode } from './harness';
 
+async function waitFor(ok: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(what);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 test('a program outside the workspace runs only after a modal yes', { timeout: 300_000 }, async () => {
   await withVsCode({ name: 'outside-program' }, async (vs) => {
     const { page } = vs;
@@ -25,7 +33,8 @@ test('a program outside the workspace runs only after a modal yes', { timeout: 3
     await vs.shot('asked');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await vs.timeline().locator('ul[aria-label="Goroutines"] li').first().waitFor({ state: 'attached', timeout: 30_000 });
-    await page.waitForTimeout(2000);
+    // The signal that the replay is settled: the store logs why machin did not run.
+    await waitFor(() => /was not confirmed, so machin was not run/.test(vs.extensionHostLogs()), 60_000, 'no "not confirmed" warning in the Frozen Run output');
     assert.deepEqual(vs.toolchainRuns(), [], 'machin ran a program the user did not confirm');
     await vs.shot('trace-only');
 

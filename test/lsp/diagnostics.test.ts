@@ -5,7 +5,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { LspClient, MACHIN_FIXTURES, fileUri } from './support/lsp-client';
+
+const temp = mkdtempSync(join(tmpdir(), 'frozen-run-lsp-cut-'));
+function writeTemp(name: string, text: string): string {
+  const file = join(temp, name);
+  writeFileSync(file, text);
+  return file;
+}
 
 const HEADER = 'MFLRR 1\nboundary faithful\nprogram /home/ci/app/x.mfl\nsafe 0\n';
 
@@ -172,6 +182,14 @@ describe('record problems', () => {
     // A last line that cannot be the start of any record is damaged, cut or not.
     const damaged = await open(`${HEADER}S 0\nS 0.x`);
     assert.deepEqual(damaged.map((d) => d.code).sort(), ['bad-goroutine', 'partial-line']);
+    // The reader's rule, not a second one: a trace cut while writing a header word is read with a
+    // warning (the engine ignores the line), so here too it is a warning and not an error.
+    const cutWord = `MFLRR 1\nboundary faithful\nprogram /home/ci/app/x.mfl\nS 0\nsaf`;
+    const read = await readMflrr(writeTemp('cut-word.mflrr', cutWord));
+    assert.equal(read.cutLine, 5);
+    const words = await open(cutWord);
+    assert.deepEqual(words.filter((d) => d.severity === DiagnosticSeverity.Error), [], JSON.stringify(words));
+    assert.ok(words.some((d) => d.code === 'partial-line' && d.range.start.line === 4 && /ignores/.test(String(d.message))));
   });
 
   test('blank lines are warnings; CRLF line ends are fine', async () => {
