@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecording } from '../replay-engine/open';
 import { packModel } from '../webview-ui/protocol';
-import { timelineModelOf } from '../test/webview/harness/model-from-recording';
+import { timelineModel } from '../extension/view-models/timeline-model';
 import type { Page } from 'playwright-core';
 import { launch, openView } from '../test/webview/harness/browser';
 import type { BenchResult } from './types';
@@ -36,7 +36,7 @@ async function realTraceModel(ops: number): Promise<{ b64: string; bytes: number
   try {
     const file = join(dir, 'big.mflrr');
     execFileSync('python3', [GEN_MFLRR, String(ops), '32', file]);
-    const packed = packModel(timelineModelOf(await readRecording(file)));
+    const packed = packModel(timelineModel(await readRecording(file)));
     return { b64: Buffer.from(packed).toString('base64'), bytes: packed.byteLength };
   } finally {
     rmSync(dir, { recursive: true, force: true });

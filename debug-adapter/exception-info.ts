@@ -29,5 +29,5 @@ export function chainText(rec: Recording): string {
   const tl = rec.timeline;
   const ids = Array.from(p.causalChain.subarray(Math.max(0, p.causalChain.length - CHAIN_SHOWN)), (t) => tl.threads[t].id);
   const omitted = p.causalChain.length - ids.length;
-  return `causal chain (${p.causalChain.length} ${tl.format === 'tcap' ? 'effects' : 'ops'}, thread of each): ${omitted ? `… ${omitted} earlier, ` : ''}${ids.join(' → ')}`;
+  return `causal chain (${p.causalChain.length} ${tl.units.steps}, thread of each): ${omitted ? `… ${omitted} earlier, ` : ''}${ids.join(' → ')}`;
 }

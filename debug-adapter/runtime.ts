@@ -261,8 +261,8 @@ export class ReplayRuntime {
 
   /** `op`/`ops` or `effect`/`effects`. */
   private unitWord(count: number): string {
-    const one = this.timeline.format === 'tcap' ? 'effect' : 'op';
-    return count === 1 ? one : `${one}s`;
+    const units = this.timeline.units;
+    return count === 1 ? units.step : units.steps;
   }
 
   // ----- moves -----
@@ -362,7 +362,8 @@ export class ReplayRuntime {
   }
 
   private threadName(t: number): string {
-    return this.timeline.format === 'tcap' ? `task ${this.timeline.threads[t].id}` : `goroutine ${this.timeline.label(t)}`;
+    const tl = this.timeline;
+    return `${tl.units.thread} ${tl.format === 'tcap' ? tl.threads[t].id : tl.label(t)}`;
   }
 
   /**

@@ -81,9 +81,9 @@ export class VariableStore {
     const out: DebugProtocol.Variable[] = [
       this.plain('summary', view.summary, 'text', 'summary'),
       this.plain('kind', view.kind, 'kind', 'kind'),
-      this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(view.thread), 'thread', 'thread'),
+      this.plain(tl.units.thread, tl.label(view.thread), 'thread', 'thread'),
       this.plain('op', view.step >= 0 ? `${view.step} of ${tl.stepCount}` : 'not a schedule op (I/O)', 'number', 'op'),
-      this.plain('position', `${view.position} (${tl.format === 'tcap' ? 'effects' : 'ops'} done)`, 'number', 'position'),
+      this.plain('position', `${view.position} (${tl.units.steps} done)`, 'number', 'position'),
       this.plain('line', view.line, 'number', 'line'),
       this.plain('record', r, 'number', 'record'),
     ];
@@ -159,7 +159,7 @@ export class VariableStore {
     const rt = this.runtime;
     const rec = rt.recording;
     const tl = rt.timeline;
-    const unit = tl.format === 'tcap' ? 'effects' : 'ops';
+    const unit = tl.units.steps;
     const out: DebugProtocol.Variable[] = [
       this.plain('file', tl.file),
       this.plain('position', `${rt.position} of ${tl.stepCount} ${unit} done`),
@@ -174,7 +174,7 @@ export class VariableStore {
         value: p.message,
         variablesReference: this.ref(() => [
           this.plain('message', p.message),
-          this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(p.thread)),
+          this.plain(tl.units.thread, tl.label(p.thread)),
           this.plain('op', `${p.position} of ${tl.stepCount}`),
           this.plain('source', p.source),
           this.plain('causal chain', `${p.causalChain.length} ${unit}`),

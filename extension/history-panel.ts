@@ -9,6 +9,7 @@ import type { DebugSessions } from './debug-sessions';
 import { errorText, isCapsule, type RecordingStore } from './recordings';
 import type { ViewDeps } from './timeline-editor';
 import { isTrusted } from './trust';
+import { historyModel } from './view-models/history-model';
 import { renderWebview, webviewOptions } from './webview-html';
 
 export const HISTORY_VIEW_TYPE = 'frozenRun.history';
@@ -105,17 +106,7 @@ export class HistoryPanel implements vscode.Disposable {
   private sendHistory(name: string): void {
     const rec = this.recording;
     if (!rec?.histories) return;
-    const entries = rec.histories.entries(name);
-    const position = new Uint32Array(entries.length);
-    const thread = new Uint32Array(entries.length);
-    const values: string[] = [];
-    entries.forEach((e, i) => {
-      position[i] = e.position;
-      thread[i] = e.thread;
-      values.push(e.value);
-    });
-    const threads = rec.timeline.threads.map((t) => ({ id: t.id, label: t.label }));
-    this.post({ type: 'history', version: PROTOCOL_VERSION, data: packHistory({ name, threads, position, thread, values }) });
+    this.post({ type: 'history', version: PROTOCOL_VERSION, data: packHistory(historyModel(rec, rec.histories, name)) });
   }
 
   private async onMessage(m: HistoryToHost): Promise<void> {

@@ -6,26 +6,21 @@ import * as vscode from 'vscode';
 import { EVENT } from '../debug-adapter/contract';
 import type { Recording } from '../replay-engine/model/recording';
 import { RecordingError } from '../replay-engine/model/errors';
-import { requestValue } from '../replay-engine/tcap/decode/http-request';
-import { TcapRecording } from '../replay-engine/tcap/tcap-recording';
 import {
   packModel,
   PROTOCOL_VERSION,
   type HostToTimeline,
   type TimelineCommandId,
-  type TimelineModel,
   type TimelineToHost,
 } from '../webview-ui/protocol';
 import { recordingOf, type DebugSessions } from './debug-sessions';
 import type { Divergences } from './divergences';
 import { errorText, isCapsule, type RecordingStore } from './recordings';
 import { isTrusted, RESTRICTED_BANNER } from './trust';
+import { timelineModel } from './view-models/timeline-model';
 import { renderWebview, webviewOptions } from './webview-html';
 
 export const TIMELINE_VIEW_TYPE = 'frozenRun.timeline';
-
-/** Summaries sent with the model, so hovers need no round trip; the rest come on request. */
-const SUMMARY_LIMIT = 10_000;
 
 /** The toolbar buttons of the webview and the commands they run. */
 const TOOLBAR_COMMANDS: Record<TimelineCommandId, string> = {
@@ -104,7 +99,7 @@ class TimelinePanel {
   private show(recording: Recording): void {
     this.recording = recording;
     if (!this.ready) return;
-    this.post({ type: 'model', version: PROTOCOL_VERSION, data: packModel(toModel(recording)) });
+    this.post({ type: 'model', version: PROTOCOL_VERSION, data: packModel(timelineModel(recording)) });
     const cursor = this.sessions.cursorFor(this.uri.fsPath);
     this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1 });
     const div = this.divergences.get(this.uri.fsPath);
@@ -146,35 +141,6 @@ class TimelinePanel {
     this.disposed = true;
     this.disposables.forEach((d) => d.dispose());
   }
-}
-
-/** The webview's model: the timeline's arrays as they are, plus facts and the panic. */
-export function toModel(recording: Recording): TimelineModel {
-  const tl = recording.timeline;
-  const summaries: string[] = [];
-  const n = Math.min(tl.recordCount, SUMMARY_LIMIT);
-  for (let r = 0; r < n; r++) summaries.push(recording.describe(r).summary);
-  const panic = recording.panic;
-  return {
-    format: tl.format,
-    fileName: path.basename(tl.file),
-    facts: tl.facts.map((f) => ({ key: f.key, label: f.label, value: f.value })),
-    threads: tl.threads.map((t) => ({ id: t.id, label: t.label })),
-    kinds: [...tl.kinds],
-    recordCount: tl.recordCount,
-    recordThread: tl.thread,
-    recordKind: tl.kind,
-    stepRecord: tl.stepRecords(),
-    summaries,
-    panic: panic ? { position: panic.position, thread: panic.thread, message: panic.message } : null,
-    bestEffort: recording.bestEffort,
-    request: requestOf(recording),
-  };
-}
-
-/** A capsule's request, decoded, for the details panel before any selection. */
-function requestOf(recording: Recording): TimelineModel['request'] {
-  return recording instanceof TcapRecording ? requestValue(recording.header.request) : undefined;
 }
 
 /** What the views need of the extension context (extension/ctx.ts), which makes them. */

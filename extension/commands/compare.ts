@@ -13,7 +13,7 @@ import { COMPARE_PROTOCOL_VERSION, packCompare, type CompareModel, type CompareS
 import { DEBUG_TYPE, type DebugSessions } from '../debug-sessions';
 import { isRecordingPath } from '../debug-configuration';
 import { errorText, type RecordingStore } from '../recordings';
-import { toModel } from '../timeline-editor';
+import { timelineModel } from '../view-models/timeline-model';
 import { explainRestricted, isTrusted } from '../trust';
 import { renderWebview, webviewOptions } from '../webview-html';
 import { recordingFromArg, type ActiveTimeline } from './recording-arg';
@@ -114,7 +114,7 @@ class ComparePanel {
       const [ra, rb] = await Promise.all([this.deps.store.replay(this.uris.a), this.deps.store.replay(this.uris.b)]);
       const { comparison, alignment } = compareRecordings(ra, rb);
       this.comparison = comparison;
-      this.model = { a: toModel(ra), b: toModel(rb), ...compareViewData(comparison, alignment) };
+      this.model = { a: timelineModel(ra), b: timelineModel(rb), ...compareViewData(comparison, alignment) };
       this.sendModel();
     } catch (err) {
       this.post({ type: 'error', message: errorText(err) });

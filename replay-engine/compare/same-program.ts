@@ -3,7 +3,6 @@
 // one recorded here `/Users/me/src/flaky.mfl`; both are runs of `flaky.mfl`.
 import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
-import { MflrrRecording } from '../mflrr/recording';
 
 export interface ProgramCheck {
   /** The program as each recording names it ('' when it names none). */
@@ -20,7 +19,7 @@ const FORMAT_NAMES = { mflrr: 'a machin trace (.mflrr)', tcap: 'a Tin capsule (.
 /** The program a recording names, or '' when it names none. */
 export function programOf(recording: Recording): string {
   // A trace's header knows whether the line was there (its fact then reads "(none: ...)").
-  if (recording instanceof MflrrRecording) return recording.header.program ?? '';
+  if (recording.format === 'mflrr') return recording.header.program ?? '';
   return recording.timeline.facts.find((f) => f.key === 'program')?.value ?? '';
 }
 

@@ -2,7 +2,7 @@
 // adds when it is available (panic, verify verdict, value histories, goroutine labels: set by the
 // machin bridge, replay-engine/machin/enrich.ts). Trace-only, those stay null.
 import type { EngineWarning } from '../model/errors';
-import type { PanicInfo, Recording, RecordView, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
+import type { PanicInfo, TraceRecording, RecordView, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import { decodeIo } from './decode-io';
 import type { MflrrHeader } from './header';
@@ -11,7 +11,7 @@ import { readTrace, type TraceRead } from './read-trace';
 /** How far back describe() looks for the goroutine's previous record (select-case interpretation). */
 const LOOKBACK = 100_000;
 
-export class MflrrRecording implements Recording {
+export class MflrrRecording implements TraceRecording {
   readonly format = 'mflrr' as const;
   readonly timeline: Timeline;
   readonly header: MflrrHeader;

@@ -1,5 +1,8 @@
 // A recording as every view sees it: the timeline plus what is known about the run (panic,
-// verify verdict, value histories) and a decoder that turns one record into something readable.
+// verify verdict, value histories) and a decoder that turns one record into something readable,
+// tagged by format, each with its own header.
+import type { MflrrHeader } from '../mflrr/header';
+import type { CapsuleHeader } from '../tcap/body';
 import type { EngineWarning } from './errors';
 import type { Timeline } from './timeline';
 
@@ -61,7 +64,8 @@ export interface ValueHistories {
   valueAt(name: string, thread: number, p: number): string | undefined;
 }
 
-export interface Recording {
+/** What every recording is, whatever its format. */
+interface RecordingBase {
   timeline: Timeline;
   warnings: EngineWarning[];
   /** True when results may diverge from the recorded run (an FFI trace). */
@@ -79,6 +83,21 @@ export interface Recording {
   /** Where in the program record r's thread runs (the goroutine's function, a select site), when known. */
   sourceLocation?(record: number): SourceLocation | undefined;
 }
+
+/** A machin trace (mflrr/recording.ts): its header is the trace's header lines. */
+export interface TraceRecording extends RecordingBase {
+  readonly format: 'mflrr';
+  readonly header: MflrrHeader;
+}
+
+/** A Tin capsule (tcap/tcap-recording.ts): its header is the capsule body's header. */
+export interface CapsuleRecording extends RecordingBase {
+  readonly format: 'tcap';
+  readonly header: CapsuleHeader;
+}
+
+/** A recording, tagged by its format: `recording.format` narrows it (and its header). */
+export type Recording = TraceRecording | CapsuleRecording;
 
 export interface SourceLocation {
   /** Absolute path of the program source. */

@@ -2,7 +2,7 @@
 // completed), threads are tasks, the payload of a record is its effect's data. What the Timeline
 // does not hold (keys, outcomes, sentinels, task numbers) lives in side typed arrays here.
 import { RecordingError, type EngineWarning } from '../model/errors';
-import type { DecodedValue, PanicInfo, RecordView, Recording, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
+import type { DecodedValue, PanicInfo, RecordView, CapsuleRecording, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import type { CapsuleEffects, CapsuleHeader } from './body';
 import { child, hex, looseText } from './decode/bytes-text';
@@ -31,7 +31,8 @@ export function secretKeyOf(rec: TcapRecording): Uint8Array {
   return ks;
 }
 
-export class TcapRecording implements Recording {
+export class TcapRecording implements CapsuleRecording {
+  readonly format = 'tcap' as const;
   readonly warnings: EngineWarning[];
   readonly bestEffort = false;
   readonly verify: VerifyVerdict | null = null;

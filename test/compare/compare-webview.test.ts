@@ -14,7 +14,7 @@ import { readRecording } from '../../replay-engine/open';
 import { COMPARE_PROTOCOL_VERSION, packCompare, type CompareModel } from '../../webview-ui/compare/protocol';
 import { AXIS_HEIGHT, GUTTER_WIDTH, LANE_HEIGHT } from '../../webview-ui/timeline/viewport';
 import { launch, openView, REPO } from '../webview/harness/browser';
-import { timelineModelOf } from '../webview/harness/model-from-recording';
+import { timelineModel } from '../../extension/view-models/timeline-model';
 import { FLAKY_RUNS, scheduleOf } from './support/traces';
 
 const SHOTS = join(REPO, 'test-results');
@@ -30,7 +30,7 @@ async function pair(a: string, b: string) {
   const ra = await readRecording(join(FLAKY_RUNS, a));
   const rb = await readRecording(join(FLAKY_RUNS, b));
   const result = compareRecordings(ra, rb);
-  const model: CompareModel = { a: timelineModelOf(ra), b: timelineModelOf(rb), ...compareViewData(result.comparison, result.alignment) };
+  const model: CompareModel = { a: timelineModel(ra), b: timelineModel(rb), ...compareViewData(result.comparison, result.alignment) };
   return { ra, rb, ...result, model };
 }
 

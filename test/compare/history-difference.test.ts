@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { firstVariableDifference } from '../../replay-engine/compare/history-difference';
 import type { HistoryEntry, Recording, ValueHistories } from '../../replay-engine/model/recording';
 import { timelineOf } from './support/timelines';
+import type { MflrrHeader } from '../../replay-engine/mflrr/header';
 
 type Probe = [goroutine: string, name: string, value: string, op: number];
 
@@ -16,7 +17,8 @@ function recordingWith(threads: string[], probes: Probe[]): Recording {
     entries: (name) => probes.filter((p) => p[1] === name).map(([g, , value, position]): HistoryEntry => ({ thread: index(g), position, value })),
     valueAt: () => undefined,
   };
-  return { timeline, warnings: [], bestEffort: false, panic: null, verify: null, histories, describe: () => { throw new Error('unused'); } };
+  const header = { magic: 'MFLRR', version: 1, boundary: 'faithful', program: null, safe: null } as unknown as MflrrHeader;
+  return { format: 'mflrr', header, timeline, warnings: [], bestEffort: false, panic: null, verify: null, histories, describe: () => { throw new Error('unused'); } };
 }
 
 test('the earliest differing assignment wins, across variables and goroutines', () => {

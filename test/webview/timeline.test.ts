@@ -10,7 +10,7 @@ import { launch, openView, REPO } from './harness/browser';
 import { canvasBox, differs, fitAllView, frames, pixelAt, recordPoint, savedView, waitForSaved, type Pixel } from './harness/canvas';
 import { hostileRecording, machinFixture, machinPanic, tinFixture, XSS_IMG } from './harness/fixtures';
 import { postModel, postToView, timelineHost } from './harness/host-stand-in';
-import { timelineModelOf } from './harness/model-from-recording';
+import { timelineModel } from '../../extension/view-models/timeline-model';
 import { syntheticModel } from './harness/synthetic-model';
 
 const SHOTS = join(REPO, 'test-results');
@@ -26,7 +26,7 @@ after(async () => browser?.close());
 
 async function crash() {
   const recording = await machinFixture('crash');
-  const model = timelineModelOf(recording);
+  const model = timelineModel(recording);
   model.panic = machinPanic('crash', recording);
   return { recording, model };
 }
@@ -34,7 +34,7 @@ async function crash() {
 describe('timeline webview', () => {
   it('draws one lane per goroutine with its label, each record in its own lane', async () => {
     const recording = await machinFixture('pipeline');
-    const model = timelineModelOf(recording);
+    const model = timelineModel(recording);
     const v = await openView(browser, 'timeline', { host: timelineHost(recording, model), width: 900 });
     await v.page.waitForSelector('canvas');
     const labels = await v.page.locator('ul[aria-label="Goroutines"] li').allTextContents();
@@ -197,7 +197,7 @@ describe('timeline webview', () => {
 
   it('shows markup from a recording as text and never runs it (CSP as the host sets it)', async () => {
     const recording = await hostileRecording();
-    const model = timelineModelOf(recording);
+    const model = timelineModel(recording);
     const v = await openView(browser, 'timeline', { host: timelineHost(recording, model) });
     await v.page.waitForSelector('canvas');
     assert.match((await v.page.locator('dl.facts').textContent()) ?? '', new RegExp(XSS_IMG.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
@@ -243,7 +243,7 @@ describe('timeline webview', () => {
 
   it('restores zoom, scroll and selection after a reload', async () => {
     const recording = await machinFixture('pipeline');
-    const model = timelineModelOf(recording);
+    const model = timelineModel(recording);
     const v = await openView(browser, 'timeline', { host: timelineHost(recording, model) });
     await v.page.waitForSelector('canvas');
     await v.page.locator('canvas').focus();
@@ -316,7 +316,7 @@ describe('timeline webview', () => {
 
   it('shows a capsule: tasks as lanes, the request and each effect decoded, the recorded panic', async () => {
     const recording = await tinFixture('orders-panic');
-    const model = timelineModelOf(recording);
+    const model = timelineModel(recording);
     assert.ok(model.request, 'the engine decoded the request');
     for (const theme of ['dark', 'light'] as const) {
       const v = await openView(browser, 'timeline', { host: timelineHost(recording, model), theme });

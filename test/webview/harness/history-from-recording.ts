@@ -6,7 +6,8 @@ import type { Page } from 'playwright-core';
 import { parseReplayOutput } from '../../../replay-engine/machin/machin-output';
 import { ProbeHistories } from '../../../replay-engine/machin/probe-histories';
 import type { Recording, ValueHistories } from '../../../replay-engine/model/recording';
-import { packHistory, PROTOCOL_VERSION, type HistoryModel } from '../../../webview-ui/protocol';
+import { historyModel } from '../../../extension/view-models/history-model';
+import { packHistory, PROTOCOL_VERSION } from '../../../webview-ui/protocol';
 import { FIXTURES } from './fixtures';
 import { postToView } from './host-stand-in';
 
@@ -31,23 +32,12 @@ export function fixtureHistories(name: string, recording: Recording): ProbeHisto
   return historiesFromProbes(recording, run.stderr, watched);
 }
 
-export function historyModelOf(recording: Recording, histories: ValueHistories, name: string): HistoryModel {
-  const entries = histories.entries(name);
-  return {
-    name,
-    threads: recording.timeline.threads.map((t) => ({ id: t.id, label: t.label })),
-    position: Uint32Array.from(entries, (e) => e.position),
-    thread: Uint32Array.from(entries, (e) => e.thread),
-    values: entries.map((e) => e.value),
-  };
-}
-
 /** Answers `ready` with the watched names and `pickVariable` with that variable's history. */
 export function historyHost(recording: Recording, histories: ValueHistories) {
   return async (m: Record<string, unknown>, page: Page): Promise<void> => {
     if (m.type === 'ready') await postToView(page, { type: 'names', version: PROTOCOL_VERSION, names: histories.names });
     if (m.type === 'pickVariable' && typeof m.name === 'string') {
-      const b64 = Buffer.from(packHistory(historyModelOf(recording, histories, m.name))).toString('base64');
+      const b64 = Buffer.from(packHistory(historyModel(recording, histories, m.name))).toString('base64');
       await page.evaluate((data) => (window as unknown as { harness: { postHistoryBase64(b: string): void } }).harness.postHistoryBase64(data), b64);
     }
   };
