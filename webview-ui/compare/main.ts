@@ -398,8 +398,6 @@ function main(): void {
       }
       view?.dispose();
       view = new CompareView(root, unpackCompare(msg.data));
-    } else if (msg.type === 'select') {
-      view?.select(msg.side, msg.record, false);
     } else if (msg.type === 'error') {
       view?.dispose();
       view = null;

@@ -33,13 +33,14 @@ export interface CompareModel {
 
 export type HostToCompare =
   | { type: 'compare'; version: number; data: Uint8Array }
-  /** Select a record on one side (the counterpart follows). */
-  | { type: 'select'; side: CompareSide; record: number }
   | { type: 'error'; message: string };
 
 export type CompareToHost =
   | { type: 'ready'; version: number }
-  /** The user selected a record; `counterpart` is the record selected on the other side (-1: none). */
+  /**
+   * The user selected a record; `counterpart` is the record selected on the other side (-1: none).
+   * The host needs nothing from it today; it is the view's report of a selection (tests read it).
+   */
   | { type: 'selected'; side: CompareSide; record: number; counterpart: number; exact: boolean }
   /** "Debug from divergence" (or from the selection): a session on `side` stopped at `record`. */
   | { type: 'debug'; side: CompareSide; record: number };

@@ -1,4 +1,4 @@
-// Compare With... in a real VS Code (code-server in Chromium, test/e2e/harness.ts): two real flaky
+// Compare With... in a real VS Code (code-server in Chromium, harness.ts): two real flaky
 // runs side by side, the divergence shown and selected, and "Debug from divergence" starting a
 // session stopped there. machin is the stand-in on PATH (test/standins: replays outputs recorded
 // from real machin 0.137.0).
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { withVsCode } from '../e2e/harness';
-import { FLAKY_RUNS, scheduleOf } from './support/traces';
+import { FLAKY_RUNS, scheduleOf } from '../compare/support/traces';
+import { withVsCode } from './harness';
 
 test('Compare With... shows where two runs part and debugs from there', { timeout: 400_000 }, async () => {
   const sa = scheduleOf(join(FLAKY_RUNS, 'r1.mflrr'));
