@@ -16,6 +16,7 @@ import { AXIS_HEIGHT, GUTTER_WIDTH, LANE_HEIGHT } from '../../webview-ui/timelin
 import { launch, openView, REPO } from '../webview/harness/browser';
 import { timelineModel } from '../../extension/view-models/timeline-model';
 import { FLAKY_RUNS, scheduleOf } from './support/traces';
+import { waitForSaved } from '../webview/harness/canvas';
 
 const SHOTS = join(REPO, 'test-results');
 const WARNING = [0xcc, 0xa7, 0x00]; // --vscode-editorWarning-foreground of the harness dark theme
@@ -136,6 +137,18 @@ describe('compare webview', () => {
       assert.equal(back.counterpart, alignment.counterpart('b', onlyB).record);
       assert.match((await v.page.locator('.selection').textContent()) ?? '', /only in B/);
     }
+
+    // The wheel and a drag, as on the timeline (one pointer controller for both views): the wheel
+    // zooms pane A at the pointer, a drag pans it, and the compare view keeps the state.
+    const canvasA = (await v.page.locator('.pane-a canvas').boundingBox())!;
+    const start = (await waitForSaved(v.page, () => true, 'a state was saved'))!;
+    await v.page.mouse.move(canvasA.x + canvasA.width / 2, canvasA.y + 40);
+    await v.page.mouse.wheel(0, -300);
+    const zoomed = await waitForSaved(v.page, (st) => st.scale < start.scale, 'the wheel zoomed pane A in');
+    await v.page.mouse.down();
+    await v.page.mouse.move(canvasA.x + canvasA.width / 2 - 120, canvasA.y + 40, { steps: 4 });
+    await v.page.mouse.up();
+    await waitForSaved(v.page, (st) => st.x0 > zoomed.x0, 'a drag to the left panned pane A');
 
     // The places that differ, as a list: one button per hunk; pressing one selects it.
     const buttons = v.page.locator('ol.differences button');

@@ -19,6 +19,7 @@ import { withLanesOf } from './lane-order';
 import { counterpartOf, hunkAtOrBefore, mapCoordinate } from './counterpart';
 import css from './compare.css';
 import { COMPARE_PROTOCOL_VERSION, unpackCompare, type CompareModel, type CompareSide, type CompareToHost, type HostToCompare } from './protocol';
+import { attachPointer } from '../timeline/pointer-controller';
 
 const CONNECTOR_HEIGHT = 36;
 
@@ -117,58 +118,22 @@ class CompareView {
     const divergence = model.divergence ? model.divergence[side] : null;
     const pane: Pane = { side, index, view, renderer, canvas, section, selected: -1, divergence, hover: -1 };
 
-    // Drag pans (and scrolls lanes); a press that does not move is a click that selects.
-    let drag: { x: number; y: number; moved: boolean; pointer: number } | null = null;
-    canvas.addEventListener('pointerdown', (e) => {
-      if (e.button !== 0) return;
-      canvas.setPointerCapture(e.pointerId);
-      drag = { x: e.clientX, y: e.clientY, moved: false, pointer: e.pointerId };
-    });
-    canvas.addEventListener('pointermove', (e) => {
-      if (drag && drag.pointer === e.pointerId) {
-        const dx = e.clientX - drag.x;
-        const dy = e.clientY - drag.y;
-        if (!drag.moved && Math.hypot(dx, dy) < 4) return;
-        drag.moved = true;
-        view.panBy(-dx);
-        view.scrollBy(-dy);
-        drag.x = e.clientX;
-        drag.y = e.clientY;
-        this.follow(side);
-        return;
-      }
-      const r = this.recordAt(pane, e.offsetX, e.offsetY);
-      if (r !== pane.hover) {
+    // As on the timeline (one controller for both): the other run follows every move.
+    attachPointer(canvas, {
+      viewport: view,
+      plotX: (e) => e.offsetX - GUTTER_WIDTH,
+      viewChanged: () => this.follow(side),
+      hover: (e) => {
+        const r = this.recordAt(pane, e.offsetX, e.offsetY);
+        if (r === pane.hover) return;
         pane.hover = r;
         this.redraw();
-      }
-    });
-    canvas.addEventListener('pointerup', (e) => {
-      const wasDrag = drag?.moved;
-      drag = null;
-      if (wasDrag) return;
-      const r = this.recordAt(pane, e.offsetX, e.offsetY);
-      if (r >= 0) this.select(side, r, true);
-    });
-    // Wheel as on the timeline: ctrl/pinch zooms, shift pans, over the lane names scrolls lanes,
-    // sideways pans, otherwise zooms at the pointer. The other run follows.
-    canvas.addEventListener(
-      'wheel',
-      (e) => {
-        e.preventDefault();
-        const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? view.plotWidth : 1;
-        const dx = e.deltaX * unit;
-        const dy = e.deltaY * unit;
-        const px = Math.max(0, e.offsetX - GUTTER_WIDTH);
-        if (e.ctrlKey || e.metaKey) view.zoomAt(px, Math.exp(dy * 0.01));
-        else if (e.shiftKey) view.panBy(dy || dx);
-        else if (e.offsetX < GUTTER_WIDTH) view.scrollBy(dy);
-        else if (Math.abs(dx) > Math.abs(dy)) view.panBy(dx);
-        else view.zoomAt(px, Math.exp(dy * 0.002));
-        this.follow(side);
       },
-      { passive: false },
-    );
+      click: (e) => {
+        const r = this.recordAt(pane, e.offsetX, e.offsetY);
+        if (r >= 0) this.select(side, r, true);
+      },
+    });
     canvas.addEventListener('keydown', (e) => this.key(pane, e));
     return pane;
   }

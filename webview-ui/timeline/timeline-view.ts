@@ -7,6 +7,7 @@ import type { Palette } from './palette';
 import { TimelineRenderer, type Marks } from './renderer';
 import { AXIS_HEIGHT, GUTTER_WIDTH, LANE_HEIGHT, Viewport, type ViewState } from './viewport';
 import { describeRecord } from './details';
+import { attachPointer } from './pointer-controller';
 
 export interface TimelineViewEvents {
   /** A record was selected (by click or keyboard). */
@@ -31,7 +32,6 @@ export class TimelineView {
   private frame = 0;
   private firstPaintDone = false;
   private framesMeasured = 0;
-  private drag: { x: number; y: number; moved: boolean; pointer: number } | null = null;
 
   constructor(private index: TimelineIndex, palette: Palette, private events: TimelineViewEvents) {
     const m = index.model;
@@ -186,48 +186,27 @@ export class TimelineView {
 
   private listen(): void {
     const c = this.canvas;
-    c.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
-    c.addEventListener('pointerdown', (e) => {
-      if (e.button !== 0) return;
-      c.setPointerCapture(e.pointerId);
-      this.drag = { x: e.clientX, y: e.clientY, moved: false, pointer: e.pointerId };
-    });
-    c.addEventListener('pointermove', (e) => {
-      if (this.drag && this.drag.pointer === e.pointerId) {
-        const dx = e.clientX - this.drag.x;
-        const dy = e.clientY - this.drag.y;
-        if (!this.drag.moved && Math.hypot(dx, dy) < 4) return;
-        this.drag.moved = true;
-        c.classList.add('dragging');
-        this.viewport.panBy(-dx);
-        this.viewport.scrollBy(-dy);
-        this.drag.x = e.clientX;
-        this.drag.y = e.clientY;
+    attachPointer(c, {
+      viewport: this.viewport,
+      plotX: (e) => this.plotX(e.clientX),
+      viewChanged: (settled) => {
+        if (settled) this.events.changed();
         this.invalidate();
-        return;
-      }
-      const r = this.recordAtPoint(e.clientX, e.clientY);
-      if (r !== this.marks.hover) {
+      },
+      hover: (e) => {
+        const r = this.recordAtPoint(e.clientX, e.clientY);
+        if (r === this.marks.hover) return;
         this.marks.hover = r;
         this.status.textContent = r >= 0 ? describeRecord(this.index, r) + summarySuffix(this.index.model.summaries?.[r]) : '';
         this.invalidate();
-      }
-    });
-    const endDrag = (e: PointerEvent) => {
-      if (!this.drag || this.drag.pointer !== e.pointerId) return;
-      const clicked = !this.drag.moved;
-      this.drag = null;
-      c.classList.remove('dragging');
-      if (clicked && e.type === 'pointerup') {
+      },
+      click: (e) => {
         const r = this.recordAtPoint(e.clientX, e.clientY);
-        if (r >= 0) {
-          this.select(r, false);
-          this.events.goto(r);
-        }
-      } else this.events.changed();
-    };
-    c.addEventListener('pointerup', endDrag);
-    c.addEventListener('pointercancel', endDrag);
+        if (r < 0) return;
+        this.select(r, false);
+        this.events.goto(r);
+      },
+    });
     c.addEventListener('pointerleave', () => {
       if (this.marks.hover >= 0) {
         this.marks.hover = -1;
@@ -235,29 +214,6 @@ export class TimelineView {
       }
     });
     c.addEventListener('keydown', (e) => this.onKey(e));
-  }
-
-  private onWheel(e: WheelEvent): void {
-    e.preventDefault();
-    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.viewport.plotWidth : 1;
-    const dx = e.deltaX * unit;
-    const dy = e.deltaY * unit;
-    const px = Math.max(0, this.plotX(e.clientX));
-    const overGutter = this.plotX(e.clientX) < 0;
-    if (e.ctrlKey || e.metaKey) {
-      // Trackpad pinch arrives as ctrl+wheel with small deltas.
-      this.viewport.zoomAt(px, Math.exp(dy * 0.01));
-    } else if (e.shiftKey) {
-      this.viewport.panBy(dy || dx);
-    } else if (overGutter) {
-      this.viewport.scrollBy(dy);
-    } else if (Math.abs(dx) > Math.abs(dy)) {
-      this.viewport.panBy(dx);
-    } else {
-      this.viewport.zoomAt(px, Math.exp(dy * 0.002));
-    }
-    this.events.changed();
-    this.invalidate();
   }
 
   private onKey(e: KeyboardEvent): void {
