@@ -80,6 +80,9 @@ test('the variable history lists every value and moves the session on click', { 
     await status.getByText('op 4/4').waitFor({ timeout: 90_000 });
     await vs.runCommand('Frozen Run: Open Variable History');
     const history = await vs.webviewWith('#variable-name');
+    // The names have arrived (the first variable is shown) before a name is typed: typing earlier
+    // races the view's first render.
+    await history.getByText(/took \d+ values? on/).first().waitFor({ timeout: 30_000 });
     // Type a name: crash.mfl sets idx := 0, then idx + a (5), then idx + b (7), as machin probed.
     await history.locator('#variable-name input').fill('idx');
     await history.locator('#variable-name input').press('Enter');
