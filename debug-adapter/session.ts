@@ -401,7 +401,7 @@ export class FrozenRunSession extends LoggingDebugSession {
       this.sendResponse(response);
     } catch (e) {
       this.text = undefined;
-      this.fail(response, 1021, `${rec.timeline.file}: cannot read: ${(e as Error).message}`);
+      this.fail(response, 1021, e instanceof RecordingError ? e.message : `${rec.timeline.file}: cannot read: ${(e as Error).message}`);
     }
   }
 

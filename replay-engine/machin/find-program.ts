@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolchainOptions } from '../open-options';
+import { openRegularFile } from '../regular-file';
 
 export type ProgramSource = 'explicit' | 'trace' | 'beside-trace' | 'roots';
 
@@ -148,10 +149,10 @@ async function isFile(p: string): Promise<boolean> {
  * Only the header is read: records start at the first `S`/`I` line.
  */
 export async function readTracedProgram(traceFile: string): Promise<string | null> {
-  const handle = await fs.open(traceFile, 'r');
+  const { handle, size } = await openRegularFile(traceFile);
   try {
     const buf = new Uint8Array(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size), 0);
     const lines = new TextDecoder().decode(buf.subarray(0, bytesRead)).split('\n');
     if (bytesRead === buf.length) lines.pop(); // may be cut by the buffer
     for (const raw of lines) {

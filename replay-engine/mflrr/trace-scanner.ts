@@ -315,7 +315,7 @@ export class TraceScanner {
     );
   }
 
-  finish(): TraceRead {
+  finish(): Omit<TraceRead, 'stamp'> {
     const h = this.header;
     if (h.program === null) {
       this.warn('no-program', undefined, 'the trace has no `program` line: machin cannot replay it (`machin replay` refuses such a trace), so only the trace itself can be shown');

@@ -1,7 +1,7 @@
 // The catalogue of named bad inputs: how each is made and how the user meets it through the CLI.
 // SECURITY.md keeps the same table with the exact text; catalogue.test.ts checks they agree.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildBody, FIXTURE_KEY, seal } from '../tcap/support/seal';
 import { MACHIN_FIXTURES, REPO_ROOT, STANDIN_BIN, TIN_FIXTURES } from '../support/paths';
@@ -31,6 +31,15 @@ const KEY = ['--key', FIXTURE_KEY];
 const crashWithProgram = (dir: string, text: string) => {
   copyFileSync(join(MACHIN_FIXTURES, 'crash/crash.mfl'), join(dir, 'crash.mfl'));
   return trace(dir, 'crash.mflrr', text);
+};
+
+const link = (dir: string, name: string, target: string) => {
+  symlinkSync(target, join(dir, name));
+  return name;
+};
+const fifo = (dir: string, name: string) => {
+  spawnSync('mkfifo', [join(dir, name)]);
+  return name;
 };
 
 export const CATALOGUE: CatalogueCase[] = [
@@ -97,6 +106,9 @@ export const CATALOGUE: CatalogueCase[] = [
     warningCode: 'toolchain-missing',
     make: (d) => ({ file: crashWithProgram(d, readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1')), args: [], env: { PATH: '/usr/bin:/bin', MACHIN: '' } }),
   },
+  { name: 'trace linked to /dev/zero', shows: 'error', make: (d) => ({ file: link(d, 'zero.mflrr', '/dev/zero'), args: ['--no-toolchain'] }) },
+  { name: 'capsule linked to /dev/urandom', shows: 'error', make: (d) => ({ file: link(d, 'random.tcap', '/dev/urandom'), args: KEY }) },
+  { name: 'FIFO named .mflrr', shows: 'error', make: (d) => ({ file: fifo(d, 'pipe.mflrr'), args: ['--no-toolchain'] }) },
   {
     name: 'toolchain time limit hit',
     shows: 'warning',
