@@ -63,6 +63,8 @@ export class FrozenRunSession extends LoggingDebugSession {
   private configured: () => void = () => undefined;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
   private abort = new AbortController();
+  /** The open under way (reading, toolchain runs); settles only once its children have exited and its copy is removed. */
+  private opening: Promise<void> = Promise.resolve();
   /** The served text: kept between requests only for a capsule's decoded document (see keepText). */
   private text: Promise<string> | undefined;
   /** The divergence a replay against another build reported (frozenRun/divergence), kept across restarts. */
@@ -170,7 +172,9 @@ export class FrozenRunSession extends LoggingDebugSession {
     if (this.env) options.env = this.env;
     let rec: Recording;
     try {
-      rec = await openRecording(args.recording, options);
+      const opened = openRecording(args.recording, options);
+      this.opening = opened.then(() => undefined, () => undefined);
+      rec = await opened;
     } catch (e) {
       const message = e instanceof RecordingError ? e.message : `${args.recording}: ${(e as Error).message ?? String(e)}`;
       this.toolchainEvent('failed', message);
@@ -307,9 +311,21 @@ export class FrozenRunSession extends LoggingDebugSession {
     this.sendEvent(new TerminatedEvent());
   }
 
-  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): void {
+  /**
+   * Stops the toolchain (its whole process group: SIGTERM, SIGKILL after a grace) and answers only
+   * once the children have exited and the temporary copy is gone: the standalone adapter exits
+   * right after it answers, and a child that ignores SIGTERM must not outlive it.
+   */
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): Promise<void> {
     this.abort.abort();
+    await this.opening;
     super.disconnectRequest(response, args, request);
+  }
+
+  /** The client went away (stdin closed) or disconnected: the same stop, then the base class's exit. */
+  override shutdown(): void {
+    this.abort.abort();
+    void this.opening.then(() => super.shutdown());
   }
 
   // ----- threads, frames, sources -----

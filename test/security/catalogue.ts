@@ -10,6 +10,10 @@ export interface CatalogueCase {
   name: string;
   /** Writes the input into dir and returns the file name and the CLI arguments after `inspect FILE`. */
   make(dir: string): { file: string; args: string[]; env?: Record<string, string> };
+  /** Sent to the CLI after this many ms (a user's Ctrl-C during a run). */
+  interruptAfterMs?: number;
+  /** Exit status when not the default (1 for errors, 0 for warnings). */
+  exit?: number;
   /** Where the user reads it: the one error line, or a warning of `inspect --json`. */
   shows: 'error' | 'warning';
   /** For warnings: which one (its code). */
@@ -40,6 +44,13 @@ const link = (dir: string, name: string, target: string) => {
 const fifo = (dir: string, name: string) => {
   spawnSync('mkfifo', [join(dir, name)]);
   return name;
+};
+
+/** A machin that answers `guide` and then never ends: it ignores SIGTERM, as does the grandchild it waits on. */
+const hangingMachin = (dir: string) => {
+  const file = join(dir, 'hanging-machin');
+  writeFileSync(file, `#!/bin/bash\nif [ "$1" = guide ]; then echo '{"version":"0.137.0"}'; exit 0; fi\ntrap '' TERM\nsleep 1000 &\nwait\n`, { mode: 0o755 });
+  return file;
 };
 
 export const CATALOGUE: CatalogueCase[] = [
@@ -110,6 +121,13 @@ export const CATALOGUE: CatalogueCase[] = [
   { name: 'capsule linked to /dev/urandom', shows: 'error', make: (d) => ({ file: link(d, 'random.tcap', '/dev/urandom'), args: KEY }) },
   { name: 'FIFO named .mflrr', shows: 'error', make: (d) => ({ file: fifo(d, 'pipe.mflrr'), args: ['--no-toolchain'] }) },
   {
+    name: 'Ctrl-C during a replay',
+    shows: 'error',
+    exit: 130,
+    interruptAfterMs: 2_000,
+    make: (d) => ({ file: crashWithProgram(d, readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1')), args: ['--machin', hangingMachin(d)] }),
+  },
+  {
     name: 'toolchain time limit hit',
     shows: 'warning',
     warningCode: 'toolchain-timeout',
@@ -132,7 +150,10 @@ export interface Observed {
 export function observe(c: CatalogueCase, dir: string): Observed {
   const { file, args, env } = c.make(dir);
   const json = c.shows === 'warning' ? ['--json'] : [];
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/cli.js'), 'inspect', file, ...args, ...json], {
+  const cli = [process.execPath, join(REPO_ROOT, 'dist/cli.js'), 'inspect', file, ...args, ...json];
+  // coreutils' timeout sends the Ctrl-C and passes on the CLI's own exit status (spawnSync stops reading output at its timeout).
+  const command = c.interruptAfterMs ? ['timeout', '--preserve-status', '-s', 'INT', String(c.interruptAfterMs / 1000), ...cli] : cli;
+  const r = spawnSync(command[0], command.slice(1), {
     cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, ...env },
