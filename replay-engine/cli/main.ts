@@ -7,6 +7,7 @@ import { runCompareCommand } from './compare-command';
 import { runHistory } from './history-command';
 import { runInspect } from './inspect-command';
 import { runTcapCommand, TCAP_USAGE } from './tcap-commands';
+import { writeText } from './printable';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -79,14 +80,14 @@ done.then(
   (err: unknown) => {
     if (stoppedBy) return; // the signal handler says what happened
     if (err instanceof UsageError) {
-      process.stderr.write(`frozen-run: ${oneLine(err.message)}\n${USAGE}\n`);
+      writeText(process.stderr, `frozen-run: ${oneLine(err.message)}\n${USAGE}\n`);
       process.exitCode = 2;
     } else if (err instanceof RecordingError) {
-      process.stderr.write(`frozen-run: ${oneLine(err.message)}\n`);
+      writeText(process.stderr, `frozen-run: ${oneLine(err.message)}\n`);
       process.exitCode = 1;
     } else {
       const message = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`frozen-run: internal error: ${oneLine(message)} (please report it)\n`);
+      writeText(process.stderr, `frozen-run: internal error: ${oneLine(message)} (please report it)\n`);
       if (process.env.FROZEN_RUN_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
       process.exitCode = 1;
     }

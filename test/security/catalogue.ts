@@ -121,6 +121,11 @@ export const CATALOGUE: CatalogueCase[] = [
   { name: 'capsule linked to /dev/urandom', shows: 'error', make: (d) => ({ file: link(d, 'random.tcap', '/dev/urandom'), args: KEY }) },
   { name: 'FIFO named .mflrr', shows: 'error', make: (d) => ({ file: fifo(d, 'pipe.mflrr'), args: ['--no-toolchain'] }) },
   {
+    name: 'terminal escapes in a trace',
+    shows: 'error',
+    make: (d) => ({ file: trace(d, 'evil\x1b]0;owned\x07.mflrr', `${HEADER}S 0\nX \x1b[2J\r\u202e\n`), args: ['--no-toolchain'] }),
+  },
+  {
     name: 'Ctrl-C during a replay',
     shows: 'error',
     exit: 130,
