@@ -56,7 +56,8 @@ export function traceInspectText(rec: MflrrRecording): string {
   out.push(`  machin trace (MFLRR ${j.version}), boundary ${j.boundary ?? 'unknown'}, ${safe}`);
   out.push(`  program: ${j.program ?? '(none: machin cannot replay this trace)'}`);
   out.push(`  ${j.scheduleTotal} schedule ops, ${j.ioTotal} I/O records, ${j.threads.length} goroutine${j.threads.length === 1 ? '' : 's'}`);
-  const width = Math.max(...j.threads.map((t) => (t.label ? `${t.id} ${t.label}` : t.id).length), 0);
+  let width = 0; // a loop, not Math.max(...): 130k goroutines are more arguments than a call takes
+  for (const t of j.threads) width = Math.max(width, (t.label ? `${t.id} ${t.label}` : t.id).length);
   for (const t of j.threads.slice(0, MAX_THREADS_SHOWN)) {
     const name = (t.label ? `${t.id} ${t.label}` : t.id).padEnd(width);
     out.push(`    ${name}  ${String(t.ops).padStart(8)} ops${t.io ? `  ${t.io} I/O` : ''}`);

@@ -121,6 +121,13 @@ export const CATALOGUE: CatalogueCase[] = [
   { name: 'capsule linked to /dev/urandom', shows: 'error', make: (d) => ({ file: link(d, 'random.tcap', '/dev/urandom'), args: KEY }) },
   { name: 'FIFO named .mflrr', shows: 'error', make: (d) => ({ file: fifo(d, 'pipe.mflrr'), args: ['--no-toolchain'] }) },
   {
+    name: 'blank lines',
+    shows: 'warning',
+    warningCode: 'blank-line',
+    // 140 KB of blank lines: read in linear time, one warning for all of them.
+    make: (d) => ({ file: trace(d, 'blank.mflrr', `${HEADER}S 0\n${'\n'.repeat(140_000)}S 0\n`), args: ['--no-toolchain'] }),
+  },
+  {
     name: 'terminal escapes in a trace',
     shows: 'error',
     make: (d) => ({ file: trace(d, 'evil\x1b]0;owned\x07.mflrr', `${HEADER}S 0\nX \x1b[2J\r\u202e\n`), args: ['--no-toolchain'] }),
