@@ -15,6 +15,7 @@ import { evaluateInThread } from './evaluate';
 import { exceptionInfo } from './exception-info';
 import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from './launch-config';
 import { ReplayRuntime, type Stop } from './runtime';
+import { listedThreads, listedThreadsNote } from './thread-list';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { VariableStore } from './variables';
@@ -65,6 +66,8 @@ export class FrozenRunSession extends LoggingDebugSession {
   private abort = new AbortController();
   /** The open under way (reading, toolchain runs); settles only once its children have exited and its copy is removed. */
   private opening: Promise<void> = Promise.resolve();
+  /** Whether the console was told that the threads list is cut (once a session). */
+  private threadsNoted = false;
   /** The served text: kept between requests only for a capsule's decoded document (see keepText). */
   private text: Promise<string> | undefined;
   /** The divergence a replay against another build reported (frozenRun/divergence), kept across restarts. */
@@ -332,7 +335,13 @@ export class FrozenRunSession extends LoggingDebugSession {
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
     const rec = this.recording;
-    response.body = { threads: rec ? rec.timeline.threads.map((_, t) => new Thread(t + 1, threadName(rec, t))) : [] };
+    const listed = rec ? listedThreads(rec, [this.runtime?.lastStop.thread, rec.panic?.thread]) : [];
+    response.body = { threads: listed.map((t) => new Thread(t + 1, threadName(rec!, t))) };
+    const note = rec && !this.threadsNoted ? listedThreadsNote(rec) : null;
+    if (note) {
+      this.threadsNoted = true;
+      this.sendEvent(new OutputEvent(note, 'console'));
+    }
     this.sendResponse(response);
   }
 

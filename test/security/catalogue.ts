@@ -15,7 +15,9 @@ export interface CatalogueCase {
   /** Exit status when not the default (1 for errors, 0 for warnings). */
   exit?: number;
   /** Where the user reads it: the one error line, or a warning of `inspect --json`. */
-  shows: 'error' | 'warning';
+  shows: 'error' | 'warning' | 'text';
+  /** For text: the line of `inspect`'s text output that the row shows. */
+  textLine?: RegExp;
   /** For warnings: which one (its code). */
   warningCode?: string;
 }
@@ -128,6 +130,16 @@ export const CATALOGUE: CatalogueCase[] = [
     make: (d) => ({ file: trace(d, 'blank.mflrr', `${HEADER}S 0\n${'\n'.repeat(140_000)}S 0\n`), args: ['--no-toolchain'] }),
   },
   {
+    name: '130,000 goroutines',
+    shows: 'text',
+    textLine: /more \(--json lists all\)/,
+    make: (d) => {
+      const ids = ['0'];
+      for (let i = 0; ids.length < 130_000; i++) for (let k = 1; k <= 8 && ids.length < 130_000; k++) ids.push(`${ids[i]}.${k}`);
+      return { file: trace(d, 'many.mflrr', HEADER + ids.map((id) => `S ${id}\n`).join('')), args: ['--no-toolchain'] };
+    },
+  },
+  {
     name: 'terminal escapes in a trace',
     shows: 'error',
     make: (d) => ({ file: trace(d, 'evil\x1b]0;owned\x07.mflrr', `${HEADER}S 0\nX \x1b[2J\r\u202e\n`), args: ['--no-toolchain'] }),
@@ -175,6 +187,8 @@ export function observe(c: CatalogueCase, dir: string): Observed {
   let message = '';
   if (c.shows === 'error') {
     message = strip(r.stderr.trim());
+  } else if (c.shows === 'text') {
+    message = strip(r.stdout.split('\n').find((l) => c.textLine!.test(l))?.trim() ?? `(no line like ${c.textLine} in: ${r.stdout.slice(0, 200)})`);
   } else {
     try {
       const warnings = (JSON.parse(r.stdout) as { warnings: Array<{ code: string; message: string }> }).warnings;
