@@ -1,7 +1,7 @@
 // The catalogue of named bad inputs: how each is made and how the user meets it through the CLI.
 // SECURITY.md keeps the same table with the exact text; catalogue.test.ts checks they agree.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildBody, FIXTURE_KEY, seal } from '../tcap/support/seal';
 import { MACHIN_FIXTURES, REPO_ROOT, STANDIN_BIN, TIN_FIXTURES } from '../support/paths';
@@ -112,6 +112,19 @@ export const CATALOGUE: CatalogueCase[] = [
     shows: 'warning',
     warningCode: 'program-missing',
     make: (d) => ({ file: trace(d, 'crash.mflrr', readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'))), args: ['--machin', join(STANDIN_BIN, 'machin')] }),
+  },
+  {
+    name: 'program outside the trace folder',
+    shows: 'warning',
+    warningCode: 'program-not-confirmed',
+    // No program roots (the CLI): a trace naming a program outside its own folder is not run.
+    make: (d) => {
+      mkdirSync(join(d, 'outside'));
+      copyFileSync(join(MACHIN_FIXTURES, 'crash/crash.mfl'), join(d, 'outside/evil.mfl'));
+      mkdirSync(join(d, 'mail'));
+      const text = readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1').replace(/^program .*$/m, 'program ../outside/evil.mfl');
+      return { file: trace(d, 'mail/crash.mflrr', text), args: ['--machin', join(STANDIN_BIN, 'machin')] };
+    },
   },
   {
     name: 'toolchain missing',
