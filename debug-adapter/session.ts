@@ -54,6 +54,9 @@ const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** How long launch waits for configurationDone before going on (a client that never sends it). */
 const CONFIGURATION_WAIT_MS = 10_000;
 
+/** Longest a disconnect waits for the toolchain to be stopped. */
+const STOP_WAIT_MS = 5_000;
+
 export class FrozenRunSession extends LoggingDebugSession {
   private keyHex: string | undefined;
   private readonly env: NodeJS.ProcessEnv | undefined;
@@ -321,14 +324,22 @@ export class FrozenRunSession extends LoggingDebugSession {
    */
   protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): Promise<void> {
     this.abort.abort();
-    await this.opening;
+    await this.stopped();
     super.disconnectRequest(response, args, request);
   }
 
   /** The client went away (stdin closed) or disconnected: the same stop, then the base class's exit. */
   override shutdown(): void {
     this.abort.abort();
-    void this.opening.then(() => super.shutdown());
+    void this.stopped().then(() => super.shutdown());
+  }
+
+  /**
+   * The open under way has ended (its children exited, its copy removed). Bounded: the group gets
+   * SIGKILL 500 ms after SIGTERM, so only a child stuck in the kernel could take longer.
+   */
+  private stopped(): Promise<void> {
+    return Promise.race([this.opening, new Promise<void>((r) => setTimeout(r, STOP_WAIT_MS).unref?.())]);
   }
 
   // ----- threads, frames, sources -----
