@@ -161,7 +161,7 @@ export const CATALOGUE: CatalogueCase[] = [
     name: 'Ctrl-C during a replay',
     shows: 'error',
     exit: 130,
-    interruptAfterMs: 2_000,
+    interruptAfterMs: 3_000,
     make: (d) => ({ file: crashWithProgram(d, readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1')), args: ['--machin', hangingMachin(d)] }),
   },
   {
