@@ -53,6 +53,16 @@ describe(`${N.toLocaleString('en-US')} goroutines`, () => {
       assert.ok(s.output.some((o) => o.includes(`${N.toLocaleString('en-US')} goroutines: the Threads view lists 1,000 of them`)), s.output.join(''));
     });
 
+    it('frozenRun/timeline pages its thread list: 10,000 a body, threadsFrom for the rest', async () => {
+      const first = (await s.dc.customRequest('frozenRun/timeline', { count: 0 })).body;
+      assert.equal(first.threadCount, N);
+      assert.equal(first.threads.length, 10_000);
+      assert.equal(first.threads[0].id, ids[0]);
+      const last = (await s.dc.customRequest('frozenRun/timeline', { count: 0, threadsFrom: 130_000 - 5 })).body;
+      assert.equal(last.threadsFrom, N - 5);
+      assert.deepEqual(last.threads.map((t: { id: string }) => t.id), ids.slice(-5));
+    });
+
     it('a goroutine beyond the list is reached by a function breakpoint and is then listed', async () => {
       const far = ids[N - 1];
       const set = await s.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: `goroutine ${far}` }] });
