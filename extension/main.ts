@@ -3,6 +3,7 @@
 // inline debug adapter, the debug configurations, the commands from their one table, the
 // language client. Each piece lives in its own file; this one only connects them.
 import * as vscode from 'vscode';
+import { stopAllProcesses } from '../replay-engine/toolchain/run-process';
 import { trackActiveRecording } from './active-recording';
 import { registerCommands } from './commands/table';
 import { setContext } from './context';
@@ -51,4 +52,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 }
 
-export function deactivate(): void {}
+/** The extension host is closing: no toolchain process group outlives it. */
+export function deactivate(): Promise<void> {
+  return stopAllProcesses();
+}

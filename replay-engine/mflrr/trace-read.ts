@@ -2,6 +2,7 @@
 // read-trace.ts, and its scanner, trace-scanner.ts, both speak it).
 import type { EngineWarning } from '../model/errors';
 import type { Timeline } from '../model/timeline';
+import type { FileStamp } from '../regular-file';
 import type { MflrrHeader } from './header';
 
 export interface TraceRead {
@@ -16,4 +17,6 @@ export interface TraceRead {
   /** `S` and `I` records per thread index (counted while reading). */
   opsPerThread: Uint32Array;
   ioPerThread: Uint32Array;
+  /** The version of the file that was read (for noticing a later change). */
+  stamp: FileStamp;
 }

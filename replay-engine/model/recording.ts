@@ -2,6 +2,7 @@
 // verify verdict, value histories) and a decoder that turns one record into something readable,
 // tagged by format, each with its own header.
 import type { MflrrHeader } from '../mflrr/header';
+import type { FileStamp } from '../regular-file';
 import type { CapsuleHeader } from '../tcap/body';
 import type { EngineWarning } from './errors';
 import type { Timeline } from './timeline';
@@ -80,6 +81,8 @@ interface RecordingBase {
    * itself is the document).
    */
   decodedDocument?(): string;
+  /** For a text format: the version of the file that was indexed (lines and records refer to it). */
+  stamp?: FileStamp;
   /** Where in the program record r's thread runs (the goroutine's function, a select site), when known. */
   sourceLocation?(record: number): SourceLocation | undefined;
 }

@@ -51,16 +51,16 @@ function inProcess() {
   return { session, sent, request, launch };
 }
 
-/** Counts reads of `file` through node:fs/promises (how sources.ts reads the served text). */
+/** Counts opens of `file` through node:fs/promises (each read of the served text opens it once). */
 function countReads(file: string): { count: () => number; restore: () => void } {
-  const fsp = createRequire(__filename)('node:fs/promises') as { readFile: (...a: unknown[]) => Promise<unknown> };
-  const original = fsp.readFile;
+  const fsp = createRequire(__filename)('node:fs/promises') as { open: (...a: unknown[]) => Promise<unknown> };
+  const original = fsp.open;
   let n = 0;
-  fsp.readFile = (...a: unknown[]) => {
+  fsp.open = (...a: unknown[]) => {
     if (a[0] === file) n++;
     return original(...a);
   };
-  return { count: () => n, restore: () => (fsp.readFile = original) };
+  return { count: () => n, restore: () => (fsp.open = original) };
 }
 
 test('two source requests at once share one read of the trace; a later one reads it again', async () => {
