@@ -108,7 +108,10 @@ export interface CursorEventBody {
 
 /** Sent once a recording is open (and again when a restart reads it anew). */
 export interface ThreadsEventBody {
+  /** The threads that have a label (from the program or the capsule), the first 10,000 of them. */
   threads: Array<{ dapId: number; id: string; label: string }>;
+  /** How many threads the recording has. */
+  threadCount: number;
 }
 
 /** Sent once a recording with a known panic is open. */

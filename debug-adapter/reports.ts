@@ -22,8 +22,14 @@ export function toolchainOutcome(rec: Recording): ToolchainEventBody {
   return { state: 'done', message: `machin replay: ${parts.join(', ')}` };
 }
 
+/** Threads named in one threads event at most (a trace may have a million goroutines). */
+const THREADS_SENT = 10_000;
+
 export function threadsBody(rec: Recording): ThreadsEventBody {
-  return { threads: rec.timeline.threads.map((x, t) => ({ dapId: t + 1, id: x.id, label: x.label ?? '' })) };
+  const threads: ThreadsEventBody['threads'] = [];
+  const all = rec.timeline.threads;
+  for (let t = 0; t < all.length && threads.length < THREADS_SENT; t++) if (all[t].label) threads.push({ dapId: t + 1, id: all[t].id, label: all[t].label });
+  return { threads, threadCount: all.length };
 }
 
 export function causalChainBody(rec: Recording): CausalChainEventBody | null {
