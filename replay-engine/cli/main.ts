@@ -1,5 +1,7 @@
 // `frozen-run`: the engine as a command-line tool for CI and agents. Exit 0 when the recording was
 // read, 1 when it cannot be (one line on stderr, never a stack trace), 2 for a usage error.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { RecordingError } from '../model/errors';
 import { USAGE, UsageError } from './args';
 import { runCompareCommand } from './compare-command';
@@ -15,7 +17,19 @@ const COMMANDS: Record<string, Command> = {
   compare: runCompareCommand,
   secret: (argv) => runTcapCommand('secret', argv),
   against: (argv) => runTcapCommand('against', argv),
+  mcp: (argv) => loadMcpServer().runMcpCommand(argv),
 };
+
+/**
+ * The MCP server is its own bundle beside this one (dist/mcp-server.js), loaded only for `mcp`, so
+ * the protocol SDK is not in every CLI start. From the sources (tsx) it is mcp-server/main.ts.
+ */
+function loadMcpServer(): { runMcpCommand(argv: string[]): Promise<number> } {
+  const bundle = join(__dirname, 'mcp-server.js');
+  const path = existsSync(bundle) ? bundle : join(__dirname, '..', '..', 'mcp-server', 'main.ts');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path) as { runMcpCommand(argv: string[]): Promise<number> };
+}
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -25,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command \`${name}\``);
-  if (rest.includes('--help') || rest.includes('-h')) {
+  if (name !== 'mcp' && (rest.includes('--help') || rest.includes('-h'))) {
     process.stdout.write((name === 'secret' || name === 'against' ? TCAP_USAGE : USAGE) + '\n');
     return 0;
   }

@@ -1,0 +1,32 @@
+// Every tool answers JSON text, or one line of error: the engine's own message (which names the
+// file, the place and what to do), never a stack trace.
+import { UsageError } from '../replay-engine/cli/args';
+import { RecordingError } from '../replay-engine/model/errors';
+
+export interface ToolAnswer {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  isError?: boolean;
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof RecordingError || err instanceof UsageError) return oneLine(err.message);
+  const message = err instanceof Error ? err.message : String(err);
+  return `internal error: ${oneLine(message)} (please report it)`;
+}
+
+/** Wrap a tool's body: its value as JSON, or its error as a tool error. */
+export function answering<A>(body: (args: A) => Promise<object> | object): (args: A) => Promise<ToolAnswer> {
+  return async (args: A) => {
+    try {
+      const value = await body(args);
+      return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+    } catch (err) {
+      return { content: [{ type: 'text', text: errorText(err) }], isError: true };
+    }
+  };
+}
