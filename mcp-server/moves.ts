@@ -61,6 +61,10 @@ export async function move(held: HeldRecording, req: MoveRequest): Promise<objec
     case 'continue':
     case 'reverse_continue':
       stop = await withUntil(held, req.until, () => (req.action === 'continue' ? runtime.continueForward() : runtime.reverseContinue()));
+      if (req.until?.condition && req.until.breakpoint === undefined && req.until.line === undefined && stop.reason === 'function breakpoint') {
+        // The condition rode on one breakpoint per kind: say what the agent asked for.
+        stop = runtime.lastStop = { ...stop, reason: 'breakpoint', description: `Condition \`${req.until.condition}\` holds (${rec.describe(runtime.record).summary})` };
+      }
       break;
     default: {
       const times = req.count ?? 1;

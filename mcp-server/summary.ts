@@ -39,11 +39,17 @@ export function summaryJson(held: HeldRecording, toolchain: boolean, threadsOffs
     panicAt: rec.panic
       ? { message: rec.panic.message, thread: tl.threads[rec.panic.thread].id, position: rec.panic.position, record: tl.frontier(rec.panic.position) - 1, source: rec.panic.source }
       : null,
-    causalChain: rec.panic ? chainPage(held, 0, CHAIN_SHOWN) : null,
+    causalChain: rec.panic ? chainJson(held, 0, CHAIN_SHOWN) : null,
     variables: histories ? histories.names.filter((n) => histories.entries(n).length > 0) : null,
     toolchain: toolchain ? 'machin may run (--toolchain)' : 'no toolchain runs (start the server with --toolchain for machin\'s panic, verify and value histories)',
     cursor: { position: held.runtime.position, record: held.runtime.record, of: { positions: tl.stepCount, records: tl.recordCount } },
   };
+}
+
+/** The causal chain as the causal_chain tool answers it. */
+export function chainJson(held: HeldRecording, offset: number | undefined, limit: number, position?: number) {
+  const p = chainPage(held, offset, limit, position);
+  return { to: position ?? held.recording.panic?.position ?? 0, length: p.total, offset: p.offset, threads: p.items, nextOffset: p.nextOffset };
 }
 
 /** A page of the causal chain to the panic (or to `position`): the thread id of each step. */

@@ -10,7 +10,7 @@ import { move, MOVES } from './moves';
 import { limitParam, offsetParam } from './paging';
 import { listRecords } from './records';
 import { stateJson } from './state';
-import { chainPage, summaryJson, THREADS_SHOWN } from './summary';
+import { chainJson, summaryJson, THREADS_SHOWN } from './summary';
 import { findChange, historyPage } from './values';
 
 const recordingParam = z.string().min(1).describe('the handle open_recording returned (r1, ...) or the path of a recording file');
@@ -134,8 +134,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
       return { panic: null, why: tl.format === 'mflrr' && !toolchain ? 'no panic is known: machin did not run (start the server with --toolchain); give a position for the chain to it' : 'no panic is known for this recording; give a position for the chain to it' };
     }
     if (a.position !== undefined && a.position > tl.stepCount) throw new RecordingError('usage', `position ${a.position} is past the end: positions are 0 to ${tl.stepCount}`);
-    const p = chainPage(h, a.offset, a.limit ?? 200, a.position);
-    return { to: a.position ?? h.recording.panic!.position, length: p.total, offset: p.offset, threads: p.items, nextOffset: p.nextOffset };
+    return chainJson(h, a.offset, a.limit ?? 200, a.position);
   }));
 
   server.registerTool('compare_recordings', {

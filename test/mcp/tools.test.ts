@@ -57,7 +57,8 @@ describe('MCP server with machin (the stand-in) on a trace', () => {
     }
     assert.deepEqual(got.threads.items, want.threads);
     assert.equal(got.threadCount, want.threads.length);
-    assert.deepEqual(got.causalChain.items, want.causalChain);
+    assert.deepEqual(got.causalChain.threads, want.causalChain);
+    assert.equal(got.causalChain.length, want.causalChain.length);
     assert.equal(got.panicAt.position, want.panic.op);
     assert.equal(got.panicAt.thread, want.panic.thread);
     assert.deepEqual(got.variables.sort(), ['a', 'b', 'idx']);
@@ -152,6 +153,7 @@ describe('MCP server with machin (the stand-in) on a trace', () => {
     await s.ok('move', { recording: h, action: 'to_end' });
     const backToIo = await s.ok('move', { recording: h, action: 'reverse_continue', until: { condition: 'kind == "io"' } });
     assert.equal(backToIo.record, lastIo);
+    assert.equal(backToIo.stop.description, `Condition \`kind == "io"\` holds (${backToIo.justDone.summary})`);
     await s.ok('move', { recording: h, action: 'to_start' });
     const toLine = await s.ok('move', { recording: h, action: 'continue', until: { line: lines[6].line } });
     assert.equal(toLine.record, 6);
