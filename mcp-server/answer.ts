@@ -20,10 +20,10 @@ export function errorText(err: unknown): string {
 }
 
 /** Wrap a tool's body: its value as JSON, or its error as a tool error. */
-export function answering<A>(body: (args: A) => Promise<object> | object): (args: A) => Promise<ToolAnswer> {
-  return async (args: A) => {
+export function answering<A>(body: (args: A, extra?: { signal?: AbortSignal }) => Promise<object> | object): (args: A, extra?: { signal?: AbortSignal }) => Promise<ToolAnswer> {
+  return async (args: A, extra?: { signal?: AbortSignal }) => {
     try {
-      const value = await body(args);
+      const value = await body(args, extra);
       return { content: [{ type: 'text', text: JSON.stringify(value) }] };
     } catch (err) {
       return { content: [{ type: 'text', text: errorText(err) }], isError: true };

@@ -22,10 +22,17 @@ export interface HeldRecording {
   runtime: ReplayRuntime;
   /** Per-thread I/O lists, built on first use. */
   io(): ThreadIo;
+  /**
+   * Run a move alone: calls on this recording that come meanwhile (a get_state while a long
+   * continue runs, a second move) wait for it, so every answer sees a cursor at rest.
+   */
+  exclusive<T>(run: () => Promise<T>): Promise<T>;
 }
 
 interface Entry extends HeldRecording {
   stamp: string;
+  /** The move under way, or a settled promise. */
+  pending: Promise<unknown>;
 }
 
 export class HeldRecordings {
@@ -39,7 +46,7 @@ export class HeldRecordings {
     const file = resolve(path);
     const stamp = await fileStamp(file);
     for (const e of this.byHandle.values()) {
-      if (e.file === file && e.stamp === stamp) return this.touch(e);
+      if (e.file === file && e.stamp === stamp) return this.settled(this.touch(e));
     }
     const recording = await openRecording(file, this.options);
     for (const [h, e] of this.byHandle) if (e.file === file) this.byHandle.delete(h);
@@ -51,6 +58,12 @@ export class HeldRecordings {
       recording,
       runtime: new ReplayRuntime(recording, { log: () => undefined }),
       io: () => (io ??= new ThreadIo(recording.timeline)),
+      pending: Promise.resolve(),
+      exclusive<T>(run: () => Promise<T>): Promise<T> {
+        const p = this.pending.then(run);
+        this.pending = p.catch(() => undefined);
+        return p;
+      },
     };
     this.byHandle.set(entry.handle, entry);
     while (this.byHandle.size > MAX_HELD) this.byHandle.delete(this.byHandle.keys().next().value as string);
@@ -60,7 +73,7 @@ export class HeldRecordings {
   /** A handle from open_recording, or a path (opened on first use). */
   async get(ref: string): Promise<HeldRecording> {
     const held = this.byHandle.get(ref);
-    if (held) return this.touch(held);
+    if (held) return this.settled(this.touch(held));
     if (/^r\d+$/.test(ref)) {
       throw new RecordingError('usage', `no open recording ${ref} (open: ${[...this.byHandle.keys()].join(', ') || 'none'}); call open_recording with the file's path`);
     }
@@ -79,6 +92,11 @@ export class HeldRecordings {
 
   get handles(): string[] {
     return [...this.byHandle.keys()];
+  }
+
+  private async settled(e: Entry): Promise<Entry> {
+    await e.pending;
+    return e;
   }
 
   private touch(e: Entry): Entry {

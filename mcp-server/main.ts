@@ -4,13 +4,12 @@
 // tool calls. Nothing but protocol goes to stdout; a usage error is one line on stderr, exit 2.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { version } from '../package.json';
 import { UsageError } from '../replay-engine/cli/args';
 import { oneLine } from './answer';
 import { HeldRecordings } from './held-recordings';
 import { MCP_USAGE, parseServerOptions } from './server-options';
 import { registerTools } from './tools';
-
-declare const FROZEN_RUN_VERSION: string | undefined;
 
 const INSTRUCTIONS =
   'Frozen Run holds recorded runs (machin traces .mflrr, Tin capsules .tcap) open so you can read a crash instead of re-running it. ' +
@@ -25,7 +24,7 @@ export async function startMcpServer(argv: string[]): Promise<void> {
   }
   const options = parseServerOptions(argv);
   const server = new McpServer(
-    { name: 'frozen-run', version: typeof FROZEN_RUN_VERSION === 'string' ? FROZEN_RUN_VERSION : '0.0.0' },
+    { name: 'frozen-run', version },
     { instructions: INSTRUCTIONS },
   );
   registerTools(server, new HeldRecordings(options.open), options.toolchain);

@@ -22,6 +22,13 @@ export interface Until {
   line?: number;
 }
 
+/**
+ * A run that looks at many candidates (a condition on every record of a 10M-op trace) pauses after
+ * this long, where it got to, rather than outlive the client's request timeout; calling continue
+ * again goes on from there. A cancelled request pauses it at once.
+ */
+export const MOVE_TIME_BUDGET_MS = 10_000;
+
 export interface MoveRequest {
   action: MoveAction;
   thread?: string;
@@ -31,7 +38,7 @@ export interface MoveRequest {
   until?: Until;
 }
 
-export async function move(held: HeldRecording, req: MoveRequest): Promise<object> {
+export async function move(held: HeldRecording, req: MoveRequest, signal?: AbortSignal): Promise<object> {
   const { runtime, recording: rec } = held;
   const tl = rec.timeline;
   const thread = (): number => (req.thread !== undefined ? threadIndexOf(held, req.thread) : runtime.lastStop.thread);
@@ -60,7 +67,7 @@ export async function move(held: HeldRecording, req: MoveRequest): Promise<objec
       break;
     case 'continue':
     case 'reverse_continue':
-      stop = await withUntil(held, req.until, () => (req.action === 'continue' ? runtime.continueForward() : runtime.reverseContinue()));
+      stop = await withUntil(held, req.until, () => budgeted(held, signal, () => (req.action === 'continue' ? runtime.continueForward() : runtime.reverseContinue())));
       if (req.until?.condition && req.until.breakpoint === undefined && req.until.line === undefined && stop.reason === 'function breakpoint') {
         // The condition rode on one breakpoint per kind: say what the agent asked for.
         stop = runtime.lastStop = { ...stop, reason: 'breakpoint', description: `Condition \`${req.until.condition}\` holds (${rec.describe(runtime.record).summary})` };
@@ -85,7 +92,21 @@ export async function move(held: HeldRecording, req: MoveRequest): Promise<objec
     atEnd: m >= tl.recordCount,
     justDone: m >= 0 && m < tl.recordCount ? recordJson(rec, m) : null,
     ...(stop.reason === 'end' && stop.text ? { end: stop.text } : {}),
+    ...(stop.reason === 'pause' ? { note: `paused after ${MOVE_TIME_BUDGET_MS / 1000} s (or on cancel) with no stop met yet; ${req.action} again to go on from here` } : {}),
   };
+}
+
+/** Run a move with the time budget and the request's cancel: both pause the runtime. */
+async function budgeted(held: HeldRecording, signal: AbortSignal | undefined, go: () => Promise<Stop>): Promise<Stop> {
+  const pause = () => held.runtime.pause();
+  const timer = setTimeout(pause, MOVE_TIME_BUDGET_MS);
+  signal?.addEventListener('abort', pause);
+  try {
+    return await go();
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', pause);
+  }
 }
 
 function step(held: HeldRecording, action: MoveAction, thread: () => number): Promise<Stop> {

@@ -1,12 +1,15 @@
 // list_records: records (trace lines, capsule effects) in a range, decoded by the engine, filtered
-// by kind, thread and text. A call looks at no more than SCAN_BUDGET records, so a filter that
-// matches rarely on a 10M-op run still answers promptly, with where to go on.
+// by kind, thread and text. Kind and thread are tests on typed arrays (a whole 10M-op run in tens
+// of milliseconds); text decodes each candidate, so a text filter that matches rarely stops after
+// TEXT_BUDGET_MS and answers where to go on.
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
 import { recordJson, type RecordJson } from './record-json';
 import { threadIndexOf } from './state';
 
-const SCAN_BUDGET = 500_000;
+const TEXT_BUDGET_MS = 1_000;
+/** How often the text scan looks at the clock. */
+const CLOCK_EVERY = 4096;
 
 export interface RecordQuery {
   fromRecord?: number;
@@ -39,11 +42,17 @@ export function listRecords(held: HeldRecording, q: RecordQuery): object {
   const text = q.text?.toLowerCase();
   const out: RecordJson[] = [];
   let r = from;
-  const stopAt = Math.min(to, from + SCAN_BUDGET);
-  for (; r < stopAt && out.length < q.limit; r++) {
+  let decoded = 0;
+  let outOfTime = false;
+  const deadline = performance.now() + TEXT_BUDGET_MS;
+  for (; r < to && out.length < q.limit; r++) {
     if (kinds && !kinds[tl.kind[r]]) continue;
     if (t >= 0 && tl.thread[r] !== t) continue;
     if (text !== undefined) {
+      if (++decoded % CLOCK_EVERY === 0 && performance.now() > deadline) {
+        outOfTime = true;
+        break;
+      }
       const view = rec.describe(r);
       if (!view.summary.toLowerCase().includes(text) && !view.value.text.toLowerCase().includes(text)) continue;
     }
@@ -56,6 +65,6 @@ export function listRecords(held: HeldRecording, q: RecordQuery): object {
     scannedTo: r,
     /** Where the next call goes on (from_record), or null when the range is done. */
     nextRecord: r < to ? r : null,
-    ...(r < to && out.length < q.limit ? { note: `looked at ${SCAN_BUDGET} records without filling the page; call again with from_record ${r}` } : {}),
+    ...(outOfTime ? { note: `searched records ${from} to ${r - 1} for ${TEXT_BUDGET_MS / 1000} s without filling the page; call again with from_record ${r}` } : {}),
   };
 }

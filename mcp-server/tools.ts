@@ -79,8 +79,8 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
       }).strict().optional().describe('for continue / reverse_continue'),
     },
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  }, answering(async (a: { recording: string; action: (typeof MOVES)[number]; thread?: string; position?: number; record?: number; count?: number; until?: { breakpoint?: string; condition?: string; line?: number } }) =>
-    move(await held.get(a.recording), a)));
+  }, answering(async (a: { recording: string; action: (typeof MOVES)[number]; thread?: string; position?: number; record?: number; count?: number; until?: { breakpoint?: string; condition?: string; line?: number } }, extra) =>
+    held.get(a.recording).then((h) => h.exclusive(() => move(h, a, extra?.signal)))));
 
   server.registerTool('variable_history', {
     title: 'Value history of a variable',

@@ -2,11 +2,12 @@
 // error (never a stack trace, never a crash: the server answers the next call). Where the CLI
 // answers the same question, the message is the CLI's.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { MACHIN_FIXTURES, TIN_FIXTURES } from '../support/paths';
+import { GEN_MFLRR, MACHIN_FIXTURES, TIN_FIXTURES } from '../support/paths';
 import { FIXTURE_KEY, randomKeyHex } from '../tcap/support/seal';
 import { cleanEnv, cliError, MACHIN_STANDIN, McpSession } from './support';
 
@@ -149,6 +150,22 @@ describe('MCP server: bad input to every tool', () => {
     } finally {
       await right.close();
     }
+  });
+
+  it('a run that meets nothing is stopped by a cancel, where it got to, and the server goes on', async () => {
+    // 300,000 ops: a condition on every record decodes each one (seconds, not milliseconds).
+    const big = join(DIR, 'big.mflrr');
+    const gen = spawnSync('python3', [GEN_MFLRR, '300000', '16', big], { encoding: 'utf8' });
+    assert.equal(gen.status, 0, gen.stderr);
+    await s.ok('open_recording', { path: big });
+    const abort = new AbortController();
+    const run = s.client.callTool({ name: 'move', arguments: { recording: big, action: 'continue', until: { condition: 'value == "never there"' } } }, undefined, { signal: abort.signal });
+    setTimeout(() => abort.abort(), 300);
+    await assert.rejects(run);
+    // The next call waits for the run to pause, then answers: the cursor where the run got to.
+    const state = await s.ok('get_state', { recording: big, threads_limit: 1 });
+    assert.equal(state.lastStop.reason, 'pause');
+    assert.ok(state.record > 0 && !state.atEnd, `paused at record ${state.record}`);
   });
 
   it('still answers after all of that', async () => {

@@ -46,6 +46,8 @@ describe('MCP server with machin (the stand-in) on a trace', () => {
     }
     const move = tools.find((t) => t.name === 'move')!;
     assert.ok(JSON.stringify(move.inputSchema).includes('reverse_continue'));
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    assert.deepEqual(s.client.getServerVersion(), { name: 'frozen-run', version: pkg.version });
   });
 
   it('open_recording: the facts, panic, threads and causal chain of `inspect --json`', async () => {
