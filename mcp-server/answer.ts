@@ -13,8 +13,14 @@ export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
+/** An engine message can list every name it knows (10,000 effects of a capsule): cut it there. */
+const MAX_ERROR = 2000;
+
 export function errorText(err: unknown): string {
-  if (err instanceof RecordingError || err instanceof UsageError) return oneLine(err.message);
+  if (err instanceof RecordingError || err instanceof UsageError) {
+    const text = oneLine(err.message);
+    return text.length <= MAX_ERROR ? text : `${text.slice(0, MAX_ERROR)}… (${text.length - MAX_ERROR} more characters)`;
+  }
   const message = err instanceof Error ? err.message : String(err);
   return `internal error: ${oneLine(message)} (please report it)`;
 }

@@ -4,6 +4,7 @@ import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
 import { page } from './paging';
 import { recordJson, type RecordJson } from './record-json';
+import { valuesAt } from './values-at';
 
 export interface StateQuery {
   position?: number;
@@ -12,6 +13,9 @@ export interface StateQuery {
   threadsOffset?: number;
   threadsLimit: number;
   ioLimit: number;
+  valuesLimit: number;
+  /** Only these variables. */
+  variables?: string[];
   detail: boolean;
 }
 
@@ -52,18 +56,11 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
   const p = runtime.positionAt(m);
   const current = q.position === undefined && q.record === undefined;
   const histories = rec.histories;
-  const names = histories ? histories.names : [];
   const io = held.io();
   const last = Math.min(m, tl.recordCount - 1);
   const thread = (t: number) => {
     const r = m < 0 ? -1 : runtime.threads.lastRecordAtOrBefore(t, last);
-    const values: Record<string, string> = {};
-    if (histories) {
-      for (const n of names) {
-        const v = histories.valueAt(n, t, p);
-        if (v !== undefined) values[n] = v;
-      }
-    }
+    const { values, total } = histories ? valuesAt(histories, t, p, q.valuesLimit, q.variables) : { values: {}, total: 0 };
     const consumed = m < 0 ? 0 : io.countUpTo(t, last);
     const shown: RecordJson[] = io.slice(t, Math.max(0, consumed - q.ioLimit), consumed).map((x) => recordJson(rec, x, q.detail));
     return {
@@ -71,6 +68,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
       label: tl.threads[t].label,
       current: r < 0 ? null : recordJson(rec, r, q.detail),
       values,
+      ...(total > Object.keys(values).length ? { valuesTotal: total } : {}),
       io: { consumed, last: shown },
     };
   };

@@ -17,7 +17,7 @@ function inspectFacts(held: HeldRecording): Record<string, unknown> {
   const rec = held.recording;
   let facts = cache.get(rec);
   if (!facts) {
-    const doc = (rec instanceof MflrrRecording ? traceInspectJson(rec) : capsuleInspectJson(rec)) as unknown as Record<string, unknown>;
+    const doc = (rec instanceof MflrrRecording ? traceInspectJson(rec) : capsuleInspectJson(rec, false)) as unknown as Record<string, unknown>;
     const { effects: _effects, causalChain: _chain, ...rest } = doc;
     facts = rest;
     cache.set(rec, facts);
@@ -25,7 +25,15 @@ function inspectFacts(held: HeldRecording): Record<string, unknown> {
   return facts;
 }
 
-export function summaryJson(held: HeldRecording, toolchain: boolean, threadsOffset?: number, threadsLimit = THREADS_SHOWN): object {
+export const VARIABLES_SHOWN = 100;
+
+export interface SummaryPaging {
+  threadsOffset?: number;
+  threadsLimit?: number;
+  variablesOffset?: number;
+}
+
+export function summaryJson(held: HeldRecording, toolchain: boolean, paging: SummaryPaging = {}): object {
   const rec = held.recording;
   const { threads, ...facts } = inspectFacts(held) as { threads: unknown[] } & Record<string, unknown>;
   const tl = rec.timeline;
@@ -34,16 +42,34 @@ export function summaryJson(held: HeldRecording, toolchain: boolean, threadsOffs
     recording: held.handle,
     ...facts,
     threadCount: threads.length,
-    threads: page(threads.length, threadsOffset, threadsLimit, (a, b) => threads.slice(a, b)),
+    threads: page(threads.length, paging.threadsOffset, paging.threadsLimit ?? THREADS_SHOWN, (a, b) => threads.slice(a, b)),
     // The same for both formats: where to go (move to_panic) and who panicked.
     panicAt: rec.panic
       ? { message: rec.panic.message, thread: tl.threads[rec.panic.thread].id, position: rec.panic.position, record: tl.frontier(rec.panic.position) - 1, source: rec.panic.source }
       : null,
     causalChain: rec.panic ? chainJson(held, 0, CHAIN_SHOWN) : null,
-    variables: histories ? histories.names.filter((n) => histories.entries(n).length > 0) : null,
+    // The names with a value history (a capsule has one per distinct effect: up to 10,000).
+    variables: histories ? pageOf(variableNames(held), paging.variablesOffset, VARIABLES_SHOWN) : null,
     toolchain: toolchain ? 'machin may run (--toolchain)' : 'no toolchain runs (start the server with --toolchain for machin\'s panic, verify and value histories)',
     cursor: { position: held.runtime.position, record: held.runtime.record, of: { positions: tl.stepCount, records: tl.recordCount } },
   };
+}
+
+const names = new WeakMap<HeldRecording['recording'], string[]>();
+
+function variableNames(held: HeldRecording): string[] {
+  const rec = held.recording;
+  let list = names.get(rec);
+  if (!list) {
+    const h = rec.histories!;
+    list = h.names.filter((n) => h.entries(n).length > 0);
+    names.set(rec, list);
+  }
+  return list;
+}
+
+function pageOf<T>(xs: T[], offset: number | undefined, limit: number) {
+  return page(xs.length, offset, limit, (a, b) => xs.slice(a, b));
 }
 
 /** The causal chain as the causal_chain tool answers it. */

@@ -10,7 +10,7 @@ import { move, MOVES } from './moves';
 import { limitParam, offsetParam } from './paging';
 import { listRecords } from './records';
 import { stateJson } from './state';
-import { chainJson, summaryJson, THREADS_SHOWN } from './summary';
+import { chainJson, summaryJson, THREADS_SHOWN, VARIABLES_SHOWN } from './summary';
 import { findChange, historyPage } from './values';
 
 const recordingParam = z.string().min(1).describe('the handle open_recording returned (r1, ...) or the path of a recording file');
@@ -27,9 +27,15 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
     description:
       'Open a machin trace (.mflrr) or a Tin capsule (.tcap) and summarize it: format, header facts, threads (goroutines / tasks), the panic and its causal chain, the verify verdict, the boundary and warnings, as `frozen-run inspect --json` does. ' +
       'The recording stays open under the returned handle; its cursor starts at position 0. Capsule keys come only from the server\'s environment (TIN_REPLAY_KEY) or its --key-file, never from a tool argument.',
-    inputSchema: { path: z.string().min(1).describe('path of the recording file'), threads_offset: offsetParam, threads_limit: limitParam(THREADS_SHOWN, 1000) },
+    inputSchema: {
+      path: z.string().min(1).describe('path of the recording file'),
+      threads_offset: offsetParam,
+      threads_limit: limitParam(THREADS_SHOWN, 1000),
+      variables_offset: offsetParam.describe(`index of the first variable name to list (${VARIABLES_SHOWN} a page)`),
+    },
     annotations: readOnly,
-  }, answering(async (a: { path: string; threads_offset?: number; threads_limit?: number }) => summaryJson(await held.open(a.path), toolchain, a.threads_offset, a.threads_limit)));
+  }, answering(async (a: { path: string; threads_offset?: number; threads_limit?: number; variables_offset?: number }) =>
+    summaryJson(await held.open(a.path), toolchain, { threadsOffset: a.threads_offset, threadsLimit: a.threads_limit, variablesOffset: a.variables_offset })));
 
   server.registerTool('close_recording', {
     title: 'Close a recording',
@@ -51,13 +57,16 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
       threads_offset: offsetParam,
       threads_limit: limitParam(16, 256),
       io_limit: z.number().int().min(0).max(100).optional().describe('how many of each thread\'s latest consumed I/O records to show (default 3)'),
+      variables: z.array(z.string().min(1)).max(100).optional().describe('only these variables (default: all, the most recently set first past values_limit)'),
+      values_limit: z.number().int().min(0).max(1000).optional().describe('at most this many variables per thread (default 50; valuesTotal gives the count)'),
       detail: detailParam,
     },
     annotations: readOnly,
-  }, answering(async (a: { recording: string; position?: number; record?: number; thread?: string; threads_offset?: number; threads_limit?: number; io_limit?: number; detail?: boolean }) =>
+  }, answering(async (a: { recording: string; position?: number; record?: number; thread?: string; threads_offset?: number; threads_limit?: number; io_limit?: number; variables?: string[]; values_limit?: number; detail?: boolean }) =>
     stateJson(await held.get(a.recording), {
       position: a.position, record: a.record, thread: a.thread, threadsOffset: a.threads_offset,
-      threadsLimit: a.threads_limit ?? 16, ioLimit: a.io_limit ?? 3, detail: a.detail === true,
+      threadsLimit: a.threads_limit ?? 16, ioLimit: a.io_limit ?? 3, valuesLimit: a.values_limit ?? 50,
+      variables: a.variables, detail: a.detail === true,
     })));
 
   server.registerTool('move', {

@@ -63,7 +63,8 @@ describe('MCP server with machin (the stand-in) on a trace', () => {
     assert.equal(got.causalChain.length, want.causalChain.length);
     assert.equal(got.panicAt.position, want.panic.op);
     assert.equal(got.panicAt.thread, want.panic.thread);
-    assert.deepEqual(got.variables.sort(), ['a', 'b', 'idx']);
+    assert.deepEqual([...got.variables.items].sort(), ['a', 'b', 'idx']);
+    assert.equal(got.variables.total, 3);
     // The same file again: the same handle, no second read.
     assert.equal((await s.ok('open_recording', { path: CRASH })).recording, got.recording);
   });
@@ -259,6 +260,32 @@ describe('MCP server on a Tin capsule (key from TIN_REPLAY_KEY, no toolchain)', 
     const task = want.entries[0].goroutine;
     const t = state.threads.items.find((x: { id: string }) => x.id === task);
     assert.equal(t.values['redis INCR hits:orders'], want.entries.at(-1).value);
+  });
+
+  it('a capsule of 100,000 effects: small answers, the most recent values first, long messages cut', async () => {
+    const batch = join(TIN_FIXTURES, 'batch-100k.tcap');
+    const open = await s.call('open_recording', { path: batch });
+    assert.ok(open.text.length < 20_000, `summary of ${open.text.length} characters`);
+    assert.equal(open.json.effectCount, 100_000);
+    assert.ok(open.json.variables.total > 1000);
+    assert.equal(open.json.variables.items.length, 100);
+    const more = await s.ok('open_recording', { path: batch, variables_offset: 100 });
+    assert.notDeepEqual(more.variables.items, open.json.variables.items);
+    const state = await s.call('get_state', { recording: batch, position: 5000 });
+    assert.ok(state.text.length < 20_000, `state of ${state.text.length} characters`);
+    const t0 = state.json.threads.items[0];
+    assert.equal(Object.keys(t0.values).length, 50);
+    assert.ok(t0.valuesTotal > 50);
+    // The effect just done (step 4999) set its variable: it is among the values shown.
+    const just = state.json.justDone;
+    const history = cliJson(['history', batch, just.summary.split(' → ')[0].replace(/@\d+/, '')], env);
+    const name = history.variable as string;
+    assert.equal(t0.values[name], history.entries.filter((e: { op: number }) => e.op <= 5000).at(-1).value);
+    const only = await s.ok('get_state', { recording: batch, position: 5000, variables: [name, 'request.method'] });
+    assert.deepEqual(Object.keys(only.threads.items[0].values).sort(), [name, 'request.method'].sort());
+    const unknown = await s.error('variable_history', { recording: batch, variable: 'nosuch' });
+    assert.ok(unknown.length < 2100 && !unknown.includes('\n'), `${unknown.length} characters`);
+    assert.match(unknown, /no values of `nosuch`.*more characters\)$/);
   });
 
   it('test_secret equals `secret --json` and never echoes the candidate', async () => {
