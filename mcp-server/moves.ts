@@ -1,6 +1,7 @@
 // move: the debugger's moves on the held runtime (debug-adapter/runtime.ts), so an agent steps
 // exactly as a developer does in VS Code: over records, per thread or globally, both ways, and
 // continue / reverse continue stop at the panic, at a divergence, or where a condition holds.
+import { BreakpointTable } from '../debug-adapter/breakpoints';
 import type { Stop } from '../debug-adapter/runtime';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
@@ -20,6 +21,10 @@ export interface Until {
   condition?: string;
   /** A line of the trace text (or of the capsule's decoded document). */
   line?: number;
+  /** A data breakpoint: stop where this variable's value changes... */
+  variable?: string;
+  /** ...on this thread (default: the thread of the last stop). */
+  thread?: string;
 }
 
 /**
@@ -68,7 +73,7 @@ export async function move(held: HeldRecording, req: MoveRequest, signal?: Abort
     case 'continue':
     case 'reverse_continue':
       stop = await withUntil(held, req.until, () => budgeted(held, signal, () => (req.action === 'continue' ? runtime.continueForward() : runtime.reverseContinue())));
-      if (req.until?.condition && req.until.breakpoint === undefined && req.until.line === undefined && stop.reason === 'function breakpoint') {
+      if (req.until?.condition && req.until.breakpoint === undefined && req.until.line === undefined && req.until.variable === undefined && stop.reason === 'function breakpoint') {
         // The condition rode on one breakpoint per kind: say what the agent asked for.
         stop = runtime.lastStop = { ...stop, reason: 'breakpoint', description: `Condition \`${req.until.condition}\` holds (${rec.describe(runtime.record).summary})` };
       }
@@ -125,14 +130,26 @@ function step(held: HeldRecording, action: MoveAction, thread: () => number): Pr
 async function withUntil(held: HeldRecording, until: Until | undefined, go: () => Promise<Stop>): Promise<Stop> {
   const bps = held.runtime.breakpoints;
   const tl = held.recording.timeline;
-  if (!until || (until.breakpoint === undefined && until.condition === undefined && until.line === undefined)) return go();
+  if (until?.thread !== undefined && until.variable === undefined) throw new RecordingError('usage', '`until.thread` goes with `until.variable` (the thread whose variable is watched)');
+  if (!until || (until.breakpoint === undefined && until.condition === undefined && until.line === undefined && until.variable === undefined)) return go();
   const condition = until.condition;
   try {
+    if (until.variable !== undefined) {
+      if (!held.recording.histories) {
+        throw new RecordingError('toolchain-missing', `${tl.file}: no value histories, so no value can be watched: they come from machin (start the server with --toolchain)`, { file: tl.file });
+      }
+      const t = until.thread !== undefined ? threadIndexOf(held, until.thread) : held.runtime.lastStop.thread;
+      const [res] = bps.setDataBreakpoints([{ dataId: BreakpointTable.dataId(tl.threads[t].id, until.variable), condition }]);
+      if (!res.verified) throw new RecordingError('usage', `${tl.file}: ${res.message}`, { file: tl.file });
+      if (!held.recording.histories.entries(until.variable).some((e) => e.thread === t)) {
+        throw new RecordingError('usage', `${tl.file}: \`${until.variable}\` takes no value on ${tl.threads[t].id} (variables: ${held.recording.histories.names.slice(0, 20).join(', ')})`, { file: tl.file });
+      }
+    }
     if (until.line !== undefined) {
       const [res] = bps.setLineBreakpoints([{ line: until.line, condition }]);
       if (!res.verified) throw new RecordingError('usage', `${tl.file}: ${res.message}`, { file: tl.file, line: until.line });
     }
-    if (until.breakpoint !== undefined || (until.line === undefined && condition !== undefined)) {
+    if (until.breakpoint !== undefined || (until.line === undefined && until.variable === undefined && condition !== undefined)) {
       // A condition alone is checked on every record: one function breakpoint per kind.
       const names = until.breakpoint !== undefined ? [until.breakpoint] : tl.kinds.filter((_, k) => hasKind(tl.kind, k));
       const results = bps.setFunctionBreakpoints(names.map((name) => ({ name, condition })));
@@ -143,6 +160,7 @@ async function withUntil(held: HeldRecording, until: Until | undefined, go: () =
   } finally {
     bps.setLineBreakpoints([]);
     bps.setFunctionBreakpoints([]);
+    bps.setDataBreakpoints([]);
   }
 }
 

@@ -85,10 +85,12 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
         breakpoint: z.string().min(1).optional().describe('stop on a record kind (sched, io, redis, http@1), `goroutine ID`, `task N` or `panic`'),
         condition: z.string().min(1).optional().describe('stop where this expression holds, e.g. `idx > 10`, `kind == "io"`, `status == 500` (record fields, variables, decoded parts)'),
         line: z.number().int().min(1).optional().describe('stop on the record on this line of the trace (or of the capsule\'s decoded document)'),
+        variable: z.string().min(1).optional().describe('a data breakpoint: stop where this variable\'s value changes (both ways)'),
+        thread: threadParam.optional().describe('the thread whose variable is watched (default: the thread of the last stop)'),
       }).strict().optional().describe('for continue / reverse_continue'),
     },
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  }, answering(async (a: { recording: string; action: (typeof MOVES)[number]; thread?: string; position?: number; record?: number; count?: number; until?: { breakpoint?: string; condition?: string; line?: number } }, extra) =>
+  }, answering(async (a: { recording: string; action: (typeof MOVES)[number]; thread?: string; position?: number; record?: number; count?: number; until?: { breakpoint?: string; condition?: string; line?: number; variable?: string; thread?: string } }, extra) =>
     held.get(a.recording).then((h) => h.exclusive(() => move(h, a, extra?.signal)))));
 
   server.registerTool('variable_history', {

@@ -81,6 +81,8 @@ describe('MCP server: bad input to every tool', () => {
     assertClear(await s.error('move', { recording: CRASH, action: 'continue', until: { key: 'x' } }), /until/);
     assertClear(await s.error('move', { recording: CRASH, action: 'next', thread: '9' }), /no goroutine 9/);
     assertClear(await s.error('move', { recording: CRASH, action: 'to_panic' }), /no panic is known/, /--toolchain/);
+    assertClear(await s.error('move', { recording: CRASH, action: 'continue', until: { variable: 'idx' } }), /no value histories/, /--toolchain/);
+    assertClear(await s.error('move', { recording: CRASH, action: 'continue', until: { thread: '0' } }), /until.thread.*until.variable/);
     // A failed move leaves the cursor where it was and the breakpoints cleared.
     const state = await s.ok('get_state', { recording: CRASH });
     assert.equal(state.record, -1);

@@ -106,6 +106,24 @@ describe('MCP server with machin (the stand-in) on a trace', () => {
     assert.equal(forward.position, history.find((e) => e.op > 0 && e.value !== history.filter((x) => x.op <= 0).at(-1)?.value)!.op);
   });
 
+  it('move until a variable changes: the data breakpoint, forward and back', async () => {
+    const history = cli(['history', CRASH, 'idx', '--goroutine', '0']).entries as Array<{ op: number; value: string }>;
+    const changes = history.filter((e, i) => e.op > 0 && (i === 0 || e.value !== history[i - 1].value)).map((e) => e.op);
+    const h = (await s.ok('open_recording', { path: CRASH })).recording;
+    await s.ok('move', { recording: h, action: 'to_start' });
+    const first = await s.ok('move', { recording: h, action: 'continue', until: { variable: 'idx', thread: '0' } });
+    assert.equal(first.stop.reason, 'data breakpoint');
+    assert.equal(first.position, changes[0]);
+    const found = await s.ok('find_value_change', { recording: h, variable: 'idx', thread: '0', direction: 'backward' });
+    assert.equal(found.position, first.position);
+    assert.equal(found.byRecord.record, first.record);
+    await s.ok('move', { recording: h, action: 'goto', record: first.record + 1 });
+    const back = await s.ok('move', { recording: h, action: 'reverse_continue', until: { variable: 'idx', thread: '0' } });
+    assert.equal(back.position, changes[0]);
+    assert.equal(back.stop.reason, 'data breakpoint');
+    assert.match(await s.error('move', { recording: h, action: 'continue', until: { variable: 'nosuch', thread: '0' } }), /takes no value/);
+  });
+
   it('causal_chain pages add up to the CLI\'s chain; a chain to a position is its prefix', async () => {
     const want = cli(['inspect', CRASH]).causalChain as string[];
     const a = await s.ok('causal_chain', { recording: CRASH, limit: 3 });
