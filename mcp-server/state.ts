@@ -83,7 +83,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
     ...(current ? { lastStop: stopJson(held) } : {}),
     justDone: m >= 0 && m < tl.recordCount ? recordJson(rec, m, q.detail) : null,
     panicked: rec.panic ? p >= rec.panic.position && m >= tl.frontier(rec.panic.position) - 1 : null,
-    values: histories ? 'as of this position, per thread' : histories === null && tl.format === 'mflrr' ? 'none: value histories come from machin (start the server with --toolchain)' : 'none',
+    values: histories ? 'as of this position, per thread' : tl.format === 'mflrr' ? 'none: value histories come from machin (the server started with --toolchain and machin at hand; the summary\'s warnings say why not)' : 'none',
     threads,
   };
 }

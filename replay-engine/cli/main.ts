@@ -26,7 +26,9 @@ const COMMANDS: Record<string, Command> = {
  */
 function loadMcpServer(): { runMcpCommand(argv: string[]): Promise<number> } {
   const bundle = join(__dirname, 'mcp-server.js');
-  const path = existsSync(bundle) ? bundle : join(__dirname, '..', '..', 'mcp-server', 'main.ts');
+  const source = join(__dirname, '..', '..', 'mcp-server', 'main.ts');
+  const path = existsSync(bundle) ? bundle : source;
+  if (!existsSync(path)) throw new RecordingError('io', `${bundle} is missing: this installation has no MCP server bundle; run \`npm run build\``);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(path) as { runMcpCommand(argv: string[]): Promise<number> };
 }
