@@ -26,7 +26,8 @@ const COMMANDS: Record<string, Command> = {
  */
 function loadMcpServer(): { runMcpCommand(argv: string[]): Promise<number> } {
   const bundle = join(__dirname, 'mcp-server.js');
-  const source = join(__dirname, '..', '..', 'mcp-server', 'main.ts');
+  // Only when this file itself runs from the sources (tsx), never beside a bundle.
+  const source = __filename.endsWith('.ts') ? join(__dirname, '..', '..', 'mcp-server', 'main.ts') : bundle;
   const path = existsSync(bundle) ? bundle : source;
   if (!existsSync(path)) throw new RecordingError('io', `${bundle} is missing: this installation has no MCP server bundle; run \`npm run build\``);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
