@@ -11,7 +11,7 @@ import type { OpenOptions } from '../replay-engine/open-options';
 export const MCP_USAGE = `usage: frozen-run mcp [--toolchain] [--key-file PATH] [--machin PATH] [--program-root DIR]... [--time-limit S]
   a Model Context Protocol server over stdio (docs/mcp.md): agents open recordings and step through them
   --toolchain      let it run machin (panic, causal chain, verify, value histories); off by default
-  --program-root DIR  with --toolchain, run only programs found in these folders (default: any)
+  --program-root DIR  with --toolchain, run only programs in these folders (default: the trace's own folder)
   --key-file PATH  capsule key file (64 hex digits, mode 600); else TIN_REPLAY_KEY from the environment`;
 
 export interface ServerOptions {
@@ -52,7 +52,7 @@ export function parseServerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
       machinPath: values.machin as string | undefined,
       keyFile: values['key-file'] as string | undefined,
       timeLimitMs: timeLimitMs(values['time-limit'] as string | undefined),
-      // With roots, a program found outside them is never run (no one is there to say yes).
+      // A program outside the roots (without roots: outside the trace's folder) is never run: no one is there to say yes.
       programRoots: roots.length ? roots : undefined,
       env,
     },
