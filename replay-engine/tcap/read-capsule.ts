@@ -7,6 +7,7 @@ import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
 import type { OpenOptions } from '../open-options';
 import { parseBody } from './body';
+import { CapsuleTimeline } from './capsule-timeline';
 import { documentHeaderLines } from './document';
 import { authenticateV1, checkEnvelopeV1, openEnvelopeV1, openEnvelopeV1Async } from './envelope';
 import { capsuleFacts } from './facts';
@@ -88,11 +89,10 @@ export async function authenticatedKey(file: string, options: OpenOptions = {}):
 
 function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenOptions): TcapRecording {
   const parsed = parseBody(body, file, BODY_OFFSET);
-  const taskCount = parsed.builder.threads.length;
-  const facts = capsuleFacts(parsed.header, 1, parsed.effects.count, taskCount);
+  const facts = capsuleFacts(parsed.header, 1, parsed.effects.count, parsed.threads.length);
   const firstRecordLine = documentHeaderLines(file, parsed.header, facts).length + 1;
-  const timeline = parsed.builder.finish('tcap', file, facts, firstRecordLine);
-  return new TcapRecording(timeline, 1, parsed.header, parsed.effects, body, ks, options.programRoots ?? []);
+  const timeline = new CapsuleTimeline(file, facts, parsed.threads, parsed.kinds, parsed.kind, parsed.thread, parsed.effects, firstRecordLine);
+  return new TcapRecording(timeline, 1, parsed.header, parsed.effects, ks, options.programRoots ?? []);
 }
 
 /** The capsule file's bytes; a file that cannot be read is a RecordingError naming it. */

@@ -4,13 +4,14 @@
 import { RecordingError, type EngineWarning } from '../model/errors';
 import type { DecodedValue, PanicInfo, RecordView, Recording, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
 import type { Timeline } from '../model/timeline';
-import type { CapsuleEffects, CapsuleHeader } from './body';
+import type { CapsuleHeader } from './body';
 import { child, hex, looseText } from './decode/bytes-text';
 import { decodeKey, decodeResult } from './decode/effect-kinds';
 import { parseRequest, requestValue, type RequestParts } from './decode/http-request';
 import { renderDocument } from './document';
 import { FLAG_PANICKED, FLAG_SAMPLED, SELECT_KIND } from './format';
 import { capsuleHistories } from './histories';
+import type { EffectIndex } from './effect-index';
 import { SiteFinder } from './select-sites';
 
 /** Raw data bytes for the details view: hex, the first 4 KiB of it for a large payload. */
@@ -40,20 +41,21 @@ export class TcapRecording implements Recording {
   private valueHistories: ValueHistories | undefined;
   private requestParts: RequestParts | undefined;
   private readonly sites: SiteFinder;
+  private readonly taskOfThread: Uint32Array;
 
   constructor(
     readonly timeline: Timeline,
     /** Envelope version (1: the only one this reader opens). */
     readonly envelope: number,
     readonly header: CapsuleHeader,
-    readonly effects: CapsuleEffects,
-    /** The decrypted body; keys are views into it. */
-    private readonly body: Uint8Array,
+    /** Where each effect's fields sit in the decrypted body (keys and data are views into it). */
+    readonly effects: EffectIndex,
     secretKey: Uint8Array,
     programRoots: readonly string[],
     warnings: EngineWarning[] = [],
   ) {
     secretKeys.set(this, secretKey);
+    this.taskOfThread = Uint32Array.from(timeline.threads, (t) => Number(t.id));
     this.warnings = warnings;
     this.sites = new SiteFinder(programRoots);
     this.panic = this.panicked || header.panic.length > 0 ? this.panicInfo() : null;
@@ -77,24 +79,24 @@ export class TcapRecording implements Recording {
   }
 
   key(r: number): Uint8Array {
-    const at = this.effects.keyAt[r];
-    return this.body.subarray(at, at + this.effects.keyLength[r]);
+    return this.effects.key(r);
   }
 
   data(r: number): Uint8Array {
-    return this.timeline.payload(r);
+    return this.effects.data(r);
   }
 
   outcome(r: number): number {
-    return this.effects.outcome[r];
+    return this.effects.outcome(r);
   }
 
   ident(r: number): number {
-    return this.effects.ident[r];
+    return this.effects.ident(r);
   }
 
+  /** The task number of effect r (the thread's id is its decimal digits). */
   task(r: number): number {
-    return this.effects.task[r];
+    return this.taskOfThread[this.timeline.thread[r]];
   }
 
   /** The recorded request as a tree (method, target, version, headers, query, body). */
