@@ -1,6 +1,6 @@
 // Opens a capsule file: envelope checks, key, authenticate, decrypt, body, index. The result is a
 // Recording whose timeline has every effect as a record and a step.
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileError } from '../file-error';
 import { RecordingError } from '../model/errors';
@@ -15,7 +15,7 @@ import { BODY_OFFSET } from './format';
 import { capsuleKeyCandidates, type KeyCandidate } from './key-source';
 import { deriveKeys } from './keys';
 import { TcapRecording } from './tcap-recording';
-import { u8 } from './u8';
+import { sharesWork } from './keystream-parallel';
 
 export async function readCapsule(file: string, options: OpenOptions): Promise<Recording> {
   return openCapsuleFile(file, options);
@@ -25,24 +25,28 @@ export async function readCapsule(file: string, options: OpenOptions): Promise<R
 export async function openCapsuleFile(file: string, options: OpenOptions = {}): Promise<TcapRecording> {
   const path = resolve(file);
   const bytes = await readCapsuleBytes(path);
-  return openCapsuleBytesAsync(bytes, path, options);
+  return openCapsuleBytesAsync(bytes, path, options, true);
 }
 
-/** openCapsuleBytes, decrypting a large capsule on two threads. */
-export async function openCapsuleBytesAsync(bytes: Uint8Array, file: string, options: OpenOptions = {}): Promise<TcapRecording> {
+/**
+ * openCapsuleBytes, decrypting a large capsule on two threads. `inPlace`: the caller hands over
+ * `bytes` (openCapsuleFile's own copy of the file), and the body is decrypted in it.
+ */
+export async function openCapsuleBytesAsync(bytes: Uint8Array, file: string, options: OpenOptions = {}, inPlace = false): Promise<TcapRecording> {
   checkEnvelopeV1(bytes, file);
   const candidates = capsuleKeyCandidates(file, options);
   let lastError: unknown;
   for (const candidate of candidates) {
     const keys = deriveKeys(candidate.key);
+    let body: Uint8Array;
     try {
-      authenticateV1(bytes, keys, file);
+      body = await openEnvelopeV1Async(bytes, keys, file, inPlace);
     } catch (e) {
       lastError = e;
       if (e instanceof RecordingError && e.code === 'wrong-key-or-damaged') continue;
       throw e;
     }
-    return fromBody(await openEnvelopeV1Async(bytes, keys, file), file, keys.ks, options);
+    return fromBody(body, file, keys.ks, options);
   }
   throw lastError;
 }
@@ -95,11 +99,26 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
   return new TcapRecording(timeline, 1, parsed.header, parsed.effects, ks, options.programRoots ?? []);
 }
 
-/** The capsule file's bytes; a file that cannot be read is a RecordingError naming it. */
+/**
+ * The capsule file's bytes; a file that cannot be read is a RecordingError naming it. A large one
+ * is read into shared memory, so that two threads can decrypt it in place.
+ */
 async function readCapsuleBytes(path: string): Promise<Uint8Array> {
+  let handle: FileHandle | undefined;
   try {
-    return u8(await readFile(path));
+    handle = await open(path, 'r');
+    const size = (await handle.stat()).size;
+    const bytes = new Uint8Array(sharesWork(size) ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return at === size ? bytes : bytes.subarray(0, at);
   } catch (e) {
     throw fileError(path, e);
+  } finally {
+    await handle?.close();
   }
 }
