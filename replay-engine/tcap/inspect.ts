@@ -64,7 +64,11 @@ export function capsuleInspectDocument(recording: Recording): object {
       method: req.method,
       target: req.target,
       version: req.version,
-      headers: req.headers.map((x) => ({ name: x.name, value: x.value, secret: x.secret })),
+      headerCount: req.headerCount,
+      headers: new JsonSequence(req.headerCount, (i) => {
+        const x = req.header(i);
+        return JSON.stringify({ name: x.name, value: x.value, secret: x.secret });
+      }),
       query: req.query.map((x) => ({ name: x.name, value: x.value, secret: x.secret })),
       body: bodyText ?? null,
       bodyHex: hex(req.body),
@@ -97,17 +101,18 @@ function effectJson(rec: TcapRecording): (r: number) => string {
     const kind = tl.kind[r];
     const key = rec.key(r);
     const fault = rec.outcome(r) === 1;
+    const d = rec.decodedOnce(r);
     let keyFields: string;
     let decodedKey: string;
     if (key.length === 0) {
       keyFields = '"key":""';
-      decodedKey = emptyKeyJson[kind] ??= JSON.stringify(rec.decodedKey(r));
+      decodedKey = emptyKeyJson[kind] ??= JSON.stringify(d.key);
     } else {
       keyFields = textFieldJson('key', key);
-      decodedKey = JSON.stringify(rec.decodedKey(r));
+      decodedKey = JSON.stringify(d.key);
     }
     const outcome = fault ? 'fault' : 'result';
-    return `{"seq":${r},"kind":${kindJson[kind]},${keyFields},"outcome":"${outcome}","ident":${rec.ident(r)},"thread":${rec.task(r)},"dataHex":"${hex(rec.data(r))}","decoded":{"key":${decodedKey},"${outcome}":${JSON.stringify(rec.decodedResult(r))}}}`;
+    return `{"seq":${r},"kind":${kindJson[kind]},${keyFields},"outcome":"${outcome}","ident":${rec.ident(r)},"thread":${rec.task(r)},"dataHex":"${hex(rec.data(r))}","decoded":{"key":${decodedKey},"${outcome}":${JSON.stringify(d.result)}}}`;
   };
 }
 

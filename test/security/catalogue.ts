@@ -10,10 +10,12 @@ export interface CatalogueCase {
   name: string;
   /** Writes the input into dir and returns the file name and the CLI arguments after `inspect FILE`. */
   make(dir: string): { file: string; args: string[]; env?: Record<string, string> };
-  /** Where the user reads it: the one error line, or a warning of `inspect --json`. */
-  shows: 'error' | 'warning';
+  /** Where the user reads it: the one error line, a warning of `inspect --json`, or a value of it. */
+  shows: 'error' | 'warning' | 'value';
   /** For warnings: which one (its code). */
   warningCode?: string;
+  /** For values: the text the user reads, picked from `inspect --json`. */
+  pick?: (json: Record<string, unknown>) => string;
 }
 
 const HEADER = 'MFLRR 1\nboundary faithful\nprogram /home/ci/app/crash.mfl\nsafe 1\n';
@@ -109,6 +111,17 @@ export const CATALOGUE: CatalogueCase[] = [
   },
 ];
 
+/** A pipeline of 200,000 Redis commands in one effect (a batch job's MGET loop). */
+const bigPipeline = () =>
+  buildBody({ effects: [{ kind: 'redis@1', key: Array.from({ length: 200_000 }, (_, i) => `3:GET ${`k:${i}`.length}:k:${i}\n`).join(''), data: '+OK\r\n' }] });
+
+CATALOGUE.push({
+  name: 'a value of 200,000 parts',
+  shows: 'value',
+  pick: (j) => (j.effects as Array<{ decoded: { key: { text: string } } }>)[0].decoded.key.text,
+  make: (d) => ({ file: capsule(d, 'pipeline.tcap', seal(bigPipeline(), FIXTURE_KEY)), args: KEY }),
+});
+
 export interface Observed {
   exit: number;
   /** The message with the temporary folder taken out, as SECURITY.md shows it. */
@@ -119,17 +132,24 @@ export interface Observed {
 
 export function observe(c: CatalogueCase, dir: string): Observed {
   const { file, args, env } = c.make(dir);
-  const json = c.shows === 'warning' ? ['--json'] : [];
+  const json = c.shows === 'error' ? [] : ['--json'];
   const r = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/cli.js'), 'inspect', file, ...args, ...json], {
     cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, ...env },
     timeout: 30_000,
+    maxBuffer: 1 << 28,
   });
   const strip = (s: string) => s.split(`${dir}/`).join('').split(dir).join('.').split(REPO_ROOT).join('<repo>');
   let message = '';
   if (c.shows === 'error') {
     message = strip(r.stderr.trim());
+  } else if (c.shows === 'value') {
+    try {
+      message = c.pick!(JSON.parse(r.stdout) as Record<string, unknown>);
+    } catch {
+      message = `(not JSON: ${r.stdout.slice(0, 200)} ${r.stderr.slice(0, 200)})`;
+    }
   } else {
     try {
       const warnings = (JSON.parse(r.stdout) as { warnings: Array<{ code: string; message: string }> }).warnings;
