@@ -28,19 +28,20 @@ export function jsonText(value: unknown): string {
 }
 
 class Chunker {
-  private parts: string[] = [];
-  private size = 0;
+  private pending = '';
+
+  private get size(): number {
+    return this.pending.length;
+  }
 
   text(s: string): void {
-    this.parts.push(s);
-    this.size += s.length;
+    this.pending += s;
   }
 
   *flush(always = false): Generator<string> {
-    if (this.size === 0 || (!always && this.size < CHUNK)) return;
-    const chunk = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
+    if (this.pending.length === 0 || (!always && this.pending.length < CHUNK)) return;
+    const chunk = this.pending;
+    this.pending = '';
     yield chunk;
   }
 
