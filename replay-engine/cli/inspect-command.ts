@@ -7,6 +7,7 @@ import { jsonChunks } from '../json-chunks';
 import { capsuleInspectDocument, capsuleInspectText } from '../tcap/inspect';
 import { OPEN_OPTIONS, parse, timeLimitMs } from './args';
 import { traceInspectDocument, traceInspectText } from './inspect-trace';
+import { writeText } from './printable';
 import { writeChunks } from './write-chunks';
 
 export async function runInspect(argv: string[]): Promise<number> {
@@ -19,8 +20,9 @@ export async function runInspect(argv: string[]): Promise<number> {
     keyFile: values['key-file'] as string | undefined,
     timeLimitMs: timeLimitMs(values['time-limit']),
   });
+  // JSON stays exact (and streamed); text for a person is made printable.
   if (values.json === true) await writeChunks(jsonChunks(inspectDocument(rec)));
-  else process.stdout.write(inspectText(rec));
+  else writeText(process.stdout, inspectText(rec));
   return 0;
 }
 

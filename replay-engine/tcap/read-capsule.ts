@@ -1,11 +1,10 @@
 // Opens a capsule file: envelope checks, key, authenticate, decrypt, body, index. The result is a
 // Recording whose timeline has every effect as a record and a step.
-import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fileError } from '../file-error';
 import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
 import type { OpenOptions } from '../open-options';
+import { readRegularFile } from '../regular-file';
 import { parseBody } from './body';
 import { CapsuleTimeline } from './capsule-timeline';
 import { documentHeaderLines } from './document';
@@ -100,25 +99,9 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
 }
 
 /**
- * The capsule file's bytes; a file that cannot be read is a RecordingError naming it. A large one
- * is read into shared memory, so that two threads can decrypt it in place.
+ * The capsule file's bytes (a regular file only, up to its size at open); else a RecordingError
+ * naming it. A large one is read into shared memory, so that two threads can decrypt it in place.
  */
 async function readCapsuleBytes(path: string): Promise<Uint8Array> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(path, 'r');
-    const size = (await handle.stat()).size;
-    const bytes = new Uint8Array(sharesWork(size) ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
-    let at = 0;
-    while (at < size) {
-      const { bytesRead } = await handle.read(bytes, at, size - at, at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
-    return at === size ? bytes : bytes.subarray(0, at);
-  } catch (e) {
-    throw fileError(path, e);
-  } finally {
-    await handle?.close();
-  }
+  return readRegularFile(path, (size) => new Uint8Array(sharesWork(size) ? new SharedArrayBuffer(size) : new ArrayBuffer(size)));
 }
