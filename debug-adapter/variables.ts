@@ -11,6 +11,8 @@ type Children = () => DebugProtocol.Variable[];
 
 /** How many consumed records a scope lists (the newest ones). */
 const CONSUMED_LIMIT = 1000;
+/** Rows of one expansion of a long list (see pages()). */
+const PAGE = 100;
 /** How many values history(name) lists before summarising. */
 const HISTORY_LIMIT = 10_000;
 
@@ -35,16 +37,30 @@ export class VariableStore {
     return this.handles.create(make);
   }
 
-  /** A DecodedValue as a variable whose children expand. */
+  /** A DecodedValue as a variable whose children expand (a long list in pages, see pages()). */
   decoded(name: string, v: DecodedValue, evaluateName?: string): DebugProtocol.Variable {
     const kids = v.children;
-    return {
-      name,
-      value: v.text,
-      type: v.type,
-      evaluateName,
-      variablesReference: kids && kids.length ? this.ref(() => kids.map((c) => this.decoded(c.name, c.value))) : 0,
-    };
+    const more = v.more;
+    let make: Children | undefined;
+    if (more) make = () => this.pages(more.count, (from, to) => more.page(from, to).map((c) => this.decoded(c.name, c.value)));
+    else if (kids && kids.length) make = () => kids.map((c) => this.decoded(c.name, c.value));
+    return { name, value: v.text, type: v.type, evaluateName, variablesReference: make ? this.ref(make) : 0 };
+  }
+
+  /**
+   * `count` items as at most PAGE rows: the items themselves, or ranges (`[0 … 9999]`) that
+   * expand into smaller ranges, so that a list of millions opens in a few steps of PAGE rows.
+   */
+  private pages(count: number, items: (from: number, to: number) => DebugProtocol.Variable[], from = 0, to = count): DebugProtocol.Variable[] {
+    if (to - from <= PAGE) return items(from, to);
+    let size = PAGE;
+    while (size * PAGE < to - from) size *= PAGE;
+    const out: DebugProtocol.Variable[] = [];
+    for (let a = from; a < to; a += size) {
+      const b = Math.min(to, a + size);
+      out.push({ name: `[${a} … ${b - 1}]`, value: `${b - a} of ${count}`, variablesReference: this.ref(() => this.pages(count, items, a, b)) });
+    }
+    return out;
   }
 
   private plain(name: string, value: string | number, type?: string, evaluateName?: string): DebugProtocol.Variable {
@@ -134,13 +150,14 @@ export class VariableStore {
 
   private request(c: TcapRecording): DebugProtocol.Variable[] {
     const q = c.request;
-    const headers = q.headers.map((h) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text'));
+    const header = (h: { name: string; value: string; secret: boolean }) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text');
+    const headers = () => this.pages(q.headerCount, (from, to) => Array.from({ length: to - from }, (_, i) => header(q.header(from + i))));
     const query = q.query.map((h) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text'));
     const out: DebugProtocol.Variable[] = [
       this.plain('method', q.method),
       this.plain('target', q.target),
       this.plain('version', q.version),
-      { name: 'headers', value: `${headers.length} header${headers.length === 1 ? '' : 's'}`, variablesReference: headers.length ? this.ref(() => headers) : 0 },
+      { name: 'headers', value: `${q.headerCount} header${q.headerCount === 1 ? '' : 's'}`, variablesReference: q.headerCount ? this.ref(headers) : 0 },
     ];
     if (query.length) out.push({ name: 'query', value: `${query.length} argument(s)`, variablesReference: this.ref(() => query) });
     out.push(this.plain('body', q.body.length ? new TextDecoder().decode(q.body) : '(empty)', 'text'));

@@ -40,6 +40,8 @@ export interface DecodedValueMsg {
   text: string;
   type: string;
   children?: Array<{ name: string; value: DecodedValueMsg }>;
+  /** A long list: `children` is its first page, `count` how many there are in all. */
+  more?: { count: number };
 }
 
 /** One record described for the details panel; the same shape as RecordView in the engine. */

@@ -6,7 +6,7 @@ import { BODY_OFFSET, MAGIC_LENGTH, MAGIC_PREFIX, MAGIC_V1, MAGIC_V2, MIN_CAPSUL
 import { v2NeedsIdentityError } from './envelope-v2';
 import type { CapsuleKeys } from './keys';
 import { xorKeystream } from './keystream';
-import { xorKeystreamParallel } from './keystream-parallel';
+import { sharesWork, startKeystream } from './keystream-parallel';
 import { u8 } from './u8';
 
 /** The exact wording Tin uses; it cannot say which of the two it was, and neither do we. */
@@ -50,12 +50,33 @@ export function openEnvelopeV1(bytes: Uint8Array, keys: CapsuleKeys, file: strin
   return xorKeystream(keys.ke, nonce, bytes.subarray(BODY_OFFSET, tagAt));
 }
 
-/** openEnvelopeV1, with the keystream on two threads for a large body. */
-export async function openEnvelopeV1Async(bytes: Uint8Array, keys: CapsuleKeys, file: string): Promise<Uint8Array> {
-  authenticateV1(bytes, keys, file);
+/**
+ * openEnvelopeV1, decrypting a large body on two threads (keystream-parallel.ts), the worker's
+ * part posted before the tag is checked so that it starts meanwhile; no byte is decrypted before
+ * the tag matched. `inPlace`: the caller owns `bytes` (read into shared memory where that pays,
+ * see sharesWork), and the body is decrypted where it lies (the result is a view of it).
+ */
+export async function openEnvelopeV1Async(bytes: Uint8Array, keys: CapsuleKeys, file: string, inPlace = false): Promise<Uint8Array> {
+  checkEnvelopeV1(bytes, file);
   const tagAt = bytes.length - TAG_LENGTH;
   const nonce = bytes.subarray(MAGIC_LENGTH, MAGIC_LENGTH + NONCE_LENGTH);
-  return xorKeystreamParallel(keys.ke, nonce, bytes.subarray(BODY_OFFSET, tagAt));
+  const encrypted = bytes.subarray(BODY_OFFSET, tagAt);
+  const body = inPlace ? encrypted : copyForDecrypting(encrypted);
+  const job = startKeystream(keys.ke, nonce, body);
+  try {
+    authenticateV1(bytes, keys, file);
+  } catch (e) {
+    job.cancel();
+    throw e;
+  }
+  await job.go();
+  return body;
+}
+
+function copyForDecrypting(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(sharesWork(bytes.length) ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length));
+  copy.set(bytes);
+  return copy;
 }
 
 /** Checks the tag (constant time) over everything before it; throws the wrong-key-or-damaged error. */

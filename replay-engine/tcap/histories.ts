@@ -2,7 +2,7 @@
 // Each distinct effect (kind and key: `redis GET cart:7`, `tide.now`, `wire.http GET http://...`)
 // is a variable whose values are its results in order; the request's fields are variables set
 // before the first effect. Built on first use (it decodes every effect).
-import type { ValueHistories } from '../model/recording';
+import type { DecodedValue, ValueHistories } from '../model/recording';
 import { ProbeHistories, type NamedHistoryEntry } from '../machin/probe-histories';
 import type { TcapRecording } from './tcap-recording';
 
@@ -21,21 +21,21 @@ export function capsuleHistories(rec: TcapRecording): ValueHistories {
   const names = new Set<string>();
   const tl = rec.timeline;
   for (let r = 0; r < tl.recordCount; r++) {
-    const key = rec.decodedKey(r);
+    const decoded = rec.decodedOnce(r); // a pass over every effect: not kept in the recent-effects cache
+    const key = decoded.key;
     const kind = tl.kindName(r).replace(/@\d+$/, '');
     const name = key.type === 'empty' ? kind : `${kind} ${key.text}`;
     if (!names.has(name)) {
       if (names.size >= MAX_HISTORY_NAMES) continue;
       names.add(name);
     }
-    entries.push({ name, thread: tl.thread[r], position: r + 1, value: historyValue(rec, r) });
+    entries.push({ name, thread: tl.thread[r], position: r + 1, value: historyValue(decoded.result) });
   }
   return new ProbeHistories(entries);
 }
 
 /** Numbers as their exact digits (so the history panel can chart them), anything else as shown. */
-function historyValue(rec: TcapRecording, r: number): string {
-  const v = rec.decodedResult(r);
+function historyValue(v: DecodedValue): string {
   const ns = v.children?.find((c) => c.name === 'ns');
   if (ns) return ns.value.text;
   return v.text;
