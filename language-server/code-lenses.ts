@@ -4,10 +4,10 @@ import type { CodeLens } from 'vscode-languageserver';
 import { REPLAY_TO_HERE_COMMAND, REPLAY_TO_PANIC_COMMAND } from './protocol';
 
 /**
- * A lens draws a row above its line, so one on every record of a large trace would double its
- * height and ship hundreds of thousands of lenses per request. Small recordings get one per
- * record; larger ones one per run of a thread (where the schedule switches), thinned to this many
- * spread over the document, plus the panic's record.
+ * A lens draws a row above its line, so one on every record would double the document's height
+ * (and ship hundreds of thousands of lenses for a large trace). Recordings get one per run of a
+ * thread (where the schedule switches), thinned to this many spread over the document, plus the
+ * panic's record.
  */
 export const MAX_RECORD_LENSES = 2000;
 
