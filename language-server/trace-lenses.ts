@@ -20,7 +20,8 @@ export function traceLenses(uri: string, index: TraceIndex, facts: RunFactsStore
   const panic = facts.panic(uri);
   let panicLine = -1;
   if (panic && panic.position > 0 && panic.position <= d.opTotal) panicLine = lineOfOp(index, panic.position - 1);
-  const panicTitle = panic ? `goroutine ${panic.thread}, op ${panic.position}/${d.opTotal}` : '';
+  // The op it panicked after, numbered as every other view numbers ops (from 0).
+  const panicTitle = panic ? `goroutine ${panic.thread}, after op ${Math.max(0, panic.position - 1)}/${d.opTotal}` : '';
   return recordingLenses(uri, panicTitle, lines, title, panicLine);
 }
 

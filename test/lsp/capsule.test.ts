@@ -87,9 +87,9 @@ describe('orders-panic, decoded', () => {
     const lenses = await client.lenses(uri);
     assert.equal(lenses[0].command!.command, REPLAY_TO_PANIC_COMMAND);
     assert.match(lenses[0].command!.title, /Replay to panic \(task \d+, after effect 11\)/);
-    // A block starts at an effect whose task is not the previous effect's; the panic's last effect has one too.
+    // A block starts at an effect whose task is not the previous effect's.
     const n = rec.timeline.recordCount;
-    const starts = Array.from({ length: n }, (_, r) => r).filter((r) => r === 0 || taskOf(r) !== taskOf(r - 1) || r === n - 1);
+    const starts = Array.from({ length: n }, (_, r) => r).filter((r) => r === 0 || taskOf(r) !== taskOf(r - 1));
     assert.deepEqual(lenses.slice(1).map((l) => [l.command!.command, l.range.start.line]), starts.map((r) => [REPLAY_TO_HERE_COMMAND, lineOf(r)]));
     assert.match(lenses[1].command!.title, /^Replay to here \(effect 0 · task \d+\)$/);
   });

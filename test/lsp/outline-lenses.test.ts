@@ -138,7 +138,7 @@ describe('code lenses', () => {
     await client.open(uri, readFileSync(file, 'utf8'));
     await client.notify(RUN_FACTS_NOTIFICATION, { uri, panic: { position: 5, thread: '0.2' } });
     const lenses = await client.lenses(uri);
-    assert.match(lenses[0].command!.title, /Replay to panic \(goroutine 0\.2, op 5\/\d+\)/);
+    assert.match(lenses[0].command!.title, /Replay to panic \(goroutine 0\.2, after op 4\/\d+\)/);
   });
 
   test('a large trace gets lenses where the schedule switches goroutine, at most 2000', async () => {
