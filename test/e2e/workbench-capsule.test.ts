@@ -70,7 +70,7 @@ test('capsule keys, words, tin missing, a cut capsule and a trace without machin
     await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
 
     // 6. Replay Against Build without tin: said at once, with the setting's name and a button.
-    await vs.runCommand('Frozen Run: Replay Against Build...');
+    await vs.timeline().locator('vscode-button[data-command="replayAgainstBuild"]').click();
     const missing = toast(vs, 'frozenRun.tinPath');
     await missing.waitFor({ timeout: 30_000 });
     const said = (await missing.textContent()) ?? '';

@@ -81,7 +81,7 @@ export function renderLegend(format: 'mflrr' | 'tcap', hasPanic: boolean): HTMLE
     { class: 'legend' },
     item('step', format === 'tcap' ? 'effect' : 'schedule op'),
     format === 'mflrr' ? item('io', 'I/O read') : null,
-    hasPanic ? item('chain', 'causal chain (tinted lanes, outlined ops)') : null,
+    hasPanic ? item('chain', `causal chain (tinted lanes, outlined ${format === 'tcap' ? 'effects' : 'ops'})`) : null,
     item('cursor', 'debug cursor'),
     hasPanic ? item('panic', 'panic') : null,
     item('divergence', 'divergence'),
