@@ -280,7 +280,7 @@ describe('timeline webview', () => {
     await v.page.context().close();
   });
 
-  it('shows an error instead of the view, a banner, a protocol mismatch and the divergence', async () => {
+  it('shows an error instead of the view (with its action), a banner, a diverged verdict, a protocol mismatch and the divergence', async () => {
     const { recording, model } = await crash();
     const v = await openView(browser, 'timeline', { host: timelineHost(recording, model) });
     await v.page.waitForSelector('canvas');
@@ -311,11 +311,20 @@ describe('timeline webview', () => {
 
     await postToView(v.page, { type: 'model', version: PROTOCOL_VERSION + 1, data: new Uint8Array([1, 2, 3]) });
     assert.match((await v.page.locator('[role=alert]').textContent()) ?? '', /protocol version 1 but the extension sent version 2/);
-    await postToView(v.page, { type: 'error', message: 'orders-panic.tcap: wrong key: the capsule does not authenticate with this key. Run "Frozen Run: Set Capsule Key..."' });
+    await postToView(v.page, { type: 'error', message: 'orders-panic.tcap: wrong key: the capsule does not authenticate with this key.', actions: [{ id: 'setCapsuleKey', label: 'Set Key…' }] });
     assert.match((await v.page.locator('[role=alert]').textContent()) ?? '', /wrong key/);
     assert.equal(await v.page.locator('canvas').count(), 0);
+    // The wrong-key page's button runs Set Capsule Key.
+    await v.page.locator('[role=alert] vscode-button[data-command="setCapsuleKey"]').click();
+    assert.deepEqual(await v.waitForSent('command', (m) => m.id === 'setCapsuleKey'), { type: 'command', id: 'setCapsuleKey' });
+    // A diverged replay: the verdict with its numbers in the header, and a banner.
+    await postModel(v.page, { ...model, verdict: { verdict: 'DIVERGED', detail: '3/4 ops replayed, I/O ran short (underrun), boundary faithful' } });
+    await v.page.waitForSelector('canvas');
+    assert.equal(await v.page.locator('[aria-label="Verify verdict"]').textContent(), 'verify: DIVERGED · 3/4 ops replayed, I/O ran short (underrun), boundary faithful');
+    assert.match((await v.page.locator('.banner').allTextContents()).join(' | '), /Diverged replay: machin replay --verify says 3\/4 ops replayed/);
     await postModel(v.page, model);
     await v.page.waitForSelector('canvas');
+    assert.equal(await v.page.locator('[aria-label="Verify verdict"]').count(), 0);
     // A model whose arrays disagree (a thread index past the thread list) is refused with a message.
     await postModel(v.page, { ...model, recordThread: Uint16Array.from([0, 1, 7, 2]) });
     assert.match((await v.page.locator('[role=alert]').textContent()) ?? '', /inconsistent: record 2 names thread 7 of 3/);
