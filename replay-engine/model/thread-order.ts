@@ -19,5 +19,10 @@ function compareIds(a: string, b: string): number {
 
 /** Thread indices in listing order. */
 export function threadListingOrder(threads: readonly ThreadInfo[]): number[] {
-  return threads.map((_, t) => t).sort((x, y) => compareIds(threads[x].id, threads[y].id) || x - y);
+  return sortForListing(threads, threads.map((_, t) => t));
+}
+
+/** Some thread indices (a list cut to a thousand, say), sorted in listing order in place. */
+export function sortForListing(threads: readonly ThreadInfo[], indices: number[]): number[] {
+  return indices.sort((x, y) => compareIds(threads[x].id, threads[y].id) || x - y);
 }
