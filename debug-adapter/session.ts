@@ -2,7 +2,7 @@
 // It runs inline in the extension host (`new vscode.DebugAdapterInlineImplementation(new
 // FrozenRunSession({ keyHex }))`) and standalone over stdio (debug-adapter/main.ts).
 import {
-  Event, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, DebugSession,
+  ContinuedEvent, Event, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, DebugSession,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
@@ -14,8 +14,10 @@ import { divergenceBody, replayDivergence } from './divergence';
 import { evaluateInThread } from './evaluate';
 import { exceptionInfo } from './exception-info';
 import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from './launch-config';
+import { nothingAhead } from './run-end';
 import { ReplayRuntime, type Stop } from './runtime';
 import { listedThreads, listedThreadsNote } from './thread-list';
+import { sortForListing } from '../replay-engine/model/thread-order';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { VariableStore } from './variables';
@@ -25,6 +27,12 @@ export interface FrozenRunSessionOptions {
   keyHex?: string;
   /** Environment for TIN_REPLAY_KEY / MACHIN / TIN (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The client shows its own reverse buttons (the extension's Reverse Continue and Step Back, in
+   * the toolbar order it wants): `supportsStepBack` is not announced, so VS Code adds none of its
+   * own; the `stepBack` and `reverseContinue` requests still work.
+   */
+  ownReverseButtons?: boolean;
 }
 
 /** Custom requests and events (documented in docs/debug-adapter.md). */
@@ -60,6 +68,9 @@ const STOP_WAIT_MS = 5_000;
 export class FrozenRunSession extends LoggingDebugSession {
   private keyHex: string | undefined;
   private readonly env: NodeJS.ProcessEnv | undefined;
+  private readonly ownReverseButtons: boolean;
+  /** A stop was reported since launch or restart (the next one first says every thread moved on). */
+  private stopReported = false;
   private args: FrozenRunLaunchArguments | undefined;
   private recording: Recording | undefined;
   private runtime: ReplayRuntime | undefined;
@@ -93,6 +104,7 @@ export class FrozenRunSession extends LoggingDebugSession {
     super();
     this.keyHex = options.keyHex;
     this.env = options.env;
+    this.ownReverseButtons = options.ownReverseButtons === true;
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
   }
@@ -124,7 +136,7 @@ export class FrozenRunSession extends LoggingDebugSession {
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
     response.body = {
       supportsConfigurationDoneRequest: true,
-      supportsStepBack: true,
+      supportsStepBack: !this.ownReverseButtons,
       supportsGotoTargetsRequest: true,
       supportsRestartRequest: true,
       supportsConditionalBreakpoints: true,
@@ -346,7 +358,8 @@ export class FrozenRunSession extends LoggingDebugSession {
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
     const rec = this.recording;
-    const listed = rec ? listedThreads(rec, [this.runtime?.lastStop.thread, rec.panic?.thread]) : [];
+    // Listed main first, then by id; the DAP id stays the thread index + 1.
+    const listed = rec ? sortForListing(rec.timeline.threads, listedThreads(rec, [this.runtime?.lastStop.thread, rec.panic?.thread])) : [];
     response.body = { threads: listed.map((t) => new Thread(t + 1, threadName(rec!, t))) };
     const note = rec && !this.threadsNoted ? listedThreadsNote(rec) : null;
     if (note) {
@@ -562,26 +575,35 @@ export class FrozenRunSession extends LoggingDebugSession {
     return rt;
   }
 
-  private step(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>, threadId?: number): void {
+  private step(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>, threadId?: number, forward = false): void {
     const rt = this.ready(response);
     if (!rt) return;
     if (threadId !== undefined && !(Number.isInteger(threadId) && threadId >= 1 && threadId <= rt.timeline.threads.length)) {
       return this.fail(response, 1041, `No thread ${threadId}: threads are 1..${rt.timeline.threads.length}.`);
     }
+    if (forward && this.atEnd(response)) return;
     this.sendResponse(response);
     void this.move(() => how(rt));
   }
 
+  /** A forward move from the run's last record: refused with why (no second stop on the same op). */
+  private atEnd(response: DebugProtocol.Response): boolean {
+    const rt = this.runtime;
+    const why = rt && !rt.running ? nothingAhead(rt) : undefined;
+    if (why) this.fail(response, 1042, why);
+    return why !== undefined;
+  }
+
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
-    this.step(response, (rt) => rt.next(args.threadId - 1), args.threadId);
+    this.step(response, (rt) => rt.next(args.threadId - 1), args.threadId, true);
   }
 
   protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
-    this.step(response, (rt) => rt.stepIn());
+    this.step(response, (rt) => rt.stepIn(), undefined, true);
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
-    this.step(response, (rt) => rt.stepOut(args.threadId - 1), args.threadId);
+    this.step(response, (rt) => rt.stepOut(args.threadId - 1), args.threadId, true);
   }
 
   protected override stepBackRequest(response: DebugProtocol.StepBackResponse, args: DebugProtocol.StepBackArguments): void {
@@ -590,7 +612,7 @@ export class FrozenRunSession extends LoggingDebugSession {
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     response.body = { allThreadsContinued: true };
-    this.step(response, (rt) => rt.continueForward());
+    this.step(response, (rt) => rt.continueForward(), undefined, true);
   }
 
   protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
@@ -739,8 +761,15 @@ export class FrozenRunSession extends LoggingDebugSession {
     this.variables?.reset();
     const tl = rt.timeline;
     const r = rt.record;
+    // Every thread moved on: without this VS Code keeps each other thread's old reason ("Paused on
+    // exception" on the goroutine that panicked) after the cursor left it.
+    if (this.stopReported) this.sendEvent(new ContinuedEvent(stop.thread + 1, true));
+    this.stopReported = true;
+    const current = Math.min(r, tl.recordCount - 1);
     this.sendEvent(new Event(CUSTOM.cursorEvent, {
       position: rt.position,
+      step: current >= 0 ? tl.stepOf(current) : -1,
+      unit: tl.format === 'tcap' ? 'effect' : 'op',
       total: tl.stepCount,
       record: Math.min(r, tl.recordCount - 1),
       line: r >= 0 && tl.recordCount > 0 ? tl.lineOf(Math.min(r, tl.recordCount - 1)) : null,
@@ -793,7 +822,7 @@ function dapReason(stop: Stop): string {
 function toolchainSummary(rec: Recording): string {
   if (rec.timeline.format === 'tcap') return 'Capsule opened';
   const parts: string[] = [];
-  parts.push(rec.panic ? `panic at op ${rec.panic.position}: ${rec.panic.message}` : 'no panic');
+  parts.push(rec.panic ? `panic after ${rec.panic.position} ops: ${rec.panic.message}` : 'no panic');
   if (rec.verify) parts.push(`verify ${rec.verify.verdict}`);
   if (rec.histories) parts.push(`${rec.histories.names.length} watched variable(s)`);
   return `machin replay: ${parts.join(', ')}`;

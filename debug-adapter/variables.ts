@@ -67,19 +67,22 @@ export class VariableStore {
     return { name, value: String(value), type, evaluateName, variablesReference: 0 };
   }
 
-  /** The scopes of frame `level` (0: the record, 1: the program location) of thread t. */
+  /**
+   * The scopes of thread t's frame: the program's values first (VS Code expands the first scope),
+   * then the record the cursor is on, what the thread consumed, and the run (collapsed).
+   */
   scopes(t: number): DebugProtocol.Scope[] {
     const rt = this.runtime;
     const rec = rt.recording;
+    const tl = rt.timeline;
     const capsule = rec instanceof TcapRecording ? rec : null;
     const scopes: DebugProtocol.Scope[] = [];
     const r = rt.currentRecordOf(t);
-    scopes.push({ name: r >= 0 ? 'Record' : 'Next record', variablesReference: this.ref(() => this.recordVariables(r >= 0 ? r : rt.threads.firstRecord(t))), expensive: false, presentationHint: 'locals' });
-    if (rec.histories) {
-      const ref = this.ref(() => this.watchedVariables(t));
-      this.watchedScopes.set(ref, t);
-      scopes.push({ name: 'Watched variables', variablesReference: ref, expensive: false, presentationHint: 'locals' });
-    }
+    const who = capsule ? `task ${tl.threads[t]?.id ?? t}` : `goroutine ${tl.label(t)}`;
+    const ref = this.ref(() => this.programValues(t));
+    if (rec.histories) this.watchedScopes.set(ref, t);
+    scopes.push({ name: `Program (${who})`, variablesReference: ref, expensive: false, presentationHint: 'locals' });
+    scopes.push({ name: r >= 0 ? 'Record' : 'Next record', variablesReference: this.ref(() => this.recordVariables(r >= 0 ? r : rt.threads.firstRecord(t))), expensive: false });
     scopes.push({ name: capsule ? 'Effects of this task so far' : 'I/O consumed so far', variablesReference: this.ref(() => this.consumed(t)), expensive: false });
     if (capsule) {
       scopes.push({ name: 'Request', variablesReference: this.ref(() => this.request(capsule)), expensive: false });
@@ -87,6 +90,32 @@ export class VariableStore {
     }
     scopes.push({ name: 'Run', variablesReference: this.ref(() => this.run()), expensive: false });
     return scopes;
+  }
+
+  /**
+   * The program's values on thread t as of the cursor: the watched variables that have one, then
+   * one line naming those that never got one from the toolchain, and why (not each on its own).
+   */
+  programValues(t: number): DebugProtocol.Variable[] {
+    const rec = this.runtime.recording;
+    const out = this.watchedVariables(t);
+    const h = rec.histories;
+    if (!h) {
+      const why = rec.timeline.format === 'tcap'
+        ? 'this capsule has no effect results to show'
+        : 'machin did not run: program values come from `machin replay --print` (set frozenRun.machinPath, or install machin)';
+      out.push(this.plain('(no values)', why, 'note'));
+      return out;
+    }
+    if (rec.timeline.format === 'mflrr') {
+      const none = h.names.filter((n) => h.entries(n).length === 0);
+      if (none.length) {
+        const shown = none.slice(0, 8).join(', ') + (none.length > 8 ? `, and ${none.length - 8} more` : '');
+        out.push(this.plain('(no value)', `${shown}: machin --print gives no value for ${none.length === 1 ? 'it' : 'them'} (not a scalar, or never assigned)`, 'note'));
+      }
+    }
+    if (out.length === 0) out.push(this.plain('(no values yet)', 'nothing assigned on this thread so far', 'note'));
+    return out;
   }
 
   recordVariables(r: number): DebugProtocol.Variable[] {
@@ -98,10 +127,13 @@ export class VariableStore {
       this.plain('summary', view.summary, 'text', 'summary'),
       this.plain('kind', view.kind, 'kind', 'kind'),
       this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(view.thread), 'thread', 'thread'),
-      this.plain('op', view.step >= 0 ? `${view.step} of ${tl.stepCount}` : 'not a schedule op (I/O)', 'number', 'op'),
+      // Numbers as the Call Stack, the status bar and the timeline say them: 0-based, "n/total".
+      tl.format === 'tcap'
+        ? this.plain('effect', `${view.step}/${tl.stepCount}`, 'number', 'op')
+        : this.plain('op', view.step >= 0 ? `${view.step}/${tl.stepCount}` : 'not a schedule op (I/O)', 'number', 'op'),
       this.plain('position', `${view.position} (${tl.format === 'tcap' ? 'effects' : 'ops'} done)`, 'number', 'position'),
       this.plain('line', view.line, 'number', 'line'),
-      this.plain('record', r, 'number', 'record'),
+      this.plain('record', `${r}/${tl.recordCount}`, 'number', 'record'),
     ];
     const value = this.decoded('value', view.value, 'value');
     out.push(value);
@@ -192,7 +224,7 @@ export class VariableStore {
         variablesReference: this.ref(() => [
           this.plain('message', p.message),
           this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(p.thread)),
-          this.plain('op', `${p.position} of ${tl.stepCount}`),
+          this.plain('after', `${p.position} of ${tl.stepCount} ${unit}`),
           this.plain('source', p.source),
           this.plain('causal chain', `${p.causalChain.length} ${unit}`),
         ]),

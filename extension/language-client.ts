@@ -46,7 +46,7 @@ export interface SessionEvents {
 /**
  * Sends the server what sessions learn. The panic comes from the adapter's `frozenRun/causalChain`
  * event; labels from its thread names; values at the cursor from standard DAP requests (the
- * current thread's program frame and its "Watched variables" scope), so any adapter version that
+ * current thread's program frame and its "Program (...)" scope), so any adapter version that
  * shows them in the Variables view feeds inline values too.
  */
 export function forwardSessionFacts(client: LanguageClient, sessions: SessionEvents): vscode.Disposable {
@@ -130,7 +130,7 @@ async function cursorValues(session: vscode.DebugSession, threadId: number, thre
     const frame = stackFrames.find((f) => f.source?.path && /\.mfl$/i.test(f.source.path));
     if (!frame?.source?.path) return undefined;
     const { scopes } = (await session.customRequest('scopes', { frameId: frame.id })) as { scopes: Array<{ name: string; variablesReference: number }> };
-    const watched = scopes.find((s) => s.name === 'Watched variables');
+    const watched = scopes.find((s) => s.name.startsWith('Program ('));
     const values: Record<string, string> = {};
     if (watched) {
       const { variables } = (await session.customRequest('variables', { variablesReference: watched.variablesReference })) as {

@@ -7,6 +7,8 @@ import { activeRecording, trackActiveRecording } from './active-recording';
 import { CapsuleDocumentProvider } from './capsule-document';
 import { registerCapsuleKeyCommands } from './commands/capsule-keys';
 import { registerCompareCommands } from './commands/compare';
+import { registerDebugRecordingCommand } from './commands/debug-recording';
+import { followCursorContext } from './cursor-context';
 import { registerHistoryCommand } from './commands/history';
 import { ReplayCommands } from './commands/replay';
 import { registerSteppingCommands } from './commands/stepping';
@@ -54,6 +56,8 @@ export function activate(context: vscode.ExtensionContext): void {
   registerHistoryCommand(context, history, activeRecording);
   registerCapsuleKeyCommands(context, keys, store, activeRecording);
   registerViewCommands(context, activeRecording);
+  registerDebugRecordingCommand(context, activeRecording);
+  context.subscriptions.push(followCursorContext(sessions));
   registerTinCommands(context, { store, timeline, activeTimeline: activeRecording });
 
   context.subscriptions.push(followSessionToolchains(sessions));
@@ -67,9 +71,9 @@ export function activate(context: vscode.ExtensionContext): void {
     sessions.onDidMoveCursor((c) => {
       if (c.session.id !== vscode.debug.activeDebugSession?.id) return;
       const tl = store.peek(c.recording)?.timeline;
-      const kind = tl?.format === 'tcap' ? 'task' : 'goroutine';
+      const kind = (tl?.format ?? (c.body.unit === 'effect' ? 'tcap' : 'mflrr')) === 'tcap' ? 'task' : 'goroutine';
       const label = tl && c.thread >= 0 && c.thread < tl.threads.length ? `${kind} ${tl.label(c.thread)}` : c.threadLabel ? `${kind} ${c.threadLabel}` : '';
-      statusBar.show({ position: c.position, total: c.total, thread: label });
+      statusBar.show({ position: c.position, total: c.total, thread: label, step: c.body.step, unit: c.body.unit, atStart: c.record < 0 });
     }),
     // DebugSessions subscribed first, so its list is up to date in these handlers.
     vscode.debug.onDidStartDebugSession(() => setContext('frozenRun.sessionActive', sessions.any())),

@@ -16,6 +16,8 @@ import {
   type TimelineToHost,
 } from '../webview-ui/protocol';
 import { recordingOf, type DebugSessions } from './debug-sessions';
+import { toolchainNoteOf, verdictOf } from './faithfulness';
+import { laneOrder } from './lane-order';
 import { errorText, isCapsule, type RecordingStore } from './recordings';
 import { isTrusted, RESTRICTED_BANNER } from './trust';
 import { renderWebview, webviewOptions } from './webview-html';
@@ -36,6 +38,8 @@ const TOOLBAR_COMMANDS: Record<TimelineCommandId, string> = {
   openVariableHistory: 'frozenRun.openVariableHistory',
   compareWith: 'frozenRun.compareWith',
   openAsText: 'frozenRun.openAsText',
+  setCapsuleKey: 'frozenRun.setCapsuleKey',
+  openMachinSetting: 'frozenRun.openMachinSetting',
 };
 
 class RecordingDocument implements vscode.CustomDocument {
@@ -79,7 +83,7 @@ class TimelinePanel {
       this.show(recording);
     } catch (err) {
       if (gen !== this.generation) return;
-      this.post({ type: 'error', message: this.errorMessage(err) });
+      this.post({ type: 'error', message: this.errorMessage(err), actions: this.errorActions(err) });
       return;
     }
     if (isTrusted() && !isCapsule(this.uri)) {
@@ -93,10 +97,15 @@ class TimelinePanel {
 
   private errorMessage(err: unknown): string {
     const text = errorText(err);
-    if (err instanceof RecordingError && (err.code === 'no-key' || err.code === 'wrong-key-or-damaged')) {
-      return `${text}\n\nUse "Frozen Run: Set Capsule Key..." to enter the key this capsule was recorded with (or set TIN_REPLAY_KEY before starting VS Code).`;
+    if (isKeyError(err)) {
+      const env = process.env.TIN_REPLAY_KEY ? ' The TIN_REPLAY_KEY this VS Code was started with does not open it.' : '';
+      return `${text}${env}\n\nSet Key asks for the key this capsule was recorded with and keeps it in VS Code's secret storage.`;
     }
     return text;
+  }
+
+  private errorActions(err: unknown): Array<{ id: TimelineCommandId; label: string }> | undefined {
+    return isKeyError(err) ? [{ id: 'setCapsuleKey', label: 'Set Key…' }] : undefined;
   }
 
   private show(recording: Recording): void {
@@ -104,7 +113,7 @@ class TimelinePanel {
     if (!this.ready) return;
     this.post({ type: 'model', version: PROTOCOL_VERSION, data: packModel(toModel(recording)) });
     const cursor = this.sessions.cursorFor(this.uri.fsPath);
-    this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1 });
+    this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1, record: cursor?.record });
     const div = this.divergences.get(this.uri.fsPath);
     if (div) this.post({ type: 'divergence', record: div.record, message: div.message });
   }
@@ -153,21 +162,29 @@ export function toModel(recording: Recording): TimelineModel {
   const n = Math.min(tl.recordCount, SUMMARY_LIMIT);
   for (let r = 0; r < n; r++) summaries.push(recording.describe(r).summary);
   const panic = recording.panic;
+  // Lanes main first, then by id: the view's thread indices are lane numbers (lane-order.ts).
+  const lanes = laneOrder(tl);
   return {
     format: tl.format,
     fileName: path.basename(tl.file),
     facts: tl.facts.map((f) => ({ key: f.key, label: f.label, value: f.value })),
-    threads: tl.threads.map((t) => ({ id: t.id, label: t.label })),
+    threads: lanes.threads,
     kinds: [...tl.kinds],
     recordCount: tl.recordCount,
-    recordThread: tl.thread,
+    recordThread: lanes.recordLane,
     recordKind: tl.kind,
     stepRecord: tl.stepRecords(),
     summaries,
-    panic: panic ? { position: panic.position, thread: panic.thread, message: panic.message } : null,
+    panic: panic ? { position: panic.position, thread: lanes.laneOf[panic.thread], message: panic.message } : null,
     bestEffort: recording.bestEffort,
     request: requestOf(recording),
+    verdict: verdictOf(recording),
+    toolchainNote: toolchainNoteOf(recording),
   };
+}
+
+function isKeyError(err: unknown): boolean {
+  return err instanceof RecordingError && (err.code === 'no-key' || err.code === 'wrong-key-or-damaged');
 }
 
 /** A capsule's request, decoded, for the details panel before any selection. */
@@ -188,7 +205,7 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
   ) {
     this.disposables.push(
       sessions.onDidMoveCursor((c) => {
-        for (const p of this.panelsFor(c.recording)) p.post({ type: 'cursor', position: c.position, thread: c.thread });
+        for (const p of this.panelsFor(c.recording)) p.post({ type: 'cursor', position: c.position, thread: c.thread, record: c.record });
         const div = this.divergences.get(c.recording);
         if (div && !this.toldSessions.has(c.session.id)) this.tellSession(c.session, div.record, div.message);
       }),

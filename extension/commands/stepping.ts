@@ -1,6 +1,7 @@
-// Reverse stepping beyond DAP's own `stepBack` and `reverseContinue`: Step Back Into, Step Back
-// Out and Run Back to Cursor, each the twin of its forward command, as custom requests to the
-// adapter on the focused thread.
+// The reverse half of the debug toolbar: Reverse Continue and Step Back (DAP's own requests, sent
+// by these commands because the inline adapter leaves VS Code's buttons out so the five reverse
+// buttons sit together in one order), Step Back Into, Step Back Out and Run Back to Cursor (custom
+// requests), each the twin of its forward command, on the focused thread.
 import * as vscode from 'vscode';
 import type { DebugSessions } from '../debug-sessions';
 import { recordingOf } from '../debug-sessions';
@@ -24,6 +25,16 @@ async function send(session: vscode.DebugSession | undefined, command: string, a
 
 export function registerSteppingCommands(context: vscode.ExtensionContext, sessions: DebugSessions): void {
   context.subscriptions.push(
+    vscode.commands.registerCommand('frozenRun.reverseContinue', () => {
+      const s = sessions.active();
+      return send(s, 'reverseContinue', { threadId: (s && focusedThread(s)) ?? 1 });
+    }),
+    vscode.commands.registerCommand('frozenRun.stepBack', () => {
+      const s = sessions.active();
+      // The focused thread, else the one the cursor last ran (a thread index: DAP ids are index + 1).
+      const threadId = s && (focusedThread(s) ?? Math.max(0, sessions.cursorFor(recordingOf(s))?.thread ?? 0) + 1);
+      return send(s, 'stepBack', { threadId: threadId ?? 1 });
+    }),
     vscode.commands.registerCommand('frozenRun.stepBackInto', () => {
       const s = sessions.active();
       return send(s, 'frozenRun/stepBackIn', { threadId: s && focusedThread(s) });

@@ -17,6 +17,8 @@ export function registerViewCommands(context: vscode.ExtensionContext, activeTim
         await vscode.window.showTextDocument(doc, { preview: false });
       } else {
         await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
+        // A recording is evidence: typing into it must change nothing (and raise no diagnostics).
+        await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
       }
     }),
     vscode.commands.registerCommand('frozenRun.openTimeline', async (arg?: unknown) => {
@@ -24,5 +26,25 @@ export function registerViewCommands(context: vscode.ExtensionContext, activeTim
       if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, TIMELINE_VIEW_TYPE);
     }),
     vscode.commands.registerCommand('frozenRun.showToolchainOutput', () => output().show(true)),
+    // Internal (the timeline's and the messages' buttons): the Settings editor on one setting.
+    vscode.commands.registerCommand('frozenRun.openMachinSetting', () => openSetting('frozenRun.machinPath')),
+    vscode.commands.registerCommand('frozenRun.openTinSetting', () => openSetting('frozenRun.tinPath')),
   );
+}
+
+/**
+ * The Settings editor on one toolchain path. The paths are machine-overridable: in a remote
+ * window (code-server, SSH) VS Code lists them under the remote machine's settings, not the
+ * user's, so that tab is the one opened there.
+ */
+async function openSetting(id: string): Promise<void> {
+  if (vscode.env.remoteName) {
+    try {
+      await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: id });
+      return;
+    } catch {
+      // No remote settings here after all: the user's.
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.openSettings', id);
 }

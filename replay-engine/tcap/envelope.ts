@@ -2,7 +2,7 @@
 // over everything before it, and only then is a single byte decrypted.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { RecordingError } from '../model/errors';
-import { BODY_OFFSET, MAGIC_LENGTH, MAGIC_PREFIX, MAGIC_V1, MAGIC_V2, MIN_CAPSULE_LENGTH, NONCE_LENGTH, TAG_LENGTH } from './format';
+import { BODY_OFFSET, MAGIC_LENGTH, MAGIC_PREFIX, MAGIC_V1, MAGIC_V2, MIN_BODY_LENGTH, MIN_CAPSULE_LENGTH, NONCE_LENGTH, TAG_LENGTH } from './format';
 import { v2NeedsIdentityError } from './envelope-v2';
 import type { CapsuleKeys } from './keys';
 import { xorKeystream } from './keystream';
@@ -86,6 +86,15 @@ export function authenticateV1(bytes: Uint8Array, keys: CapsuleKeys, file: strin
   const expected = u8(createHmac('sha256', keys.km).update(bytes.subarray(0, tagAt)).digest());
   const tag = bytes.subarray(tagAt);
   if (!timingSafeEqual(expected, tag)) {
+    // The envelope has no length field, but its size can still say it was cut: too small to
+    // hold the smallest body and the tag, whatever the key.
+    if (bytes.length < MIN_CAPSULE_LENGTH + MIN_BODY_LENGTH) {
+      throw new RecordingError(
+        'damaged',
+        `${file}: capsule looks cut: its ${bytes.length} bytes cannot hold a capsule body (at least ${MIN_BODY_LENGTH} bytes) and its ${TAG_LENGTH}-byte tag, so no key can open it; get a fresh copy of the capsule`,
+        { file, offset: bytes.length },
+      );
+    }
     throw new RecordingError(
       'wrong-key-or-damaged',
       `${file}: ${WRONG_KEY_OR_DAMAGED} (the tag does not match: either the key is not the one the server used, or a byte of the file changed). Try the right key; if it is right, get a fresh copy of the capsule.`,
