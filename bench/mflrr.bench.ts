@@ -24,7 +24,10 @@ export async function run(): Promise<BenchResult[]> {
   const parseInherited: number[] = [];
   const rss: number[] = [];
   const cpu: number[] = [];
+  const text: number[] = [];
+  const textRss: number[] = [];
   const args = [CLI, 'inspect', TRACE, '--json', '--no-toolchain'];
+  const textArgs = [CLI, 'inspect', TRACE, '--no-toolchain'];
   // NODE_EXTRA_CA_CERTS (set on some machines, this sandbox included) makes every Node process
   // parse that certificate file before running any code: tens of milliseconds that are neither
   // parsing nor indexing. The goal row runs the CLI without it; the row after it, with the
@@ -37,6 +40,9 @@ export async function run(): Promise<BenchResult[]> {
     parse.push(p.ms);
     rss.push(p.maxRssBytes);
     cpu.push(p.cpuMs);
+    const t = timedWithRss(process.execPath, textArgs, cleanEnv);
+    text.push(t.ms);
+    textRss.push(t.maxRssBytes);
     if (extraCerts !== undefined) parseInherited.push(timedWithRss(process.execPath, args, process.env).ms);
   }
   const wcMs = median(wc);
@@ -61,6 +67,11 @@ export async function run(): Promise<BenchResult[]> {
     { name: 'throughput per CPU second', value: mb / (median(cpu) / 1000), unit: 'MB/s' },
     { name: 'peak RSS of the CLI run', value: peak / 1e6, unit: 'MB' },
     { name: 'peak RSS / file size', value: peak / size, unit: 'x', goal: '<= 2x file size', ok: peak <= 2 * size },
+    // Issue 16: the streamed --json (threads and chain item by item) against the plain summary.
+    { name: 'inspect (summary) wall (median)', value: median(text), unit: 'ms' },
+    { name: 'inspect --json / inspect', value: parseMs / median(text), unit: 'x', goal: '<= 2x inspect', ok: parseMs <= 2 * median(text) },
+    { name: 'inspect --json peak RSS / file size', value: peak / size, unit: 'x', goal: '<= 3x file size', ok: peak <= 3 * size },
+    { name: 'inspect (summary) peak RSS / file size', value: Math.max(...textRss) / size, unit: 'x' },
   ];
 }
 

@@ -1,17 +1,19 @@
 // The timeline webview in Chromium: first paint for a 400,000-op model and frame cost of pan and
-// zoom at 10,000,000 ops, in the same host-like harness page the webview tests use. Models are
+// zoom at 10,000,000 ops, a 300,000-effect capsule against the 400,000-op trace (paint and pan), in the same host-like harness page the webview tests use. Models are
 // synthetic typed arrays of that size generated in the page (a real 10M-op trace would mostly
 // measure the trace reader, which has its own benchmark). Baselines run in the same page:
 // - first paint vs. delivering the same bytes to a listener that only waits for the next frame;
 // - a frame vs. one full-canvas clear + ImageData blit of the same size (the least a frame costs).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecording } from '../replay-engine/open';
 import { packModel } from '../webview-ui/protocol';
 import { timelineModel } from '../extension/view-models/timeline-model';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { randomKeyHex } from '../test/tcap/support/seal';
+import { manySmallEffectsCapsule } from './generated-capsules';
 import { launch, openView } from '../test/webview/harness/browser';
 import type { BenchResult } from './types';
 import { GEN_MFLRR } from '../test/support/paths';
@@ -29,6 +31,48 @@ const hx = (page: Page) => ({
   firstPaint: () => page.evaluate(() => (window as unknown as { harness: Harness }).harness.firstPaint()),
   baselineDelivery: () => page.evaluate(() => (window as unknown as { harness: Harness }).harness.baselineDelivery()),
 });
+
+/** A capsule of 300,000 small effects (bench/generated-capsules.ts) read by the engine, as the host's packed model. */
+async function capsuleModel(): Promise<{ b64: string; bytes: number; records: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'frozen-run-bench-'));
+  try {
+    const file = join(dir, 'many-small.tcap');
+    const keyHex = randomKeyHex();
+    writeFileSync(file, manySmallEffectsCapsule(keyHex));
+    const rec = await readRecording(file, { keyHex, env: {} });
+    const packed = packModel(timelineModel(rec));
+    return { b64: Buffer.from(packed).toString('base64'), bytes: packed.byteLength, records: rec.timeline.recordCount };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A real model opened in a fresh page: first paint, then the frames of panning at three zoom levels. */
+async function paintAndPan(browser: Browser, b64: string): Promise<{ paint: number; pan: number[]; problems: string[] }> {
+  const v = await openView(browser, 'timeline', { width: 1400, height: 800 });
+  await v.page.evaluate((data) => (window as unknown as { harness: { prepareBase64(b: string): number } }).harness.prepareBase64(data), b64);
+  const paint = await hx(v.page).firstPaint();
+  const box = (await v.page.locator('canvas').boundingBox())!;
+  const pan: number[] = [];
+  await v.page.mouse.move(box.x + box.width / 2, box.y + 80);
+  await settle(v.page);
+  await frameDurations(v.page);
+  for (const zoomSteps of [0, 6, 6]) {
+    for (let i = 0; i < zoomSteps; i++) await v.page.mouse.wheel(0, -240);
+    await settle(v.page);
+    await frameDurations(v.page);
+    await v.page.keyboard.down('Shift');
+    for (let i = 0; i < 20; i++) {
+      await v.page.mouse.wheel(0, i % 10 < 5 ? 400 : -300);
+      await settle(v.page);
+      pan.push(...(await frameDurations(v.page)));
+    }
+    await v.page.keyboard.up('Shift');
+  }
+  const problems = await v.problems();
+  await v.page.context().close();
+  return { paint, pan, problems };
+}
 
 /** A gen_mflrr.py trace of `ops` ops read by the engine, as the host's packed model (base64 for page.evaluate). */
 async function realTraceModel(ops: number): Promise<{ b64: string; bytes: number }> {
@@ -99,6 +143,32 @@ export async function run(): Promise<BenchResult[]> {
     }
     const realPaint = median(realPaints);
     results.push({ name: `first paint, gen_mflrr.py 400k-op trace via engine (${(bytes / 1e6).toFixed(1)} MB model)`, value: realPaint, unit: 'ms', goal: '< 1000 ms', ok: realPaint < 1000 });
+
+    // A capsule of 300,000 small effects against that trace (issue 16): first paint and pan
+    // frames of each, in fresh pages, interleaved.
+    const capsule = await capsuleModel();
+    const capsulePaints: number[] = [];
+    const tracePaints: number[] = [];
+    const capsulePan: number[] = [];
+    const tracePan: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await paintAndPan(browser, capsule.b64);
+      const t = await paintAndPan(browser, b64);
+      if (c.problems.length > 0) throw new Error(`the capsule timeline reported problems: ${c.problems.join('; ')}`);
+      capsulePaints.push(c.paint);
+      tracePaints.push(t.paint);
+      capsulePan.push(...c.pan);
+      tracePan.push(...t.pan);
+    }
+    const capsulePaint = median(capsulePaints);
+    const paintRatio = capsulePaint / median(tracePaints);
+    const panRatio = median(capsulePan) / median(tracePan);
+    const panP95Ratio = p95(capsulePan) / p95(tracePan);
+    results.push({ name: `first paint, ${capsule.records / 1000}k-effect capsule via engine (${(capsule.bytes / 1e6).toFixed(1)} MB model)`, value: capsulePaint, unit: 'ms', goal: '< 1000 ms', ok: capsulePaint < 1000 });
+    results.push({ name: '  capsule first paint / 400k-op trace first paint', value: paintRatio, unit: 'x', goal: '<= 1.25x', ok: paintRatio <= 1.25 });
+    results.push({ name: `  capsule pan frame, median (${capsulePan.length} frames)`, value: median(capsulePan), unit: 'ms', goal: '< 16 ms', ok: median(capsulePan) < 16 });
+    results.push({ name: '  capsule pan frame median / 400k-op trace median', value: panRatio, unit: 'x', goal: '<= 1.25x', ok: panRatio <= 1.25 });
+    results.push({ name: '  capsule pan frame p95 / 400k-op trace p95', value: panP95Ratio, unit: 'x', goal: '<= 1.5x', ok: panP95Ratio <= 1.5 });
 
     // Pan and zoom at 10,000,000 ops.
     const v = await openView(browser, 'timeline', { width: 1400, height: 800 });

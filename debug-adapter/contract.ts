@@ -86,6 +86,10 @@ export interface WatchedAtCursor {
 export interface CursorEventBody {
   /** Steps completed (0..total). */
   position: number;
+  /** The current record's step number (0-based), -1 when it is no step (an I/O line) or at the start. */
+  step: number;
+  /** What a step is called: `op` or `effect`. */
+  unit: string;
   total: number;
   /** The current record (-1 before the first). */
   record: number;

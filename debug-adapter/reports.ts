@@ -16,7 +16,7 @@ export function toolchainOutcome(rec: Recording): ToolchainEventBody {
     return { state: 'unavailable', message: why || 'The toolchain added nothing: showing the recording only' };
   }
   const parts: string[] = [];
-  parts.push(rec.panic ? `panic at op ${rec.panic.position}: ${rec.panic.message}` : 'no panic');
+  parts.push(rec.panic ? `panic after ${rec.panic.position} ops: ${rec.panic.message}` : 'no panic');
   if (rec.verify) parts.push(`verify ${rec.verify.verdict}`);
   if (rec.histories) parts.push(`${rec.histories.names.length} watched variable(s)`);
   return { state: 'done', message: `machin replay: ${parts.join(', ')}` };
@@ -54,6 +54,8 @@ export function cursorBody(rt: ReplayRuntime, stop: Stop): CursorEventBody {
   const info = tl.threads[stop.thread];
   return {
     position: rt.position,
+    step: last >= 0 ? tl.stepOf(last) : -1,
+    unit: tl.units.step,
     total: tl.stepCount,
     record: last,
     line: r >= 0 && tl.recordCount > 0 ? tl.lineOf(last) : null,

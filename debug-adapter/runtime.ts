@@ -354,7 +354,7 @@ export class ReplayRuntime {
     const thread = rec.panic ? rec.panic.thread : tl.recordCount > 0 ? tl.thread[tl.recordCount - 1] : 0;
     const total = `${tl.stepCount} ${this.unitWord(2)}`;
     let text: string;
-    if (rec.panic) text = `End of the recording (${total}); the run panicked at op ${rec.panic.position}: ${rec.panic.message}`;
+    if (rec.panic) text = `End of the recording (${total}); the run panicked after ${rec.panic.position} ${tl.format === 'tcap' ? 'effects' : 'ops'}: ${rec.panic.message}`;
     else if (tl.format === 'tcap' || rec.verify) text = `End of the recording (${total}): the run did not panic`;
     else if (rec.histories) text = `End of the recording (${total}): no panic is known (machin gave no --json / --verify answer)`;
     else text = `End of the recording (${total}): no panic is known (machin did not run: trace only)`;

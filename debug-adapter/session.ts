@@ -3,7 +3,7 @@
 // go, how breakpoints stop it), one short method per request. It runs inline in the extension
 // host, handed the extension's recording (extension/debug-provider.ts), and standalone over stdio
 // (debug-adapter/main.ts), where it opens the recording itself.
-import { Event, InitializedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
+import { ContinuedEvent, Event, InitializedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
@@ -20,7 +20,9 @@ import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from
 import { causalChainBody, cursorBody, dapReason, threadsBody, toolchainOutcome } from './reports';
 import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop } from './runtime';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
+import { nothingAhead } from './run-end';
 import { listedThreads, listedThreadsNote } from './thread-list';
+import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { TracedSession } from './traced-session';
 import { VariableStore } from './variables';
@@ -35,6 +37,12 @@ export interface FrozenRunSessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Where recordings come from (default: the engine reads and enriches each launch's own). */
   open?: RecordingSource;
+  /**
+   * The client shows its own reverse buttons (the extension's Reverse Continue and Step Back, in
+   * the toolbar order it wants): `supportsStepBack` is not announced, so VS Code adds none of its
+   * own; the `stepBack` and `reverseContinue` requests still work.
+   */
+  ownReverseButtons?: boolean;
 }
 
 const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
@@ -48,6 +56,9 @@ export class FrozenRunSession extends TracedSession {
   private keyHex: string | undefined;
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly source: RecordingSource;
+  private readonly ownReverseButtons: boolean;
+  /** A stop was reported since launch or restart (the next one first says every thread moved on). */
+  private stopReported = false;
   private args: FrozenRunLaunchArguments | undefined;
   private runtime: ReplayRuntime | undefined;
   private variables: VariableStore | undefined;
@@ -80,6 +91,7 @@ export class FrozenRunSession extends TracedSession {
     this.keyHex = options.keyHex;
     this.env = options.env;
     this.source = options.open ?? ((args, o) => openRecording(args.recording, o));
+    this.ownReverseButtons = options.ownReverseButtons === true;
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
   }
@@ -89,7 +101,7 @@ export class FrozenRunSession extends TracedSession {
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
     response.body = {
       supportsConfigurationDoneRequest: true,
-      supportsStepBack: true,
+      supportsStepBack: !this.ownReverseButtons,
       supportsGotoTargetsRequest: true,
       supportsRestartRequest: true,
       supportsConditionalBreakpoints: true,
@@ -175,7 +187,8 @@ export class FrozenRunSession extends TracedSession {
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
     const rec = this.runtime?.recording;
-    const listed = rec ? listedThreads(rec, [this.runtime?.lastStop.thread, rec.panic?.thread]) : [];
+    // Listed main first, then by id; the DAP id stays the thread index + 1.
+    const listed = rec ? sortForListing(rec.timeline.threads, listedThreads(rec, [this.runtime?.lastStop.thread, rec.panic?.thread])) : [];
     response.body = { threads: listed.map((t) => new Thread(t + 1, threadName(rec!, t))) };
     const note = rec && !this.threadsNoted ? listedThreadsNote(rec) : null;
     if (note) {
@@ -291,15 +304,15 @@ export class FrozenRunSession extends TracedSession {
   // ----- moving -----
 
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
-    this.move(response, (rt) => rt.next(rt.checkThread(args.threadId - 1)));
+    this.move(response, (rt) => rt.next(rt.checkThread(args.threadId - 1)), true);
   }
 
   protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
-    this.move(response, (rt) => rt.stepIn());
+    this.move(response, (rt) => rt.stepIn(), true);
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
-    this.move(response, (rt) => rt.stepOut(rt.checkThread(args.threadId - 1)));
+    this.move(response, (rt) => rt.stepOut(rt.checkThread(args.threadId - 1)), true);
   }
 
   protected override stepBackRequest(response: DebugProtocol.StepBackResponse, args: DebugProtocol.StepBackArguments): void {
@@ -308,7 +321,7 @@ export class FrozenRunSession extends TracedSession {
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     response.body = { allThreadsContinued: true };
-    this.move(response, (rt) => rt.continueForward());
+    this.move(response, (rt) => rt.continueForward(), true);
   }
 
   protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
@@ -431,6 +444,10 @@ export class FrozenRunSession extends TracedSession {
   private report(stop: Stop): void {
     const rt = this.rt();
     this.variables?.reset();
+    // Every thread moved on: without this VS Code keeps each other thread's old reason ("Paused on
+    // exception" on the goroutine that panicked) after the cursor left it.
+    if (this.stopReported) this.sendEvent(new ContinuedEvent(stop.thread + 1, true));
+    this.stopReported = true;
     // The cursor event goes first, so a view (or a test) that reacts to `stopped` already has it.
     this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, stop)));
     const event = new StoppedEvent(dapReason(stop), stop.thread + 1) as DebugProtocol.StoppedEvent;
@@ -499,11 +516,18 @@ export class FrozenRunSession extends TracedSession {
     await this.moved(after);
   }
 
-  /** A move: checked (refused as an error response), answered, then run; where it stopped is reported. */
-  private move(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>): void {
+  /**
+   * A move: checked (refused as an error response), answered, then run; where it stopped is
+   * reported. A `forward` move from where nothing was recorded ahead is refused with why (no
+   * second stop on the same op).
+   */
+  private move(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>, forward = false): void {
     let run: Promise<Stop>;
     try {
-      run = how(this.rt().ready());
+      const rt = this.rt().ready();
+      const why = forward ? nothingAhead(rt) : undefined;
+      if (why) throw new RuntimeRefusal(1042, why);
+      run = how(rt);
     } catch (e) {
       return this.refuse(response, e);
     }

@@ -11,6 +11,8 @@ type Children = () => DebugProtocol.Variable[];
 
 /** How many consumed records a scope lists (the newest ones). */
 const CONSUMED_LIMIT = 1000;
+/** Rows of one expansion of a long list (see pages()). */
+const PAGE = 100;
 /** How many values history(name) lists before summarising. */
 const HISTORY_LIMIT = 10_000;
 
@@ -35,35 +37,52 @@ export class VariableStore {
     return this.handles.create(make);
   }
 
-  /** A DecodedValue as a variable whose children expand. */
+  /** A DecodedValue as a variable whose children expand (a long list in pages, see pages()). */
   decoded(name: string, v: DecodedValue, evaluateName?: string): DebugProtocol.Variable {
     const kids = v.children;
-    return {
-      name,
-      value: v.text,
-      type: v.type,
-      evaluateName,
-      variablesReference: kids && kids.length ? this.ref(() => kids.map((c) => this.decoded(c.name, c.value))) : 0,
-    };
+    const more = v.more;
+    let make: Children | undefined;
+    if (more) make = () => this.pages(more.count, (from, to) => more.page(from, to).map((c) => this.decoded(c.name, c.value)));
+    else if (kids && kids.length) make = () => kids.map((c) => this.decoded(c.name, c.value));
+    return { name, value: v.text, type: v.type, evaluateName, variablesReference: make ? this.ref(make) : 0 };
+  }
+
+  /**
+   * `count` items as at most PAGE rows: the items themselves, or ranges (`[0 … 9999]`) that
+   * expand into smaller ranges, so that a list of millions opens in a few steps of PAGE rows.
+   */
+  private pages(count: number, items: (from: number, to: number) => DebugProtocol.Variable[], from = 0, to = count): DebugProtocol.Variable[] {
+    if (to - from <= PAGE) return items(from, to);
+    let size = PAGE;
+    while (size * PAGE < to - from) size *= PAGE;
+    const out: DebugProtocol.Variable[] = [];
+    for (let a = from; a < to; a += size) {
+      const b = Math.min(to, a + size);
+      out.push({ name: `[${a} … ${b - 1}]`, value: `${b - a} of ${count}`, variablesReference: this.ref(() => this.pages(count, items, a, b)) });
+    }
+    return out;
   }
 
   private plain(name: string, value: string | number, type?: string, evaluateName?: string): DebugProtocol.Variable {
     return { name, value: String(value), type, evaluateName, variablesReference: 0 };
   }
 
-  /** The scopes of frame `level` (0: the record, 1: the program location) of thread t. */
+  /**
+   * The scopes of thread t's frame: the program's values first (VS Code expands the first scope),
+   * then the record the cursor is on, what the thread consumed, and the run (collapsed).
+   */
   scopes(t: number): DebugProtocol.Scope[] {
     const rt = this.runtime;
     const rec = rt.recording;
+    const tl = rt.timeline;
     const capsule = rec instanceof TcapRecording ? rec : null;
     const scopes: DebugProtocol.Scope[] = [];
     const r = rt.currentRecordOf(t);
-    scopes.push({ name: r >= 0 ? 'Record' : 'Next record', variablesReference: this.ref(() => this.recordVariables(r >= 0 ? r : rt.threads.firstRecord(t))), expensive: false, presentationHint: 'locals' });
-    if (rec.histories) {
-      const ref = this.ref(() => this.watchedVariables(t));
-      this.watchedScopes.set(ref, t);
-      scopes.push({ name: 'Watched variables', variablesReference: ref, expensive: false, presentationHint: 'locals' });
-    }
+    const who = capsule ? `task ${tl.threads[t]?.id ?? t}` : `goroutine ${tl.label(t)}`;
+    const ref = this.ref(() => this.programValues(t));
+    if (rec.histories) this.watchedScopes.set(ref, t);
+    scopes.push({ name: `Program (${who})`, variablesReference: ref, expensive: false, presentationHint: 'locals' });
+    scopes.push({ name: r >= 0 ? 'Record' : 'Next record', variablesReference: this.ref(() => this.recordVariables(r >= 0 ? r : rt.threads.firstRecord(t))), expensive: false });
     scopes.push({ name: capsule ? 'Effects of this task so far' : 'I/O consumed so far', variablesReference: this.ref(() => this.consumed(t)), expensive: false });
     if (capsule) {
       scopes.push({ name: 'Request', variablesReference: this.ref(() => this.request(capsule)), expensive: false });
@@ -71,6 +90,32 @@ export class VariableStore {
     }
     scopes.push({ name: 'Run', variablesReference: this.ref(() => this.run()), expensive: false });
     return scopes;
+  }
+
+  /**
+   * The program's values on thread t as of the cursor: the watched variables that have one, then
+   * one line naming those that never got one from the toolchain, and why (not each on its own).
+   */
+  programValues(t: number): DebugProtocol.Variable[] {
+    const rec = this.runtime.recording;
+    const out = this.watchedVariables(t);
+    const h = rec.histories;
+    if (!h) {
+      const why = rec.timeline.format === 'tcap'
+        ? 'this capsule has no effect results to show'
+        : 'machin did not run: program values come from `machin replay --print` (set frozenRun.machinPath, or install machin)';
+      out.push(this.plain('(no values)', why, 'note'));
+      return out;
+    }
+    if (rec.timeline.format === 'mflrr') {
+      const none = h.names.filter((n) => h.entries(n).length === 0);
+      if (none.length) {
+        const shown = none.slice(0, 8).join(', ') + (none.length > 8 ? `, and ${none.length - 8} more` : '');
+        out.push(this.plain('(no value)', `${shown}: machin --print gives no value for ${none.length === 1 ? 'it' : 'them'} (not a scalar, or never assigned)`, 'note'));
+      }
+    }
+    if (out.length === 0) out.push(this.plain('(no values yet)', 'nothing assigned on this thread so far', 'note'));
+    return out;
   }
 
   recordVariables(r: number): DebugProtocol.Variable[] {
@@ -81,11 +126,14 @@ export class VariableStore {
     const out: DebugProtocol.Variable[] = [
       this.plain('summary', view.summary, 'text', 'summary'),
       this.plain('kind', view.kind, 'kind', 'kind'),
-      this.plain(tl.units.thread, tl.label(view.thread), 'thread', 'thread'),
-      this.plain('op', view.step >= 0 ? `${view.step} of ${tl.stepCount}` : 'not a schedule op (I/O)', 'number', 'op'),
-      this.plain('position', `${view.position} (${tl.units.steps} done)`, 'number', 'position'),
+      this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(view.thread), 'thread', 'thread'),
+      // Numbers as the Call Stack, the status bar and the timeline say them: 0-based, "n/total".
+      tl.format === 'tcap'
+        ? this.plain('effect', `${view.step}/${tl.stepCount}`, 'number', 'op')
+        : this.plain('op', view.step >= 0 ? `${view.step}/${tl.stepCount}` : 'not a schedule op (I/O)', 'number', 'op'),
+      this.plain('position', `${view.position} (${tl.format === 'tcap' ? 'effects' : 'ops'} done)`, 'number', 'position'),
       this.plain('line', view.line, 'number', 'line'),
-      this.plain('record', r, 'number', 'record'),
+      this.plain('record', `${r}/${tl.recordCount}`, 'number', 'record'),
     ];
     const value = this.decoded('value', view.value, 'value');
     out.push(value);
@@ -134,13 +182,14 @@ export class VariableStore {
 
   private request(c: TcapRecording): DebugProtocol.Variable[] {
     const q = c.request;
-    const headers = q.headers.map((h) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text'));
+    const header = (h: { name: string; value: string; secret: boolean }) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text');
+    const headers = () => this.pages(q.headerCount, (from, to) => Array.from({ length: to - from }, (_, i) => header(q.header(from + i))));
     const query = q.query.map((h) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text'));
     const out: DebugProtocol.Variable[] = [
       this.plain('method', q.method),
       this.plain('target', q.target),
       this.plain('version', q.version),
-      { name: 'headers', value: `${headers.length} header${headers.length === 1 ? '' : 's'}`, variablesReference: headers.length ? this.ref(() => headers) : 0 },
+      { name: 'headers', value: `${q.headerCount} header${q.headerCount === 1 ? '' : 's'}`, variablesReference: q.headerCount ? this.ref(headers) : 0 },
     ];
     if (query.length) out.push({ name: 'query', value: `${query.length} argument(s)`, variablesReference: this.ref(() => query) });
     out.push(this.plain('body', q.body.length ? new TextDecoder().decode(q.body) : '(empty)', 'text'));
@@ -159,7 +208,7 @@ export class VariableStore {
     const rt = this.runtime;
     const rec = rt.recording;
     const tl = rt.timeline;
-    const unit = tl.units.steps;
+    const unit = tl.format === 'tcap' ? 'effects' : 'ops';
     const out: DebugProtocol.Variable[] = [
       this.plain('file', tl.file),
       this.plain('position', `${rt.position} of ${tl.stepCount} ${unit} done`),
@@ -174,8 +223,8 @@ export class VariableStore {
         value: p.message,
         variablesReference: this.ref(() => [
           this.plain('message', p.message),
-          this.plain(tl.units.thread, tl.label(p.thread)),
-          this.plain('op', `${p.position} of ${tl.stepCount}`),
+          this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(p.thread)),
+          this.plain('after', `${p.position} of ${tl.stepCount} ${unit}`),
           this.plain('source', p.source),
           this.plain('causal chain', `${p.causalChain.length} ${unit}`),
         ]),

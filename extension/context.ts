@@ -7,7 +7,10 @@ export type ContextKey =
   /** The active recording is a Tin capsule. */
   | 'frozenRun.capsuleActive'
   /** A frozen-run debug session runs. */
-  | 'frozenRun.sessionActive';
+  | 'frozenRun.sessionActive'
+  /** The active session's cursor is at the start (nothing to go back to) / past the last record. */
+  | 'frozenRun.atStart'
+  | 'frozenRun.atEnd';
 
 export function setContext(key: ContextKey, value: boolean): void {
   void vscode.commands.executeCommand('setContext', key, value);

@@ -2,7 +2,8 @@
 // handed the extension's recording store: a session opens its recording there, so a recording a
 // timeline already shows is not read or replayed with machin a second time, and a capsule's key
 // goes from SecretStorage to the engine without ever travelling in a launch configuration, a
-// message log or a process environment.
+// message log or a process environment. The toolbar's reverse buttons are the extension's own
+// (package.json debug/toolBar), in one group.
 import * as vscode from 'vscode';
 import { FrozenRunSession } from '../debug-adapter/session';
 import { DEBUG_TYPE } from './debug-sessions';
@@ -12,7 +13,7 @@ export class InlineDebugAdapterFactory implements vscode.DebugAdapterDescriptorF
   constructor(private readonly store: RecordingStore) {}
 
   createDebugAdapterDescriptor(): vscode.DebugAdapterDescriptor {
-    return new vscode.DebugAdapterInlineImplementation(new FrozenRunSession({ open: (args, options) => this.store.forSession(args, options) }));
+    return new vscode.DebugAdapterInlineImplementation(new FrozenRunSession({ open: (args, options) => this.store.forSession(args, options), ownReverseButtons: true }));
   }
 }
 

@@ -10,6 +10,8 @@ import { setContext } from './context';
 import { Ctx } from './ctx';
 import { registerDebugConfigurations } from './debug-configuration';
 import { registerDebugAdapter } from './debug-provider';
+import { followCursorContext } from './cursor-context';
+import { offerMcpServer } from './mcp-provider';
 import { forwardSessionFacts, startLanguageClient } from './language-client';
 import { followSessionToolchains } from './session-toolchain';
 import { CAPSULE_SCHEME } from '../language-server/protocol';
@@ -26,19 +28,20 @@ export function activate(context: vscode.ExtensionContext): void {
     registerDebugAdapter(ctx.store),
     ...registerCommands(ctx),
     followSessionToolchains(ctx.sessions, ctx.output),
+    followCursorContext(ctx.sessions),
   );
   startLanguageClient(context).then(
     (client) => context.subscriptions.push(forwardSessionFacts(client, ctx.sessions)),
     (err) => ctx.output.error(`The Frozen Run language server did not start: ${err instanceof Error ? err.message : String(err)}`),
   );
   trackActiveRecording(context);
+  offerMcpServer(context);
   context.subscriptions.push(
     ctx.sessions.onDidMoveCursor((c) => {
       if (c.session.id !== vscode.debug.activeDebugSession?.id) return;
-      const units = ctx.store.peek(c.recording)?.timeline.units;
-      const { thread, threadLabel } = c.body;
-      const label = thread === null || !units ? '' : `${units.thread} ${threadLabel ? `${thread} ${threadLabel}` : thread}`;
-      ctx.statusBar.show({ position: c.position, total: c.total, thread: label, step: units?.step ?? 'step', steps: units?.steps ?? 'steps' });
+      const { thread, threadLabel, unit } = c.body;
+      const label = thread === null ? '' : `${unit === 'effect' ? 'task' : 'goroutine'} ${threadLabel ? `${thread} ${threadLabel}` : thread}`;
+      ctx.statusBar.show({ position: c.position, total: c.total, thread: label, step: c.body.step, unit, atStart: c.record < 0 });
     }),
     // DebugSessions subscribed first, so its list is up to date in these handlers.
     vscode.debug.onDidStartDebugSession(() => setContext('frozenRun.sessionActive', ctx.sessions.any())),

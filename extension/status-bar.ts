@@ -1,15 +1,30 @@
-// The status bar item while a frozen-run session runs: "op 12/40 · 0.2 feed". Updated from the
-// adapter's frozenRun/cursor events; clicking it reveals the timeline.
+// The status bar item while a frozen-run session runs: "op 3/4 · 0 main", the op (or effect) the
+// cursor is on, numbered as the Call Stack's frame and the timeline number it, so the two agree
+// after every step. Updated from the adapter's frozenRun/cursor events; clicking it reveals the
+// timeline.
 import * as vscode from 'vscode';
 
 export interface CursorFacts {
+  /** Steps completed. */
   position: number;
   total: number;
   /** Thread label ("goroutine 0.2 feed", "task 1"), empty at the start. */
   thread: string;
-  /** What the recording calls a step and its steps ("op"/"ops", "effect"/"effects"). */
-  step: string;
-  steps: string;
+  /** The step number of the record the cursor is on (-1: an I/O record); unknown from an older adapter. */
+  step?: unknown;
+  /** 'op' (trace) or 'effect' (capsule). */
+  unit?: unknown;
+  atStart?: boolean;
+}
+
+/** The item's text without its icon: what the cursor is on, in the frame's words. */
+export function cursorText(f: CursorFacts): string {
+  const unit = f.unit === 'effect' ? 'effect' : 'op';
+  const thread = f.thread ? ` · ${f.thread}` : '';
+  if (f.atStart) return `start · 0/${f.total} ${unit}s done`;
+  if (typeof f.step === 'number' && f.step >= 0) return `${unit} ${f.step}/${f.total}${thread}`;
+  if (typeof f.step === 'number') return `I/O before ${unit} ${f.position}/${f.total}${thread}`;
+  return `${f.position}/${f.total} ${unit}s done${thread}`;
 }
 
 export class SessionStatusBar implements vscode.Disposable {
@@ -21,9 +36,9 @@ export class SessionStatusBar implements vscode.Disposable {
   }
 
   show(facts: CursorFacts): void {
-    const thread = facts.thread ? ` · ${facts.thread}` : '';
-    this.item.text = `$(history) ${facts.step} ${facts.position}/${facts.total}${thread}`;
-    this.item.tooltip = `Frozen Run: ${facts.position} of ${facts.total} ${facts.steps} done${facts.thread ? `, last ran ${facts.thread}` : ''}. Click to show the timeline.`;
+    const unit = facts.unit === 'effect' ? 'effects' : 'ops';
+    this.item.text = `$(history) ${cursorText(facts)}`;
+    this.item.tooltip = `Frozen Run: ${facts.position} of ${facts.total} ${unit} done${facts.thread ? `, last ran ${facts.thread}` : ''}. Click to show the timeline.`;
     this.item.show();
   }
 

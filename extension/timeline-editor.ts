@@ -32,6 +32,8 @@ const TOOLBAR_COMMANDS: Record<TimelineCommandId, string> = {
   openVariableHistory: 'frozenRun.openVariableHistory',
   compareWith: 'frozenRun.compareWith',
   openAsText: 'frozenRun.openAsText',
+  setCapsuleKey: 'frozenRun.setCapsuleKey',
+  openMachinSetting: 'frozenRun.openMachinSetting',
 };
 
 class RecordingDocument implements vscode.CustomDocument {
@@ -75,7 +77,7 @@ class TimelinePanel {
       this.show(recording);
     } catch (err) {
       if (gen !== this.generation) return;
-      this.post({ type: 'error', message: this.errorMessage(err) });
+      this.post({ type: 'error', message: this.errorMessage(err), actions: this.errorActions(err) });
       return;
     }
     if (isTrusted() && !isCapsule(this.uri)) {
@@ -90,10 +92,15 @@ class TimelinePanel {
 
   private errorMessage(err: unknown): string {
     const text = errorText(err);
-    if (err instanceof RecordingError && (err.code === 'no-key' || err.code === 'wrong-key-or-damaged')) {
-      return `${text}\n\nUse "Frozen Run: Set Capsule Key..." to enter the key this capsule was recorded with (or set TIN_REPLAY_KEY before starting VS Code).`;
+    if (isKeyError(err)) {
+      const env = process.env.TIN_REPLAY_KEY ? ' The TIN_REPLAY_KEY this VS Code was started with does not open it.' : '';
+      return `${text}${env}\n\nSet Key asks for the key this capsule was recorded with and keeps it in VS Code's secret storage.`;
     }
     return text;
+  }
+
+  private errorActions(err: unknown): Array<{ id: TimelineCommandId; label: string }> | undefined {
+    return isKeyError(err) ? [{ id: 'setCapsuleKey', label: 'Set Key…' }] : undefined;
   }
 
   private show(recording: Recording): void {
@@ -101,7 +108,7 @@ class TimelinePanel {
     if (!this.ready) return;
     this.post({ type: 'model', version: PROTOCOL_VERSION, data: packModel(timelineModel(recording)) });
     const cursor = this.sessions.cursorFor(this.uri.fsPath);
-    this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1 });
+    this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1, record: cursor?.record });
     const div = this.divergences.get(this.uri.fsPath);
     if (div) this.post({ type: 'divergence', record: div.record, message: div.message });
   }
@@ -143,6 +150,10 @@ class TimelinePanel {
   }
 }
 
+function isKeyError(err: unknown): boolean {
+  return err instanceof RecordingError && (err.code === 'no-key' || err.code === 'wrong-key-or-damaged');
+}
+
 /** What the views need of the extension context (extension/ctx.ts), which makes them. */
 export interface ViewDeps {
   extension: vscode.ExtensionContext;
@@ -159,7 +170,7 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
     const { sessions, store } = ctx;
     this.disposables.push(
       sessions.onDidMoveCursor((c) => {
-        for (const p of this.panelsFor(c.recording)) p.post({ type: 'cursor', position: c.position, thread: c.thread });
+        for (const p of this.panelsFor(c.recording)) p.post({ type: 'cursor', position: c.position, thread: c.thread, record: c.record });
       }),
       sessions.onDidEndSession(({ recording }) => {
         for (const p of this.panelsFor(recording)) {

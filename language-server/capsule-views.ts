@@ -1,7 +1,7 @@
 // Hovers, inlay hints, outline, folding and lenses on a decoded capsule document.
 import { InlayHintKind, SymbolKind, type CodeLens, type DocumentSymbol, type FoldingRange, type Hover, type InlayHint, type Range } from 'vscode-languageserver';
 import type { CapsuleEffect, CapsuleIndex } from './capsule-index';
-import { MAX_RECORD_LENSES, recordingLenses } from './code-lenses';
+import { recordingLenses } from './code-lenses';
 import { code, escapeMarkdown } from './markdown';
 import type { PanicFacts, RunFactsStore } from './run-facts';
 import { MAX_THREAD_SYMBOLS, childrenPerThread, foldRuns } from './trace-outline';
@@ -162,16 +162,12 @@ export function capsuleLenses(uri: string, index: CapsuleIndex, facts: RunFactsS
   const panicTitle = panic ? `task ${panic.thread}, after effect ${panic.position - 1}` : '';
   const title = (line: number) => {
     const e = index.effects[index.effectAtLine[line]];
-    return `#${e.seq} · task ${e.task}`;
+    return `effect ${e.seq} · task ${e.task}`;
   };
-  let targets: number[];
-  if (index.effects.length <= MAX_RECORD_LENSES) {
-    targets = index.effects.map((e) => e.line);
-  } else {
-    const runs = index.runs();
-    targets = [];
-    for (let i = 0; i < runs.length; i += 3) targets.push(runs[i]);
-  }
+  // One lens per block of a task's effects, not one per line.
+  const runs = index.runs();
+  const targets: number[] = [];
+  for (let i = 0; i < runs.length; i += 3) targets.push(runs[i]);
   const panicLine = panic && panic.position > 0 ? (index.effects[panic.position - 1]?.line ?? -1) : -1;
   return recordingLenses(uri, panicTitle, targets, title, panicLine);
 }

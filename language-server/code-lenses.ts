@@ -4,10 +4,10 @@ import type { CodeLens } from 'vscode-languageserver';
 import { REPLAY_TO_HERE_COMMAND, REPLAY_TO_PANIC_COMMAND } from './protocol';
 
 /**
- * A lens draws a row above its line, so one on every record of a large trace would double its
- * height and ship hundreds of thousands of lenses per request. Small recordings get one per
- * record; larger ones one per run of a thread (where the schedule switches), thinned to this many
- * spread over the document, plus the panic's record.
+ * A lens draws a row above its line, so one on every record would double the document's height
+ * (and ship hundreds of thousands of lenses for a large trace). Recordings get one per run of a
+ * thread (where the schedule switches), thinned to this many spread over the document, plus then
+ * the panic's record.
  */
 export const MAX_RECORD_LENSES = 2000;
 
@@ -25,7 +25,8 @@ export function recordingLenses(uri: string, panicTitle: string, lines: ArrayLik
   const kept: number[] = [];
   const stride = Math.max(1, lines.length / MAX_RECORD_LENSES);
   for (let i = 0; i < Math.min(lines.length, MAX_RECORD_LENSES); i++) kept.push(lines[Math.floor(i * stride)]);
-  if (panicLine >= 0 && !kept.includes(panicLine)) {
+  // Thinned out, the panic's record may have lost its block's lens: it gets its own.
+  if (panicLine >= 0 && lines.length > MAX_RECORD_LENSES && !kept.includes(panicLine)) {
     kept.push(panicLine);
     kept.sort((a, b) => a - b);
   }

@@ -1,6 +1,6 @@
-// Code lens targets of a trace: every record of a small trace, run starts of a large one.
+// Code lens targets of a trace: the first record of each goroutine block (run), and the panic's.
 import type { CodeLens } from 'vscode-languageserver';
-import { MAX_RECORD_LENSES, recordingLenses } from './code-lenses';
+import { recordingLenses } from './code-lenses';
 import type { RunFactsStore } from './run-facts';
 import type { TraceIndex } from './trace-index';
 import { LineKind } from './trace-line';
@@ -14,23 +14,15 @@ export function traceLenses(uri: string, index: TraceIndex, facts: RunFactsStore
   const threads = index.table.threadArray;
   const title = (line: number) =>
     kinds[line] === LineKind.Sched ? `op ${d.ordinal[line]} · ${index.threadIds[threads[line]]}` : `I/O before op ${d.opsBefore[line]} · ${index.threadIds[threads[line]]}`;
-  let lines: ArrayLike<number>;
-  if (d.opTotal + d.ioTotal <= MAX_RECORD_LENSES) {
-    const every: number[] = [];
-    for (let line = 0; line < d.lines; line++) {
-      if ((kinds[line] === LineKind.Sched || kinds[line] === LineKind.Io) && line !== d.cutLine) every.push(line);
-    }
-    lines = every;
-  } else {
-    const runs = index.runs();
-    const starts = new Int32Array(runs.length / 3);
-    for (let i = 0; i < starts.length; i++) starts[i] = runs[3 * i];
-    lines = starts;
-  }
+  // One lens per block of a goroutine's records (where the schedule switches), not one per line.
+  const runs = index.runs();
+  const lines = new Int32Array(runs.length / 3);
+  for (let i = 0; i < lines.length; i++) lines[i] = runs[3 * i];
   const panic = facts.panic(uri);
   let panicLine = -1;
   if (panic && panic.position > 0 && panic.position <= d.opTotal) panicLine = lineOfOp(index, panic.position - 1);
-  const panicTitle = panic ? `goroutine ${panic.thread}, op ${panic.position}/${d.opTotal}` : '';
+  // The op it panicked after, numbered as every other view numbers ops (from 0).
+  const panicTitle = panic ? `goroutine ${panic.thread}, after op ${Math.max(0, panic.position - 1)}/${d.opTotal}` : '';
   return recordingLenses(uri, panicTitle, lines, title, panicLine);
 }
 

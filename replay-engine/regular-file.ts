@@ -62,16 +62,19 @@ export async function openRegularFile(file: string): Promise<RegularFile> {
   }
 }
 
+/** Where a file's bytes are read into (the capsule reader uses shared memory for a large one). */
+export type Allocate = (size: number) => Uint8Array;
+
 /** The whole of a regular file, read up to the size it had when opened. */
-export async function readRegularFile(file: string): Promise<Uint8Array> {
-  return (await readStampedFile(file)).bytes;
+export async function readRegularFile(file: string, allocate?: Allocate): Promise<Uint8Array> {
+  return (await readStampedFile(file, allocate)).bytes;
 }
 
 /** readRegularFile, with the stamp of the version read. */
-export async function readStampedFile(file: string): Promise<{ bytes: Uint8Array; stamp: FileStamp }> {
+export async function readStampedFile(file: string, allocate: Allocate = (size) => new Uint8Array(size)): Promise<{ bytes: Uint8Array; stamp: FileStamp }> {
   const { handle, size, stamp } = await openRegularFile(file);
   try {
-    const bytes = new Uint8Array(size);
+    const bytes = allocate(size);
     let at = 0;
     while (at < size) {
       const { bytesRead } = await handle.read(bytes, at, size - at, at);

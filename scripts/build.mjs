@@ -10,6 +10,8 @@ const nodeEntries = {
   extension: 'extension/main.ts',
   'debug-adapter': 'debug-adapter/main.ts',
   'language-server': 'language-server/main.ts',
+  // The MCP server: loaded by the CLI's `mcp` command, or run as `node dist/mcp-server.js`.
+  'mcp-server': 'mcp-server/main.ts',
 };
 // The CLI is its own build: it is run directly (`bin: frozen-run`), so it needs a shebang.
 const cliEntries = { cli: 'replay-engine/cli/main.ts' };

@@ -40,6 +40,8 @@ export interface DecodedValueMsg {
   text: string;
   type: string;
   children?: Array<{ name: string; value: DecodedValueMsg }>;
+  /** A long list: `children` is its first page, `count` how many there are in all. */
+  more?: { count: number };
 }
 
 /** One record described for the details panel; the same shape as RecordView in the engine. */
@@ -86,6 +88,17 @@ export interface TimelineModel {
   bestEffort: boolean;
   /** For a capsule: the decoded request, shown in the details panel before any selection. */
   request?: DecodedValueMsg;
+  /** machin replay --verify's verdict, for the header (absent: not run, or a capsule). */
+  verdict?: VerdictMsg;
+  /** One line on what machin would add when it could not run (absent when it ran or is not wanted). */
+  toolchainNote?: string;
+}
+
+export interface VerdictMsg {
+  /** FAITHFUL or DIVERGED. */
+  verdict: string;
+  /** The numbers: `4/4 ops replayed, no I/O underrun, boundary faithful`. */
+  detail: string;
 }
 
 export interface PanicMsg {
@@ -122,7 +135,9 @@ export type TimelineCommandId =
   | 'replayAgainstBuild'
   | 'openVariableHistory'
   | 'compareWith'
-  | 'openAsText';
+  | 'openAsText'
+  | 'setCapsuleKey'
+  | 'openMachinSetting';
 
 export const TIMELINE_COMMANDS: readonly TimelineCommandId[] = [
   'replayToPanic',
@@ -133,6 +148,8 @@ export const TIMELINE_COMMANDS: readonly TimelineCommandId[] = [
   'openVariableHistory',
   'compareWith',
   'openAsText',
+  'setCapsuleKey',
+  'openMachinSetting',
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -142,15 +159,15 @@ export type HostToTimeline =
   /** The recording's model (answer to `ready`, or again after the file changed on disk). */
   | { type: 'model'; version: number; data: Uint8Array }
   /** The debug session's cursor; position null when no session runs (the marker is hidden). */
-  | { type: 'cursor'; position: number | null; thread: number }
+  | { type: 'cursor'; position: number | null; thread: number; record?: number }
   /** Answer to `requestDetails`. */
   | { type: 'recordDetails'; record: number; view: RecordViewMsg }
   /** Where Replay Against Build diverged (record index; for a capsule effect n is record n, 0-based); null clears. */
   | { type: 'divergence'; record: number | null; message?: string }
   /** Workspace trust and similar notices shown as a banner above the view; null hides it. */
   | { type: 'banner'; text: string | null }
-  /** One message shown instead of the view (wrong key, unreadable file). Never contains a key. */
-  | { type: 'error'; message: string };
+  /** One message shown instead of the view (wrong key, unreadable file), with buttons for what fixes it. Never contains a key. */
+  | { type: 'error'; message: string; actions?: Array<{ id: TimelineCommandId; label: string }> };
 
 // ---------------------------------------------------------------------------------------------
 // Timeline webview → host
@@ -158,7 +175,7 @@ export type HostToTimeline =
 export type TimelineToHost =
   /** Sent once the script runs (and after a reload); the host answers with `model` and the current state. */
   | { type: 'ready'; version: number }
-  /** Move the debug session to `position` (start one if none runs). `record` is the clicked record. */
+  /** Move the debug session to `position` (start one if none runs). `record` is the record asked for (Enter, Debug from Here, or a click while a session runs). */
   | { type: 'goto'; position: number; record: number }
   /** Run a toolbar command. */
   | { type: 'command'; id: TimelineCommandId }

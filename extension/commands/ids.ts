@@ -11,15 +11,20 @@ export const COMMAND_IDS = [
   'frozenRun.testSecret',
   'frozenRun.compareWith',
   'frozenRun.showToolchainOutput',
+  'frozenRun.reverseContinue',
+  'frozenRun.stepBack',
   'frozenRun.stepBackInto',
   'frozenRun.stepBackOut',
   'frozenRun.runBackToCursor',
   'frozenRun.openAsText',
   'frozenRun.openTimeline',
+  'frozenRun.debugActiveRecording',
   'frozenRun.gotoPosition',
+  'frozenRun.openMachinSetting',
+  'frozenRun.openTinSetting',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
 
 /** Registered, but not contributed to package.json: the timeline's and the history's click. */
-export const INTERNAL: ReadonlySet<CommandId> = new Set<CommandId>(['frozenRun.gotoPosition']);
+export const INTERNAL: ReadonlySet<CommandId> = new Set<CommandId>(['frozenRun.gotoPosition', 'frozenRun.openMachinSetting', 'frozenRun.openTinSetting']);

@@ -1,17 +1,23 @@
-// Reverse stepping beyond DAP's own `stepBack` and `reverseContinue`: Step Back Into, Step Back
-// Out and Run Back to Cursor, each the twin of its forward command, as custom requests to the
-// adapter on the focused thread.
+// The reverse half of the debug toolbar: Reverse Continue and Step Back (DAP's own requests, sent
+// by these commands because the inline adapter leaves VS Code's buttons out so the five reverse
+// buttons sit together in one order), Step Back Into, Step Back Out and Run Back to Cursor (custom
+// requests), each the twin of its forward command, on the focused thread.
 import * as vscode from 'vscode';
 import { REQUEST, type TargetArguments, type ThreadArguments } from '../../debug-adapter/contract';
 import type { Ctx } from '../ctx';
 import { recordingOf } from '../debug-sessions';
+
+/** DAP's own stepBack / reverseContinue take the thread they are about. */
+interface DebugProtocolThread {
+  threadId: number;
+}
 
 function focusedThread(session: vscode.DebugSession): number | undefined {
   const item = vscode.debug.activeStackItem;
   return item && item.session.id === session.id ? item.threadId : undefined;
 }
 
-async function send(session: vscode.DebugSession | undefined, command: string, args: TargetArguments | ThreadArguments): Promise<void> {
+async function send(session: vscode.DebugSession | undefined, command: string, args: TargetArguments | ThreadArguments | DebugProtocolThread): Promise<void> {
   if (!session) {
     void vscode.window.showInformationMessage('Frozen Run: no replay is running. Start one with "Frozen Run: Replay to Panic".');
     return;
@@ -21,6 +27,18 @@ async function send(session: vscode.DebugSession | undefined, command: string, a
   } catch (err) {
     void vscode.window.showErrorMessage(`Frozen Run: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+export function reverseContinue(ctx: Ctx): Promise<void> {
+  const s = ctx.sessions.active();
+  return send(s, 'reverseContinue', { threadId: (s && focusedThread(s)) ?? 1 });
+}
+
+export function stepBack(ctx: Ctx): Promise<void> {
+  const s = ctx.sessions.active();
+  // The focused thread, else the one the cursor last ran (a thread index: DAP ids are index + 1).
+  const threadId = s && (focusedThread(s) ?? Math.max(0, ctx.sessions.cursorFor(recordingOf(s))?.thread ?? 0) + 1);
+  return send(s, 'stepBack', { threadId: threadId ?? 1 });
 }
 
 export function stepBackInto(ctx: Ctx): Promise<void> {

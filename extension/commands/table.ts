@@ -4,12 +4,13 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { forgetCapsuleKey, setCapsuleKey, testSecret } from './capsule-keys';
 import { compareWith } from './compare';
+import { debugActiveRecording } from './debug-recording';
 import { openVariableHistory } from './history';
 import { COMMAND_IDS, type CommandId } from './ids';
 import { ReplayCommands } from './replay';
-import { runBackToCursor, stepBackInto, stepBackOut } from './stepping';
+import { reverseContinue, runBackToCursor, stepBack, stepBackInto, stepBackOut } from './stepping';
 import { replayAgainstBuild, saveAsRegressionTest } from './tin-replay';
-import { openAsText, openTimeline, showToolchainOutput } from './views';
+import { openAsText, openSetting, openTimeline, showToolchainOutput } from './views';
 
 // VS Code passes a command whatever its caller gives (menus a Uri, code lenses strings, the
 // timeline numbers): each handler checks its own arguments.
@@ -27,11 +28,16 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.testSecret': (ctx) => (arg?: unknown) => testSecret(ctx, arg),
   'frozenRun.compareWith': compareWith,
   'frozenRun.showToolchainOutput': (ctx) => () => showToolchainOutput(ctx),
+  'frozenRun.reverseContinue': (ctx) => () => reverseContinue(ctx),
+  'frozenRun.stepBack': (ctx) => () => stepBack(ctx),
   'frozenRun.stepBackInto': (ctx) => () => stepBackInto(ctx),
   'frozenRun.stepBackOut': (ctx) => () => stepBackOut(ctx),
   'frozenRun.runBackToCursor': (ctx) => (uri?: unknown, record?: unknown) => runBackToCursor(ctx, uri, record),
   'frozenRun.openAsText': (ctx) => (arg?: unknown) => openAsText(ctx, arg),
   'frozenRun.openTimeline': (ctx) => (arg?: unknown) => openTimeline(ctx, arg),
+  'frozenRun.debugActiveRecording': (ctx) => () => debugActiveRecording(ctx),
+  'frozenRun.openMachinSetting': () => () => openSetting('frozenRun.machinPath'),
+  'frozenRun.openTinSetting': () => () => openSetting('frozenRun.tinPath'),
 };
 
 export function registerCommands(ctx: Ctx): vscode.Disposable[] {

@@ -36,6 +36,9 @@ async function againstBuild(ctx: Ctx, arg: unknown, save: boolean): Promise<void
   const capsule = await pickRecording(arg, ctx.activeRecording, what, true);
   if (!capsule) return;
   if (!isTrusted()) return explainRestricted(what);
+  // tin first: asking for a build and a test name is no use without it.
+  const tin = await locateTin(what);
+  if (!tin) return;
 
   let recording;
   try {
@@ -69,7 +72,6 @@ async function againstBuild(ctx: Ctx, arg: unknown, save: boolean): Promise<void
   try {
     const request = { capsule: capsule.fsPath, build, live, saveTest, cwd: folder };
     checkReplayRequest(request);
-    const tin = findTin({ tinPath: cfg.tinPath });
     const options = await ctx.store.options(capsule, false);
     const key = await authenticatedKey(capsule.fsPath, options);
     report = await withToolchainProgress(ctx.output, `Frozen Run: tin replay ${path.basename(capsule.fsPath)} --against ${path.basename(build)}`, (signal, onOutput) =>
@@ -81,6 +83,23 @@ async function againstBuild(ctx: Ctx, arg: unknown, save: boolean): Promise<void
     return;
   }
   await showReport(ctx, capsule, report, saveTest, folder);
+}
+
+/**
+ * tin's path, or undefined after saying at once that it is missing, in editor words: the
+ * frozenRun.tinPath setting (with a button to it), never the CLI's flags.
+ */
+async function locateTin(what: string): Promise<string | undefined> {
+  const tinPath = readConfig().tinPath;
+  try {
+    return findTin({ tinPath });
+  } catch {
+    const where = tinPath ? `the frozenRun.tinPath setting names ${tinPath}, which is not an executable file` : 'tin is not on PATH and the frozenRun.tinPath setting is empty';
+    const open = 'Open Setting';
+    const a = await vscode.window.showErrorMessage(`Frozen Run: ${what} runs tin, which was not found: ${where}. Install Tin, or set frozenRun.tinPath to the tin executable.`, open);
+    if (a === open) await vscode.commands.executeCommand('frozenRun.openTinSetting');
+    return undefined;
+  }
 }
 
 async function pickBuild(capsule: vscode.Uri, save: boolean): Promise<string | undefined> {

@@ -15,6 +15,8 @@ export async function openAsText(ctx: Ctx, arg?: unknown): Promise<void> {
     await vscode.window.showTextDocument(doc, { preview: false });
   } else {
     await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
+    // A recording is evidence: typing into it must change nothing (and raise no diagnostics).
+    await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
   }
 }
 
@@ -25,4 +27,21 @@ export async function openTimeline(ctx: Ctx, arg?: unknown): Promise<void> {
 
 export function showToolchainOutput(ctx: Ctx): void {
   ctx.output.show(true);
+}
+
+/**
+ * The Settings editor on one toolchain path. The paths are machine-overridable: in a remote
+ * window (code-server, SSH) VS Code lists them under the remote machine's settings, not the
+ * user's, so that tab is the one opened there.
+ */
+export async function openSetting(id: string): Promise<void> {
+  if (vscode.env.remoteName) {
+    try {
+      await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: id });
+      return;
+    } catch {
+      // No remote settings here after all: the user's.
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.openSettings', id);
 }

@@ -6,6 +6,8 @@ import { basename } from 'node:path';
 import type { Recording } from '../../replay-engine/model/recording';
 import { requestValue } from '../../replay-engine/tcap/decode/http-request';
 import type { TimelineModel } from '../../webview-ui/protocol';
+import { toolchainNoteOf, verdictOf } from '../faithfulness';
+import { laneOrder } from '../lane-order';
 
 /** Summaries sent with the model, so hovers need no round trip; the rest come on request. */
 export const SUMMARY_LIMIT = 10_000;
@@ -16,20 +18,24 @@ export function timelineModel(recording: Recording, summaryLimit = SUMMARY_LIMIT
   const summaries: string[] = [];
   for (let r = 0; r < n; r++) summaries.push(recording.describe(r).summary);
   const panic = recording.panic;
+  // Lanes main first, then by id: the view's thread indices are lane numbers (lane-order.ts).
+  const lanes = laneOrder(tl);
   return {
     format: tl.format,
     fileName: basename(tl.file),
     facts: tl.facts.map((f) => ({ key: f.key, label: f.label, value: f.value })),
-    threads: tl.threads.map((t) => ({ id: t.id, label: t.label })),
+    threads: lanes.threads,
     kinds: [...tl.kinds],
     recordCount: tl.recordCount,
-    recordThread: tl.thread,
+    recordThread: lanes.recordLane,
     recordKind: tl.kind,
     stepRecord: tl.stepRecords(),
     summaries,
-    panic: panic ? { position: panic.position, thread: panic.thread, message: panic.message } : null,
+    panic: panic ? { position: panic.position, thread: lanes.laneOf[panic.thread], message: panic.message } : null,
     bestEffort: recording.bestEffort,
     // A capsule's request, decoded, for the details panel before any selection.
     request: recording.format === 'tcap' ? requestValue(recording.header.request) : undefined,
+    verdict: verdictOf(recording),
+    toolchainNote: toolchainNoteOf(recording),
   };
 }

@@ -11,6 +11,8 @@ export const USAGE = `usage:
   frozen-run compare A B [--json]          two runs of the same program side by side
   frozen-run secret FILE.tcap TEXT ...     is TEXT the secret behind a capsule's handle? (secret --help)
   frozen-run against FILE.tcap BUILD ...   replay a Tin capsule against a build (against --help)
+  frozen-run mcp [--toolchain] [--key-file PATH]
+      a Model Context Protocol server over stdio for agents (mcp --help, docs/mcp.md)
 
 exit status: 0 read, 1 the recording cannot be read (one line on stderr), 2 usage error`;
 

@@ -3,10 +3,12 @@
 import { MflrrRecording } from '../mflrr/recording';
 import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
-import { capsuleInspectJson, capsuleInspectText } from '../tcap/inspect';
+import { jsonChunks } from '../json-chunks';
+import { capsuleInspectDocument, capsuleInspectText } from '../tcap/inspect';
 import { OPEN_OPTIONS, parse, timeLimitMs } from './args';
-import { traceInspectJson, traceInspectText } from './inspect-trace';
+import { traceInspectDocument, traceInspectText } from './inspect-trace';
 import { writeText } from './printable';
+import { writeChunks } from './write-chunks';
 
 export async function runInspect(argv: string[]): Promise<number> {
   const { positionals, values } = parse(argv, OPEN_OPTIONS, { min: 1, max: 1, names: 'FILE' });
@@ -18,15 +20,16 @@ export async function runInspect(argv: string[]): Promise<number> {
     keyFile: values['key-file'] as string | undefined,
     timeLimitMs: timeLimitMs(values['time-limit']),
   });
-  const json = values.json === true;
-  if (json) process.stdout.write(JSON.stringify(inspectJson(rec), null, 2) + '\n');
+  // JSON stays exact (and streamed); text for a person is made printable.
+  if (values.json === true) await writeChunks(jsonChunks(inspectDocument(rec)));
   else writeText(process.stdout, inspectText(rec));
   return 0;
 }
 
-function inspectJson(rec: Recording): object {
-  if (rec instanceof MflrrRecording) return traceInspectJson(rec);
-  return capsuleInspectJson(rec);
+/** The JSON document, written in chunks: its large arrays (effects, threads, chains) item by item. */
+function inspectDocument(rec: Recording): object {
+  if (rec instanceof MflrrRecording) return traceInspectDocument(rec);
+  return capsuleInspectDocument(rec);
 }
 
 function inspectText(rec: Recording): string {

@@ -1,6 +1,7 @@
 // `frozen-run inspect` for a machin trace: the JSON document (shape in docs/cli.md) and the short
 // summary for a human. Never lists every record.
 import type { MflrrRecording } from '../mflrr/recording';
+import { JsonSequence } from '../json-chunks';
 
 export interface TraceInspectJson {
   format: 'mflrr';
@@ -40,6 +41,35 @@ export function traceInspectJson(rec: MflrrRecording): TraceInspectJson {
     threads: tl.threads.map((t, i) => ({ id: t.id, label: t.label, ops: steps[i], io: io[i] })),
     panic: panic ? { message: panic.message, thread: tl.threads[panic.thread].id, op: panic.position } : null,
     causalChain: panic ? Array.from(panic.causalChain, (t) => tl.threads[t].id) : null,
+    verify: rec.verify ? { ...rec.verify } : null,
+    cutLine: rec.cutLine,
+    warnings: rec.warnings.map((w) => (w.line === undefined ? { code: w.code, message: w.message } : { code: w.code, message: w.message, line: w.line })),
+  };
+}
+
+/**
+ * traceInspectJson as a document for jsonChunks: threads and the causal chain (10M entries for a
+ * 10M-op run) are sequences, each item made as it is written.
+ */
+export function traceInspectDocument(rec: MflrrRecording): object {
+  const tl = rec.timeline;
+  const { steps, io } = rec.threadCounts();
+  const panic = rec.panic;
+  const threadIds = tl.threads.map((t) => JSON.stringify(t.id));
+  return {
+    format: 'mflrr',
+    file: tl.file,
+    version: rec.header.version,
+    boundary: rec.header.boundary,
+    program: rec.header.program,
+    safe: rec.header.safe,
+    scheduleTotal: tl.stepCount,
+    ioTotal: rec.ioTotal,
+    recordCount: tl.recordCount,
+    bestEffort: rec.bestEffort,
+    threads: new JsonSequence(tl.threads.length, (i) => `{"id":${threadIds[i]},"label":${JSON.stringify(tl.threads[i].label)},"ops":${steps[i]},"io":${io[i]}}`),
+    panic: panic ? { message: panic.message, thread: tl.threads[panic.thread].id, op: panic.position } : null,
+    causalChain: panic ? new JsonSequence(panic.causalChain.length, (k) => threadIds[panic.causalChain[k]]) : null,
     verify: rec.verify ? { ...rec.verify } : null,
     cutLine: rec.cutLine,
     warnings: rec.warnings.map((w) => (w.line === undefined ? { code: w.code, message: w.message } : { code: w.code, message: w.message, line: w.line })),

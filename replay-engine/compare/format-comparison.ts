@@ -73,13 +73,13 @@ export function detailLines(c: Comparison): string[] {
   if (q) {
     const at = (r: typeof q.a) => (r ? `${clip(r.value)} at op ${r.op}` : '(no such read)');
     lines.push(
-      `I/O queues that differ: ${c.ioQueues.length} goroutine(s); first: ${threadName(q.thread, q.threadLabel)}, read ${q.read + 1}: A ${at(q.a)}, B ${at(q.b)}`,
+      `I/O queues that differ: ${c.ioQueues.length} goroutine(s); first: ${threadName(q.thread, q.threadLabel)}, read ${q.read}: A ${at(q.a)}, B ${at(q.b)}`,
     );
   }
   const h = c.firstVariableDifference;
   if (h) {
     lines.push(
-      `first variable that differs: ${h.name} on ${u.thread} ${threadName(h.thread, h.threadLabel)}, assignment ${h.assignment + 1}: ` +
+      `first variable that differs: ${h.name} on ${u.thread} ${threadName(h.thread, h.threadLabel)}, assignment ${h.assignment}: ` +
         `A ${clip(h.a.value)}${h.a.op !== null ? ` at ${u.op} ${h.a.op}` : ''}, B ${clip(h.b.value)}${h.b.op !== null ? ` at ${u.op} ${h.b.op}` : ''}`,
     );
   } else if (c.format === 'mflrr' && !(c.histories.a && c.histories.b)) {

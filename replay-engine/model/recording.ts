@@ -13,7 +13,22 @@ export interface DecodedValue {
   text: string;
   /** What kind of thing it is, for styling and tests: 'text', 'hex', 'number', 'time', 'resp', 'http', ... */
   type: string;
-  children?: Array<{ name: string; value: DecodedValue }>;
+  /** The parts of the value; for a long list only its first PREVIEW_CHILDREN, the rest in `more`. */
+  children?: DecodedChild[];
+  /** A list longer than `children`: how many there are, and any range of them, made when asked. */
+  more?: ChildPages;
+}
+
+export interface DecodedChild {
+  name: string;
+  value: DecodedValue;
+}
+
+/** All the children of a long list (children[0..] are pages' first items too), made page by page. */
+export interface ChildPages {
+  count: number;
+  /** Children from..to-1 (0-based over the whole list). */
+  page(from: number, to: number): DecodedChild[];
 }
 
 export interface RecordView {

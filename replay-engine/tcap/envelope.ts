@@ -2,11 +2,11 @@
 // over everything before it, and only then is a single byte decrypted.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { RecordingError } from '../model/errors';
-import { BODY_OFFSET, MAGIC_LENGTH, MAGIC_PREFIX, MAGIC_V1, MAGIC_V2, MIN_CAPSULE_LENGTH, NONCE_LENGTH, TAG_LENGTH } from './format';
+import { BODY_OFFSET, MAGIC_LENGTH, MAGIC_PREFIX, MAGIC_V1, MAGIC_V2, MIN_BODY_LENGTH, MIN_CAPSULE_LENGTH, NONCE_LENGTH, TAG_LENGTH } from './format';
 import { v2NeedsIdentityError } from './envelope-v2';
 import type { CapsuleKeys } from './keys';
 import { xorKeystream } from './keystream';
-import { xorKeystreamParallel } from './keystream-parallel';
+import { sharesWork, startKeystream } from './keystream-parallel';
 import { u8 } from './u8';
 
 /** The exact wording Tin uses; it cannot say which of the two it was, and neither do we. */
@@ -50,12 +50,33 @@ export function openEnvelopeV1(bytes: Uint8Array, keys: CapsuleKeys, file: strin
   return xorKeystream(keys.ke, nonce, bytes.subarray(BODY_OFFSET, tagAt));
 }
 
-/** openEnvelopeV1, with the keystream on two threads for a large body. */
-export async function openEnvelopeV1Async(bytes: Uint8Array, keys: CapsuleKeys, file: string): Promise<Uint8Array> {
-  authenticateV1(bytes, keys, file);
+/**
+ * openEnvelopeV1, decrypting a large body on two threads (keystream-parallel.ts), the worker's
+ * part posted before the tag is checked so that it starts meanwhile; no byte is decrypted before
+ * the tag matched. `inPlace`: the caller owns `bytes` (read into shared memory where that pays,
+ * see sharesWork), and the body is decrypted where it lies (the result is a view of it).
+ */
+export async function openEnvelopeV1Async(bytes: Uint8Array, keys: CapsuleKeys, file: string, inPlace = false): Promise<Uint8Array> {
+  checkEnvelopeV1(bytes, file);
   const tagAt = bytes.length - TAG_LENGTH;
   const nonce = bytes.subarray(MAGIC_LENGTH, MAGIC_LENGTH + NONCE_LENGTH);
-  return xorKeystreamParallel(keys.ke, nonce, bytes.subarray(BODY_OFFSET, tagAt));
+  const encrypted = bytes.subarray(BODY_OFFSET, tagAt);
+  const body = inPlace ? encrypted : copyForDecrypting(encrypted);
+  const job = startKeystream(keys.ke, nonce, body);
+  try {
+    authenticateV1(bytes, keys, file);
+  } catch (e) {
+    job.cancel();
+    throw e;
+  }
+  await job.go();
+  return body;
+}
+
+function copyForDecrypting(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(sharesWork(bytes.length) ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length));
+  copy.set(bytes);
+  return copy;
 }
 
 /** Checks the tag (constant time) over everything before it; throws the wrong-key-or-damaged error. */
@@ -65,6 +86,15 @@ export function authenticateV1(bytes: Uint8Array, keys: CapsuleKeys, file: strin
   const expected = u8(createHmac('sha256', keys.km).update(bytes.subarray(0, tagAt)).digest());
   const tag = bytes.subarray(tagAt);
   if (!timingSafeEqual(expected, tag)) {
+    // The envelope has no length field, but its size can still say it was cut: too small to
+    // hold the smallest body and the tag, whatever the key.
+    if (bytes.length < MIN_CAPSULE_LENGTH + MIN_BODY_LENGTH) {
+      throw new RecordingError(
+        'damaged',
+        `${file}: capsule looks cut: its ${bytes.length} bytes cannot hold a capsule body (at least ${MIN_BODY_LENGTH} bytes) and its ${TAG_LENGTH}-byte tag, so no key can open it; get a fresh copy of the capsule`,
+        { file, offset: bytes.length },
+      );
+    }
     throw new RecordingError(
       'wrong-key-or-damaged',
       `${file}: ${WRONG_KEY_OR_DAMAGED} (the tag does not match: either the key is not the one the server used, or a byte of the file changed). Try the right key; if it is right, get a fresh copy of the capsule.`,

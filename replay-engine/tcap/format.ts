@@ -10,6 +10,11 @@ export const TAG_LENGTH = 32;
 export const BODY_OFFSET = MAGIC_LENGTH + NONCE_LENGTH;
 /** Smallest possible version 1 capsule: magic, nonce, tag, empty body. */
 export const MIN_CAPSULE_LENGTH = MAGIC_LENGTH + NONCE_LENGTH + TAG_LENGTH;
+/**
+ * Smallest body: schema, wall, core, status, flags and count words and the tin, program, request
+ * and panic string lengths (10 words). A file with less room than this between nonce and tag was cut.
+ */
+export const MIN_BODY_LENGTH = 10 * 8;
 
 export const FLAG_PANICKED = 1n;
 export const FLAG_SAMPLED = 2n;

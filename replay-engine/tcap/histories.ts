@@ -7,12 +7,12 @@ import type { Timeline } from '../model/timeline';
 import { ProbeHistories, type NamedHistoryEntry } from '../machin/probe-histories';
 import type { RequestParts } from './decode/http-request';
 
-/** What the histories are made from (a TcapRecording). */
+/** What the histories are made from (a TcapRecording; no import of it, so no cycle). */
 export interface CapsuleEffectValues {
   timeline: Timeline;
   request: RequestParts;
-  decodedKey(r: number): DecodedValue;
-  decodedResult(r: number): DecodedValue;
+  /** Key and result of effect r, decoded once (not kept in a cache). */
+  decodedOnce(r: number): { key: DecodedValue; result: DecodedValue };
 }
 
 /** More distinct effects than this (a batch of 100k GETs) would bury the list: later ones are left out. */
@@ -30,21 +30,21 @@ export function capsuleHistories(rec: CapsuleEffectValues): ValueHistories {
   const names = new Set<string>();
   const tl = rec.timeline;
   for (let r = 0; r < tl.recordCount; r++) {
-    const key = rec.decodedKey(r);
+    const decoded = rec.decodedOnce(r); // a pass over every effect: not kept in the recent-effects cache
+    const key = decoded.key;
     const kind = tl.kindName(r).replace(/@\d+$/, '');
     const name = key.type === 'empty' ? kind : `${kind} ${key.text}`;
     if (!names.has(name)) {
       if (names.size >= MAX_HISTORY_NAMES) continue;
       names.add(name);
     }
-    entries.push({ name, thread: tl.thread[r], position: r + 1, value: historyValue(rec, r) });
+    entries.push({ name, thread: tl.thread[r], position: r + 1, value: historyValue(decoded.result) });
   }
   return new ProbeHistories(entries);
 }
 
 /** Numbers as their exact digits (so the history panel can chart them), anything else as shown. */
-function historyValue(rec: CapsuleEffectValues, r: number): string {
-  const v = rec.decodedResult(r);
+function historyValue(v: DecodedValue): string {
   const ns = v.children?.find((c) => c.name === 'ns');
   if (ns) return ns.value.text;
   return v.text;

@@ -8,6 +8,7 @@ import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
 import { hex, printableText } from './decode/bytes-text';
 import { isoFromNanos } from './decode/words';
+import { JsonSequence, jsonText } from '../json-chunks';
 import { TcapRecording } from './tcap-recording';
 
 /** Tasks listed one a line in the text summary; a capsule may have more than a terminal should scroll. */
@@ -37,24 +38,15 @@ function textField(name: string, bytes: Uint8Array, alwaysHex = false): Record<s
   return exact && !alwaysHex ? { [name]: text } : { [name]: text, [`${name}Hex`]: hex(bytes) };
 }
 
-export function capsuleInspectJson(recording: Recording): object {
+/**
+ * The capsule as a JSON document whose `effects` is a sequence: each effect's JSON is made when it
+ * is written (jsonChunks), so no per-effect object outlives its line.
+ */
+export function capsuleInspectDocument(recording: Recording, withEffects = true): object {
   const rec = asCapsule(recording);
   const h = rec.header;
   const tl = rec.timeline;
   const req = rec.request;
-  const effects = new Array(tl.recordCount);
-  for (let r = 0; r < tl.recordCount; r++) {
-    effects[r] = {
-      seq: r,
-      kind: tl.kindName(r),
-      ...textField('key', rec.key(r)),
-      outcome: rec.outcome(r) === 1 ? 'fault' : 'result',
-      ident: rec.ident(r),
-      thread: rec.task(r),
-      dataHex: hex(rec.data(r)),
-      decoded: { key: rec.decodedKey(r), [rec.outcome(r) === 1 ? 'fault' : 'result']: rec.decodedResult(r) },
-    };
-  }
   const bodyText = printableText(req.body);
   return {
     format: 'tcap',
@@ -75,7 +67,11 @@ export function capsuleInspectJson(recording: Recording): object {
       method: req.method,
       target: req.target,
       version: req.version,
-      headers: req.headers.map((x) => ({ name: x.name, value: x.value, secret: x.secret })),
+      headerCount: req.headerCount,
+      headers: new JsonSequence(req.headerCount, (i) => {
+        const x = req.header(i);
+        return JSON.stringify({ name: x.name, value: x.value, secret: x.secret });
+      }),
       query: req.query.map((x) => ({ name: x.name, value: x.value, secret: x.secret })),
       body: bodyText ?? null,
       bodyHex: hex(req.body),
@@ -86,9 +82,48 @@ export function capsuleInspectJson(recording: Recording): object {
     threads: tl.threads.map((t) => ({ id: t.id, task: Number(t.id), label: t.label })),
     tasks: tl.threads.map((t) => Number(t.id)),
     effectCount: tl.recordCount,
-    effects,
+    ...(withEffects ? { effects: new JsonSequence(tl.recordCount, effectJson(rec)) } : {}),
     warnings: rec.warnings,
   };
+}
+
+/** The document as an object (every effect built unless `withEffects` is false): for small capsules, tests and the MCP summary. */
+export function capsuleInspectJson(recording: Recording, withEffects = true): object {
+  return JSON.parse(jsonText(capsuleInspectDocument(recording, withEffects))) as object;
+}
+
+/**
+ * The JSON text of effect r, written field by field. The decoded key of an empty key is the same
+ * for every effect of a kind, so it is made once per kind.
+ */
+function effectJson(rec: TcapRecording): (r: number) => string {
+  const tl = rec.timeline;
+  const kindJson = tl.kinds.map((k) => JSON.stringify(k));
+  const emptyKeyJson: Array<string | undefined> = [];
+  return (r) => {
+    const kind = tl.kind[r];
+    const key = rec.key(r);
+    const fault = rec.outcome(r) === 1;
+    const d = rec.decodedOnce(r);
+    let keyFields: string;
+    let decodedKey: string;
+    if (key.length === 0) {
+      keyFields = '"key":""';
+      decodedKey = emptyKeyJson[kind] ??= JSON.stringify(d.key);
+    } else {
+      keyFields = textFieldJson('key', key);
+      decodedKey = JSON.stringify(d.key);
+    }
+    const outcome = fault ? 'fault' : 'result';
+    return `{"seq":${r},"kind":${kindJson[kind]},${keyFields},"outcome":"${outcome}","ident":${rec.ident(r)},"thread":${rec.task(r)},"dataHex":"${hex(rec.data(r))}","decoded":{"key":${decodedKey},"${outcome}":${JSON.stringify(d.result)}}}`;
+  };
+}
+
+/** textField's members as JSON text, without the braces. */
+function textFieldJson(name: string, bytes: Uint8Array): string {
+  const f = textField(name, bytes);
+  const text = JSON.stringify(f);
+  return text.slice(1, -1);
 }
 
 export function capsuleInspectText(recording: Recording): string {

@@ -24,7 +24,7 @@ export function keystreamState(ke: Uint8Array, nonce: Uint8Array): KeystreamStat
  * Below this the plain JS path is used: it needs no compiling (the SIMD kernel is generated and
  * compiled on first use, tens of ms), and a small capsule is decrypted in a few ms either way.
  */
-const SIMD_MIN_BYTES = 64 * 1024;
+export const SIMD_MIN_BYTES = 64 * 1024;
 
 /** XOR `data` with the keystream of (ke, nonce) into a new array (data is never changed). */
 export function xorKeystream(ke: Uint8Array, nonce: Uint8Array, data: Uint8Array): Uint8Array {

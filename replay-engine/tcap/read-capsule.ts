@@ -6,6 +6,7 @@ import type { Recording } from '../model/recording';
 import type { OpenOptions } from '../open-options';
 import { readRegularFile } from '../regular-file';
 import { parseBody } from './body';
+import { CapsuleTimeline } from './capsule-timeline';
 import { documentHeaderLines } from './document';
 import { authenticateV1, checkEnvelopeV1, openEnvelopeV1, openEnvelopeV1Async } from './envelope';
 import { capsuleFacts } from './facts';
@@ -13,6 +14,7 @@ import { BODY_OFFSET } from './format';
 import { capsuleKeyCandidates, type KeyCandidate } from './key-source';
 import { deriveKeys } from './keys';
 import { TcapRecording } from './tcap-recording';
+import { sharesWork } from './keystream-parallel';
 
 export async function readCapsule(file: string, options: OpenOptions): Promise<Recording> {
   return openCapsuleFile(file, options);
@@ -22,24 +24,28 @@ export async function readCapsule(file: string, options: OpenOptions): Promise<R
 export async function openCapsuleFile(file: string, options: OpenOptions = {}): Promise<TcapRecording> {
   const path = resolve(file);
   const bytes = await readCapsuleBytes(path);
-  return openCapsuleBytesAsync(bytes, path, options);
+  return openCapsuleBytesAsync(bytes, path, options, true);
 }
 
-/** openCapsuleBytes, decrypting a large capsule on two threads. */
-export async function openCapsuleBytesAsync(bytes: Uint8Array, file: string, options: OpenOptions = {}): Promise<TcapRecording> {
+/**
+ * openCapsuleBytes, decrypting a large capsule on two threads. `inPlace`: the caller hands over
+ * `bytes` (openCapsuleFile's own copy of the file), and the body is decrypted in it.
+ */
+export async function openCapsuleBytesAsync(bytes: Uint8Array, file: string, options: OpenOptions = {}, inPlace = false): Promise<TcapRecording> {
   checkEnvelopeV1(bytes, file);
   const candidates = capsuleKeyCandidates(file, options);
   let lastError: unknown;
   for (const candidate of candidates) {
     const keys = deriveKeys(candidate.key);
+    let body: Uint8Array;
     try {
-      authenticateV1(bytes, keys, file);
+      body = await openEnvelopeV1Async(bytes, keys, file, inPlace);
     } catch (e) {
       lastError = e;
       if (e instanceof RecordingError && e.code === 'wrong-key-or-damaged') continue;
       throw e;
     }
-    return fromBody(await openEnvelopeV1Async(bytes, keys, file), file, keys.ks, options);
+    return fromBody(body, file, keys.ks, options);
   }
   throw lastError;
 }
@@ -86,14 +92,16 @@ export async function authenticatedKey(file: string, options: OpenOptions = {}):
 
 function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenOptions): TcapRecording {
   const parsed = parseBody(body, file, BODY_OFFSET);
-  const taskCount = parsed.builder.threads.length;
-  const facts = capsuleFacts(parsed.header, 1, parsed.effects.count, taskCount);
+  const facts = capsuleFacts(parsed.header, 1, parsed.effects.count, parsed.threads.length);
   const firstRecordLine = documentHeaderLines(file, parsed.header, facts).length + 1;
-  const timeline = parsed.builder.finish('tcap', file, facts, firstRecordLine);
-  return new TcapRecording(timeline, 1, parsed.header, parsed.effects, body, ks, options.programRoots ?? []);
+  const timeline = new CapsuleTimeline(file, facts, parsed.threads, parsed.kinds, parsed.kind, parsed.thread, parsed.effects, firstRecordLine);
+  return new TcapRecording(timeline, 1, parsed.header, parsed.effects, ks, options.programRoots ?? []);
 }
 
-/** The capsule file's bytes (a regular file only, up to its size at open); else a RecordingError naming it. */
+/**
+ * The capsule file's bytes (a regular file only, up to its size at open); else a RecordingError
+ * naming it. A large one is read into shared memory, so that two threads can decrypt it in place.
+ */
 async function readCapsuleBytes(path: string): Promise<Uint8Array> {
-  return readRegularFile(path);
+  return readRegularFile(path, (size) => new Uint8Array(sharesWork(size) ? new SharedArrayBuffer(size) : new ArrayBuffer(size)));
 }

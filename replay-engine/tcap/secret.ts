@@ -30,7 +30,10 @@ export function secretHandle(ks: Uint8Array, text: string): string {
 export function secretHandles(rec: TcapRecording): HandlePlace[] {
   const out: HandlePlace[] = [];
   const req = rec.request;
-  for (const h of req.headers) for (const m of h.value.matchAll(HANDLE)) out.push({ handle: m[0], where: `request header ${h.name}` });
+  for (let i = 0; i < req.headerCount; i++) {
+    const h = req.header(i);
+    for (const m of h.value.matchAll(HANDLE)) out.push({ handle: m[0], where: `request header ${h.name}` });
+  }
   for (const q of req.query) for (const m of q.value.matchAll(HANDLE)) out.push({ handle: m[0], where: `request query ${q.name}` });
   const raw = looseText(rec.header.request);
   const inParts = new Set(out.map((p) => p.handle));

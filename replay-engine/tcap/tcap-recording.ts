@@ -4,13 +4,14 @@
 import { RecordingError, type EngineWarning } from '../model/errors';
 import type { DecodedValue, PanicInfo, RecordView, CapsuleRecording, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
 import type { Timeline } from '../model/timeline';
-import type { CapsuleEffects, CapsuleHeader } from './body';
+import type { CapsuleHeader } from './body';
 import { child, hex, looseText } from './decode/bytes-text';
 import { decodeKey, decodeResult } from './decode/effect-kinds';
 import { parseRequest, requestValue, type RequestParts } from './decode/http-request';
 import { renderDocument } from './document';
 import { FLAG_PANICKED, FLAG_SAMPLED, SELECT_KIND } from './format';
 import { capsuleHistories } from './histories';
+import type { EffectIndex } from './effect-index';
 import { SiteFinder } from './select-sites';
 
 /** Raw data bytes for the details view: hex, the first 4 KiB of it for a large payload. */
@@ -21,6 +22,10 @@ function dataHexValue(data: Uint8Array): DecodedValue {
 }
 
 const DATA_HEX_LIMIT = 4096;
+/** Effects whose decoded key and result are kept (see decoded()). */
+const DECODED_KEPT = 64;
+/** Longest one-line effect text (a frame name, a timeline summary, a document line). */
+const EFFECT_TEXT_LIMIT = 400;
 
 /** The secret-handle key of each open capsule, kept off the object so no dump or JSON can show it. */
 const secretKeys = new WeakMap<TcapRecording, Uint8Array>();
@@ -41,20 +46,22 @@ export class TcapRecording implements CapsuleRecording {
   private valueHistories: ValueHistories | undefined;
   private requestParts: RequestParts | undefined;
   private readonly sites: SiteFinder;
+  private readonly taskOfThread: Uint32Array;
+  private readonly decodedCache = new Map<number, { key: DecodedValue; result: DecodedValue }>();
 
   constructor(
     readonly timeline: Timeline,
     /** Envelope version (1: the only one this reader opens). */
     readonly envelope: number,
     readonly header: CapsuleHeader,
-    readonly effects: CapsuleEffects,
-    /** The decrypted body; keys are views into it. */
-    private readonly body: Uint8Array,
+    /** Where each effect's fields sit in the decrypted body (keys and data are views into it). */
+    readonly effects: EffectIndex,
     secretKey: Uint8Array,
     programRoots: readonly string[],
     warnings: EngineWarning[] = [],
   ) {
     secretKeys.set(this, secretKey);
+    this.taskOfThread = Uint32Array.from(timeline.threads, (t) => Number(t.id));
     this.warnings = warnings;
     this.sites = new SiteFinder(programRoots);
     this.panic = this.panicked || header.panic.length > 0 ? this.panicInfo() : null;
@@ -78,24 +85,24 @@ export class TcapRecording implements CapsuleRecording {
   }
 
   key(r: number): Uint8Array {
-    const at = this.effects.keyAt[r];
-    return this.body.subarray(at, at + this.effects.keyLength[r]);
+    return this.effects.key(r);
   }
 
   data(r: number): Uint8Array {
-    return this.timeline.payload(r);
+    return this.effects.data(r);
   }
 
   outcome(r: number): number {
-    return this.effects.outcome[r];
+    return this.effects.outcome(r);
   }
 
   ident(r: number): number {
-    return this.effects.ident[r];
+    return this.effects.ident(r);
   }
 
+  /** The task number of effect r (the thread's id is its decimal digits). */
   task(r: number): number {
-    return this.effects.task[r];
+    return this.taskOfThread[this.timeline.thread[r]];
   }
 
   /** The recorded request as a tree (method, target, version, headers, query, body). */
@@ -104,25 +111,53 @@ export class TcapRecording implements CapsuleRecording {
   }
 
   decodedKey(r: number): DecodedValue {
-    return decodeKey(this.timeline.kindName(r), this.key(r));
+    return this.decoded(r).key;
   }
 
   decodedResult(r: number): DecodedValue {
-    return decodeResult(this.timeline.kindName(r), this.key(r), this.data(r), this.outcome(r), this.ident(r));
+    return this.decoded(r).result;
   }
 
-  /** `GET cart:7 → "sku-1,sku-2"`: the key and the result on one line. */
-  effectText(r: number): string {
-    const k = this.decodedKey(r);
-    const v = this.decodedResult(r);
-    return `${k.type === 'empty' ? '' : `${k.text} `}→ ${v.text}`;
+  /**
+   * Effect r's key and result, decoded once: a view asks for the same few effects again and again
+   * (every stackTrace, variables and hover of a stop), and a large key (a pipeline of a million
+   * Redis commands) costs a pass over its bytes. The last DECODED_KEPT effects are kept.
+   */
+  private decoded(r: number): { key: DecodedValue; result: DecodedValue } {
+    let d = this.decodedCache.get(r);
+    if (d) {
+      this.decodedCache.delete(r); // most recent last
+    } else {
+      const kind = this.timeline.kindName(r);
+      const key = this.key(r);
+      d = { key: decodeKey(kind, key), result: decodeResult(kind, key, this.data(r), this.outcome(r), this.ident(r)) };
+      if (this.decodedCache.size >= DECODED_KEPT) this.decodedCache.delete(this.decodedCache.keys().next().value as number);
+    }
+    this.decodedCache.set(r, d);
+    return d;
+  }
+
+  /** The same, without keeping it: for passes over every effect (inspect --json, the document). */
+  decodedOnce(r: number): { key: DecodedValue; result: DecodedValue } {
+    const cached = this.decodedCache.get(r);
+    if (cached) return cached;
+    const kind = this.timeline.kindName(r);
+    const key = this.key(r);
+    return { key: decodeKey(kind, key), result: decodeResult(kind, key, this.data(r), this.outcome(r), this.ident(r)) };
+  }
+
+  /** `GET cart:7 → "sku-1,sku-2"`: the key and the result on one line, at most EFFECT_TEXT_LIMIT characters. */
+  effectText(r: number, d = this.decoded(r)): string {
+    const text = `${d.key.type === 'empty' ? '' : `${d.key.text} `}→ ${d.result.text}`;
+    return text.length > EFFECT_TEXT_LIMIT ? `${text.slice(0, EFFECT_TEXT_LIMIT)}… (${text.length} chars)` : text;
   }
 
   describe(r: number): RecordView {
     const tl = this.timeline;
     const kind = tl.kindName(r);
-    const key = this.decodedKey(r);
-    const result = this.decodedResult(r);
+    const d = this.decoded(r);
+    const key = d.key;
+    const result = d.result;
     const fault = this.outcome(r) === 1;
     const children = [
       child('seq', { text: String(r), type: 'number' }),
@@ -134,7 +169,7 @@ export class TcapRecording implements CapsuleRecording {
       child('data', dataHexValue(this.data(r))),
     ];
     if (fault) children.splice(5, 0, child('ident', { text: String(this.ident(r)), type: 'number' }));
-    const summary = `${kind} ${this.effectText(r)}`;
+    const summary = `${kind} ${this.effectText(r, d)}`;
     return {
       record: r,
       kind,

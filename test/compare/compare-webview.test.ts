@@ -92,7 +92,7 @@ describe('compare webview', () => {
     // Both runs show their goroutines in the same order.
     const lanesA = (await v.page.locator('.pane-a ul.lanes li').allTextContents()).map((t) => t.split(/[ :]/)[0]);
     const lanesB = (await v.page.locator('.pane-b ul.lanes li').allTextContents()).map((t) => t.split(/[ :]/)[0]);
-    assert.deepEqual(lanesA, ra.timeline.threads.map((t) => t.id));
+    assert.deepEqual(lanesA, model.a.threads.map((t) => t.id));
     assert.deepEqual(lanesB, lanesA);
 
     // The divergence: the first op where the S sequences differ, computed from the text.

@@ -87,10 +87,16 @@ describe('capsule orders-panic (key from TIN_REPLAY_KEY)', () => {
     assert.equal(outcome.panic, expect.panic);
   });
 
-  test('walking back effect by effect follows the tasks the resumes give', async () => {
-    await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
-    assert.equal(lastCursor(s).atEnd, true);
-    for (let i = expect.effects.length - 1; i >= 0; i--) {
+  test('Continue at the panic says the run ends there; walking back effect by effect follows the tasks the resumes give', async () => {
+    // The panic is after the last effect: Continue adds no second stop there, it says why.
+    const stops = s.events.filter((e) => e.event === 'stopped').length;
+    const refused = await s.dc.continueRequest({ threadId: 1 }).then(() => '', (e: Error) => e.message);
+    assert.match(refused, /^The run ends here: it panicked/);
+    assert.equal(s.events.filter((e) => e.event === 'stopped').length, stops);
+    assert.equal(lastCursor(s).position, expect.effects.length);
+    const panicTask = [...ids.entries()].find(([, id]) => id === lastCursor(s).threadId)![0];
+    assert.equal(Number(/^task (\d+)/.exec(panicTask)![1]), tasks[expect.effects.length - 1]);
+    for (let i = expect.effects.length - 2; i >= 0; i--) {
       const stop = await moveAndStop(s, () => s.dc.customRequest('frozenRun/stepBackIn', {}));
       assert.equal(lastCursor(s).position, i + 1, `effect ${i}`);
       const name = [...ids.entries()].find(([, id]) => id === stop.body.threadId)![0];

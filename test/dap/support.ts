@@ -107,9 +107,10 @@ export function lastCursor(s: Session): { position: number; total: number; recor
   return c.body;
 }
 
-export async function variablesOf(s: Session, frameId: number, scopeName: string): Promise<Record<string, string>> {
+/** The variables of a scope, by its name or (a RegExp) a pattern of it. */
+export async function variablesOf(s: Session, frameId: number, scopeName: string | RegExp): Promise<Record<string, string>> {
   const scopes = await s.dc.scopesRequest({ frameId });
-  const scope = scopes.body.scopes.find((x) => x.name === scopeName);
+  const scope = scopes.body.scopes.find((x) => (typeof scopeName === 'string' ? x.name === scopeName : scopeName.test(x.name)));
   if (!scope) return {};
   const vars = await s.dc.variablesRequest({ variablesReference: scope.variablesReference });
   return Object.fromEntries(vars.body.variables.map((v) => [v.name, v.value]));

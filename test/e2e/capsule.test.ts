@@ -54,7 +54,7 @@ test('a wrong key shows the wrong-key error, never a garbled view', { timeout: 3
     await vs.openFile('orders-panic.tcap');
     const tl = vs.timeline();
     await tl.getByText('wrong key or damaged', { exact: false }).first().waitFor({ timeout: 60_000 });
-    await tl.getByText('Set Capsule Key', { exact: false }).first().waitFor({ timeout: 10_000 });
+    await tl.locator('vscode-button[data-command="setCapsuleKey"]', { hasText: 'Set Key' }).waitFor({ timeout: 10_000 });
     assert.equal(await tl.locator('canvas').count(), 0, 'a timeline was drawn for a capsule that did not open');
     await vs.shot('wrong-key');
     assert.ok(!vs.extensionHostLogs().includes(WRONG_KEY), 'the key appears in the extension host logs');

@@ -41,9 +41,9 @@ test('Compare With... shows where two runs part and debugs from there', { timeou
     assert.notEqual(divA, '');
     await vs.shot('compare');
 
-    // Debug A from divergence: a session on r1.mflrr stopped once op k is done.
+    // Debug A from divergence: a session on r1.mflrr stopped on op k (the status bar numbers it as the Call Stack does).
     await view.locator('#debug-a').click();
-    await page.locator('.statusbar').getByText(`op ${k + 1}/${sa.length}`).waitFor({ timeout: 120_000 });
+    await page.locator('.statusbar').getByText(`op ${k}/${sa.length}`).waitFor({ timeout: 120_000 });
     await vs.shot('debug-from-divergence');
   });
 });

@@ -54,16 +54,17 @@ test('Replay to Panic stops on the exception; stepping back moves the timeline c
     const callStack = page.locator('.debug-call-stack');
     await callStack.getByText(PANIC, { exact: false }).first().waitFor({ timeout: 90_000 });
     const status = page.locator('.statusbar');
-    await status.getByText('op 4/4').waitFor({ timeout: 30_000 });
+    // The op the cursor is on, numbered as the Call Stack's frame (op 3 of 0..3 is the fourth).
+    await status.getByText('op 3/4').waitFor({ timeout: 30_000 });
     await vs.shot('stopped-at-panic');
 
     const canvas = vs.timeline().locator('canvas').first();
     const before = await canvas.screenshot();
     // VS Code's own Step Back (debug toolbar), then Frozen Run's Step Back Into (palette).
     await page.locator('.debug-toolbar [aria-label="Step Back"]').click();
-    await status.getByText('op 3/4').waitFor({ timeout: 30_000 });
-    await vs.runCommand('Frozen Run: Step Back Into');
     await status.getByText('op 2/4').waitFor({ timeout: 30_000 });
+    await vs.runCommand('Frozen Run: Step Back Into');
+    await status.getByText('op 1/4').waitFor({ timeout: 30_000 });
     await page.waitForTimeout(500); // one animation frame of the canvas
     const after = await canvas.screenshot();
     assert.notDeepEqual(after, before, 'the timeline canvas did not change after two steps back');
@@ -77,7 +78,7 @@ test('the variable history lists every value and moves the session on click', { 
     await openTimeline(vs, 'crash.mflrr');
     await vs.runCommand('Frozen Run: Replay to Panic');
     const status = page.locator('.statusbar');
-    await status.getByText('op 4/4').waitFor({ timeout: 90_000 });
+    await status.getByText('op 3/4').waitFor({ timeout: 90_000 });
     await vs.runCommand('Frozen Run: Open Variable History');
     const history = await vs.webviewWith('#variable-name');
     // The names have arrived (the first variable is shown) before a name is typed: typing earlier
@@ -93,7 +94,7 @@ test('the variable history lists every value and moves the session on click', { 
     await vs.shot('history');
     // Clicking a value moves the session to the op where it was set.
     await rows.nth(1).click();
-    await status.getByText('op 3/4').waitFor({ timeout: 30_000 });
+    await status.getByText('op 2/4').waitFor({ timeout: 30_000 });
     await vs.shot('history-row-clicked');
   });
 });
@@ -103,13 +104,13 @@ test('Open as Text, then the "Replay to here" code lens starts a session stopped
     const { page } = vs;
     await openTimeline(vs, 'crash.mflrr');
     await vs.timeline().locator('vscode-button[data-command="openAsText"]').click();
-    // The trace as text, decorated by the language server: a lens on each record.
+    // The trace as text, decorated by the language server: a lens on each goroutine block.
     const lens = page.locator('.codelens-decoration a', { hasText: 'Replay to here (op 2' }).first();
     await lens.waitFor({ timeout: 60_000 });
     await vs.shot('text-with-lenses');
     await lens.click();
     const status = page.locator('.statusbar');
-    await status.getByText('op 3/4').waitFor({ timeout: 90_000 });
+    await status.getByText('op 2/4').waitFor({ timeout: 90_000 });
     await page.locator('.debug-call-stack').getByText('0 main').first().waitFor({ timeout: 30_000 });
     // The timeline beside the text, following the session.
     await vs.timeline().locator('ul[aria-label="Goroutines"] li').first().waitFor({ state: 'attached', timeout: 30_000 });

@@ -50,9 +50,24 @@ test('menu items and keybindings name declared commands and say when they apply'
     assert.ok(declared.has(k.command), `keybinding for undeclared ${k.command}`);
     assert.ok(k.when, `keybinding for ${k.command} has no when clause`);
   }
-  const toolbar = contributes.menus['debug/toolBar'].map((m: { command: string }) => m.command).sort();
-  assert.deepEqual(toolbar, ['frozenRun.runBackToCursor', 'frozenRun.stepBackInto', 'frozenRun.stepBackOut']);
-  for (const id of toolbar) assert.ok(contributes.keybindings.some((k: { command: string }) => k.command === id), `${id} has no keybinding`);
+  // The five reverse buttons in their order, after VS Code's Step Out (40), before Restart (60).
+  const items = contributes.menus['debug/toolBar'] as Array<{ command: string; group: string }>;
+  const order = (g: string) => Number(/^navigation@(\d+)$/.exec(g)?.[1]);
+  const toolbar = [...items].sort((a, b) => order(a.group) - order(b.group)).map((m) => m.command);
+  assert.deepEqual(toolbar, ['frozenRun.reverseContinue', 'frozenRun.stepBack', 'frozenRun.stepBackInto', 'frozenRun.stepBackOut', 'frozenRun.runBackToCursor']);
+  for (const m of items) assert.ok(order(m.group) > 40 && order(m.group) < 60, `${m.command} at ${m.group}`);
+  for (const id of ['frozenRun.stepBackInto', 'frozenRun.stepBackOut', 'frozenRun.runBackToCursor']) {
+    assert.ok(contributes.keybindings.some((k: { command: string }) => k.command === id), `${id} has no keybinding`);
+  }
+  // Own icons (never a forward one reused, never the same twice), disabled at the start, not hidden.
+  const icons = toolbar.map((id) => JSON.stringify(contributes.commands.find((c: { command: string }) => c.command === id).icon));
+  assert.equal(new Set(icons).size, icons.length, icons.join(' '));
+  for (const icon of icons) assert.doesNotMatch(icon, /debug-step-(into|out|over)|debug-continue/);
+  for (const id of toolbar) {
+    const c = contributes.commands.find((x: { command: string }) => x.command === id);
+    assert.match(c.enablement, /!frozenRun\.atStart/, id);
+    assert.doesNotMatch(items.find((m) => m.command === id)!.group + ((items.find((m) => m.command === id) as { when?: string }).when ?? ''), /atStart/);
+  }
 });
 
 test('engines, types and packaging agree (vsce refuses newer @types/vscode than the engine)', () => {

@@ -77,7 +77,7 @@ describe('orders-panic, decoded', () => {
     }
   });
 
-  test('symbols: one per task with its effects; lenses on the effects', async () => {
+  test('symbols: one per task with its effects; a lens per block of a task\'s effects, and on the panic\'s', async () => {
     const symbols = await client.symbols(uri);
     const tasks = symbols.filter((s) => s.name.startsWith('task '));
     const expected = new Map<string, number[]>();
@@ -87,7 +87,11 @@ describe('orders-panic, decoded', () => {
     const lenses = await client.lenses(uri);
     assert.equal(lenses[0].command!.command, REPLAY_TO_PANIC_COMMAND);
     assert.match(lenses[0].command!.title, /Replay to panic \(task \d+, after effect 11\)/);
-    assert.deepEqual(lenses.slice(1).map((l) => [l.command!.command, l.range.start.line]), Array.from({ length: rec.timeline.recordCount }, (_, r) => [REPLAY_TO_HERE_COMMAND, lineOf(r)]));
+    // A block starts at an effect whose task is not the previous effect's.
+    const n = rec.timeline.recordCount;
+    const starts = Array.from({ length: n }, (_, r) => r).filter((r) => r === 0 || taskOf(r) !== taskOf(r - 1));
+    assert.deepEqual(lenses.slice(1).map((l) => [l.command!.command, l.range.start.line]), starts.map((r) => [REPLAY_TO_HERE_COMMAND, lineOf(r)]));
+    assert.match(lenses[1].command!.title, /^Replay to here \(effect 0 · task \d+\)$/);
   });
 
   test('header facts explain themselves', async () => {

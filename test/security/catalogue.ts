@@ -14,12 +14,14 @@ export interface CatalogueCase {
   interruptAfterMs?: number;
   /** Exit status when not the default (1 for errors, 0 for warnings). */
   exit?: number;
-  /** Where the user reads it: the one error line, or a warning of `inspect --json`. */
-  shows: 'error' | 'warning' | 'text';
+  /** Where the user reads it: the one error line, a warning of `inspect --json`, a line of `inspect`'s text, or a value of `inspect --json`. */
+  shows: 'error' | 'warning' | 'text' | 'value';
   /** For text: the line of `inspect`'s text output that the row shows. */
   textLine?: RegExp;
   /** For warnings: which one (its code). */
   warningCode?: string;
+  /** For values: the text the user reads, picked from `inspect --json`. */
+  pick?: (json: Record<string, unknown>) => string;
 }
 
 const HEADER = 'MFLRR 1\nboundary faithful\nprogram /home/ci/app/crash.mfl\nsafe 1\n';
@@ -176,6 +178,17 @@ export const CATALOGUE: CatalogueCase[] = [
   },
 ];
 
+/** A pipeline of 200,000 Redis commands in one effect (a batch job's MGET loop). */
+const bigPipeline = () =>
+  buildBody({ effects: [{ kind: 'redis@1', key: Array.from({ length: 200_000 }, (_, i) => `3:GET ${`k:${i}`.length}:k:${i}\n`).join(''), data: '+OK\r\n' }] });
+
+CATALOGUE.push({
+  name: 'a value of 200,000 parts',
+  shows: 'value',
+  pick: (j) => (j.effects as Array<{ decoded: { key: { text: string } } }>)[0].decoded.key.text,
+  make: (d) => ({ file: capsule(d, 'pipeline.tcap', seal(bigPipeline(), FIXTURE_KEY)), args: KEY }),
+});
+
 export interface Observed {
   exit: number;
   /** The message with the temporary folder taken out, as SECURITY.md shows it. */
@@ -186,7 +199,7 @@ export interface Observed {
 
 export function observe(c: CatalogueCase, dir: string): Observed {
   const { file, args, env } = c.make(dir);
-  const json = c.shows === 'warning' ? ['--json'] : [];
+  const json = c.shows === 'warning' || c.shows === 'value' ? ['--json'] : [];
   const cli = [process.execPath, join(REPO_ROOT, 'dist/cli.js'), 'inspect', file, ...args, ...json];
   // coreutils' timeout sends the Ctrl-C and passes on the CLI's own exit status (spawnSync stops reading output at its timeout).
   const command = c.interruptAfterMs ? ['timeout', '--preserve-status', '-s', 'INT', String(c.interruptAfterMs / 1000), ...cli] : cli;
@@ -195,11 +208,18 @@ export function observe(c: CatalogueCase, dir: string): Observed {
     encoding: 'utf8',
     env: { ...process.env, ...env },
     timeout: 30_000,
+    maxBuffer: 1 << 28,
   });
   const strip = (s: string) => s.split(`${dir}/`).join('').split(dir).join('.').split(REPO_ROOT).join('<repo>');
   let message = '';
   if (c.shows === 'error') {
     message = strip(r.stderr.trim());
+  } else if (c.shows === 'value') {
+    try {
+      message = c.pick!(JSON.parse(r.stdout) as Record<string, unknown>);
+    } catch {
+      message = `(not JSON: ${r.stdout.slice(0, 200)} ${r.stderr.slice(0, 200)})`;
+    }
   } else if (c.shows === 'text') {
     message = strip(r.stdout.split('\n').find((l) => c.textLine!.test(l))?.trim() ?? `(no line like ${c.textLine} in: ${r.stdout.slice(0, 200)})`);
   } else {

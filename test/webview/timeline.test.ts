@@ -38,10 +38,12 @@ describe('timeline webview', () => {
     const v = await openView(browser, 'timeline', { host: timelineHost(recording, model), width: 900 });
     await v.page.waitForSelector('canvas');
     const labels = await v.page.locator('ul[aria-label="Goroutines"] li').allTextContents();
+    // The lanes in the order the host sends them (main first, then by id).
     assert.deepEqual(
       labels.map((l) => l.split(':')[0]),
-      recording.timeline.threads.map((t) => t.id),
+      model.threads.map((t) => t.id),
     );
+    assert.deepEqual([...model.threads.map((t) => t.id)].sort(), recording.timeline.threads.map((t) => t.id).sort());
     await frames(v.page);
     const box = await canvasBox(v.page);
     const view = fitAllView(model.recordCount, box.width);
@@ -51,14 +53,14 @@ describe('timeline webview', () => {
         const p = recordPoint(view, r, lane);
         const px = await pixelAt(v.page, p.x, p.y);
         const drawn = !differs(px, DARK_BLUE, 40);
-        assert.equal(drawn, t.thread[r] === lane, `record ${r} (thread ${t.thread[r]}) at lane ${lane}: pixel ${px}`);
+        assert.equal(drawn, model.recordThread[r] === lane, `record ${r} (lane ${model.recordThread[r]}) at lane ${lane}: pixel ${px}`);
       }
     }
     assert.deepEqual(await v.problems(), []);
     await v.page.context().close();
   });
 
-  it('shows the header facts and the panic, and clicking a record posts goto and shows it decoded', async () => {
+  it('shows the header facts and the panic; a click shows the record decoded and moves only a running session', async () => {
     const { recording, model } = await crash();
     const v = await openView(browser, 'timeline', { host: timelineHost(recording, model) });
     await v.page.waitForSelector('canvas');
@@ -66,20 +68,29 @@ describe('timeline webview', () => {
     assert.match(facts ?? '', /crash\.mflrr/);
     assert.match(facts ?? '', /\/home\/ci\/app\/crash\.mfl/);
     assert.match(facts ?? '', /yes \(--safe\)/);
-    assert.match((await v.page.locator('.panic-line').textContent()) ?? '', /panic: index out of range \[12\] with length 2 +\(0, after 4\/4 ops\)/);
-    assert.match((await v.page.locator('ul[aria-label="Goroutines"] li').nth(2).textContent()) ?? '', /panicked/);
+    assert.match((await v.page.locator('.panic-line').textContent()) ?? '', /panic: index out of range \[12\] with length 2 +\(goroutine 0, after 4\/4 ops\)/);
+    assert.match((await v.page.locator('ul[aria-label="Goroutines"] li').nth(model.panic!.thread).textContent()) ?? '', /panicked/);
 
     const box = await canvasBox(v.page);
     const view = fitAllView(model.recordCount, box.width);
-    const p = recordPoint(view, 2, 2);
+    const p = recordPoint(view, 2, model.recordThread[2]);
     await v.page.mouse.click(box.x + p.x, box.y + p.y);
-    const goto = await v.waitForSent('goto');
-    assert.deepEqual(goto, { type: 'goto', position: 3, record: 2 });
+    // No session runs (no cursor): the click selects and shows the record, and starts nothing.
     assert.deepEqual(await v.waitForSent('requestDetails'), { type: 'requestDetails', record: 2 });
     await v.page.waitForSelector('.details .record-summary');
     assert.equal(await v.page.locator('.details .record-summary').textContent(), recording.describe(2).summary);
     assert.match((await v.page.locator('.details').textContent()) ?? '', /op 2\/4, goroutine 0/);
-    assert.match((await v.page.locator('[aria-live]').textContent()) ?? '', /Record 3 of 4 · op 2\/4 · 0 · sched/);
+    assert.match((await v.page.locator('[aria-live]').textContent()) ?? '', /Record 2\/4 · op 2\/4 · 0 · sched/);
+    assert.deepEqual((await v.sent()).filter((m) => m.type === 'goto'), []);
+    // The explicit action debugs from there.
+    await v.page.locator('.details vscode-button[data-command="debugFromHere"]').click();
+    assert.deepEqual(await v.waitForSent('goto'), { type: 'goto', position: 3, record: 2 });
+    // With a session running, a click moves it; the details follow the debug cursor.
+    await postToView(v.page, { type: 'cursor', position: 1, thread: 0, record: 0 });
+    assert.deepEqual(await v.waitForSent('requestDetails', (m) => m.record === 0), { type: 'requestDetails', record: 0 });
+    await v.page.mouse.click(box.x + p.x, box.y + p.y);
+    await v.page.waitForFunction(() => (window as unknown as { harness: { sent: Array<{ type: string }> } }).harness.sent.filter((m) => m.type === 'goto').length === 2);
+    assert.deepEqual((await v.sent()).filter((m) => m.type === 'goto')[1], { type: 'goto', position: 3, record: 2 });
 
     await v.page.getByText('Replay to Panic').click();
     assert.deepEqual(await v.waitForSent('command'), { type: 'command', id: 'replayToPanic' });
@@ -104,17 +115,17 @@ describe('timeline webview', () => {
 
     const live = v.page.locator('[aria-live]');
     await v.page.keyboard.press('ArrowRight');
-    assert.match((await live.textContent()) ?? '', /^Record 1 of 4 · op 0\/4 · 0\.1 · sched/);
+    assert.match((await live.textContent()) ?? '', /^Record 0\/4 · op 0\/4 · 0\.1 · sched/);
     await v.page.keyboard.press('ArrowDown');
-    assert.match((await live.textContent()) ?? '', /^Record 2 of 4 · op 1\/4 · 0\.2/);
+    assert.match((await live.textContent()) ?? '', /^Record 1\/4 · op 1\/4 · 0\.2/);
     await v.page.keyboard.press('Enter');
     assert.deepEqual(await v.waitForSent('goto'), { type: 'goto', position: 2, record: 1 });
     await v.page.keyboard.press('End');
-    assert.match((await live.textContent()) ?? '', /^Record 4 of 4 · op 3\/4 · 0 · sched/);
+    assert.match((await live.textContent()) ?? '', /^Record 3\/4 · op 3\/4 · 0 · sched/);
     await v.page.keyboard.press('ArrowLeft');
-    assert.match((await live.textContent()) ?? '', /^Record 3 of 4/);
+    assert.match((await live.textContent()) ?? '', /^Record 2\/4/);
     await v.page.keyboard.press('Home');
-    assert.match((await live.textContent()) ?? '', /^Record 1 of 4/);
+    assert.match((await live.textContent()) ?? '', /^Record 0\/4/);
     await v.page.keyboard.press('Enter');
     assert.deepEqual(await v.waitForSent('goto', (m) => m.record === 0), { type: 'goto', position: 1, record: 0 });
     assert.deepEqual(await v.problems(), []);
@@ -213,9 +224,11 @@ describe('timeline webview', () => {
     assert.ok(imgDetails.includes('<img src=x onerror='), imgDetails);
     assert.ok(scriptDetails.includes('<script>window.__xss=2</script>'), scriptDetails);
     assert.ok((await v.page.locator('[aria-live]').textContent())?.includes('I/O read'));
-    // Clicking an I/O read goes to the position where its goroutine had consumed it (the engine's positionOf).
+    // With a session running, clicking an I/O read goes to the position where its goroutine had
+    // consumed it (the engine's positionOf).
+    await postToView(v.page, { type: 'cursor', position: 0, thread: 0 });
     const box = await canvasBox(v.page);
-    const p = recordPoint(fitAllView(model.recordCount, box.width), 1, recording.timeline.thread[1]);
+    const p = recordPoint(fitAllView(model.recordCount, box.width), 1, model.recordThread[1]);
     await v.page.mouse.click(box.x + p.x, box.y + p.y);
     assert.deepEqual(await v.waitForSent('goto'), { type: 'goto', position: recording.timeline.positionOf(1), record: 1 });
     const dom = await v.page.evaluate(() => ({
@@ -269,7 +282,7 @@ describe('timeline webview', () => {
     await v.page.context().close();
   });
 
-  it('shows an error instead of the view, a banner, a protocol mismatch and the divergence', async () => {
+  it('shows an error instead of the view (with its action), a banner, a diverged verdict, a protocol mismatch and the divergence', async () => {
     const { recording, model } = await crash();
     const v = await openView(browser, 'timeline', { host: timelineHost(recording, model) });
     await v.page.waitForSelector('canvas');
@@ -300,11 +313,20 @@ describe('timeline webview', () => {
 
     await postToView(v.page, { type: 'model', version: PROTOCOL_VERSION + 1, data: new Uint8Array([1, 2, 3]) });
     assert.match((await v.page.locator('[role=alert]').textContent()) ?? '', /protocol version 1 but the extension sent version 2/);
-    await postToView(v.page, { type: 'error', message: 'orders-panic.tcap: wrong key: the capsule does not authenticate with this key. Run "Frozen Run: Set Capsule Key..."' });
+    await postToView(v.page, { type: 'error', message: 'orders-panic.tcap: wrong key: the capsule does not authenticate with this key.', actions: [{ id: 'setCapsuleKey', label: 'Set Key…' }] });
     assert.match((await v.page.locator('[role=alert]').textContent()) ?? '', /wrong key/);
     assert.equal(await v.page.locator('canvas').count(), 0);
+    // The wrong-key page's button runs Set Capsule Key.
+    await v.page.locator('[role=alert] vscode-button[data-command="setCapsuleKey"]').click();
+    assert.deepEqual(await v.waitForSent('command', (m) => m.id === 'setCapsuleKey'), { type: 'command', id: 'setCapsuleKey' });
+    // A diverged replay: the verdict with its numbers in the header, and a banner.
+    await postModel(v.page, { ...model, verdict: { verdict: 'DIVERGED', detail: '3/4 ops replayed, I/O ran short (underrun), boundary faithful' } });
+    await v.page.waitForSelector('canvas');
+    assert.equal(await v.page.locator('[aria-label="Verify verdict"]').textContent(), 'verify: DIVERGED · 3/4 ops replayed, I/O ran short (underrun), boundary faithful');
+    assert.match((await v.page.locator('.banner').allTextContents()).join(' | '), /Diverged replay: machin replay --verify says 3\/4 ops replayed/);
     await postModel(v.page, model);
     await v.page.waitForSelector('canvas');
+    assert.equal(await v.page.locator('[aria-label="Verify verdict"]').count(), 0);
     // A model whose arrays disagree (a thread index past the thread list) is refused with a message.
     await postModel(v.page, { ...model, recordThread: Uint16Array.from([0, 1, 7, 2]) });
     assert.match((await v.page.locator('[role=alert]').textContent()) ?? '', /inconsistent: record 2 names thread 7 of 3/);

@@ -21,8 +21,10 @@ export function renderValue(value: DecodedValueMsg, name?: string, depth = 0, op
   const details = h('details', { class: 'value-node', open: depth < openDepth }, h('summary', {}, label));
   const list = h('ul', { class: 'value-children' });
   for (const c of children.slice(0, MAX_CHILDREN)) list.appendChild(h('li', {}, renderValue(c.value, String(c.name), depth + 1, openDepth)));
-  if (children.length > MAX_CHILDREN) {
-    list.appendChild(h('li', { class: 'value-more' }, `… ${children.length - MAX_CHILDREN} more not shown`));
+  const total = Math.max(children.length, Number(value.more?.count) || 0);
+  const shown = Math.min(children.length, MAX_CHILDREN);
+  if (total > shown) {
+    list.appendChild(h('li', { class: 'value-more' }, `… ${total - shown} more not shown${value.more ? " (the debugger's Variables view pages through all)" : ''}`));
   }
   details.appendChild(list);
   return details;

@@ -1,5 +1,5 @@
 // The DOM around the canvas: toolbar, banners, header facts, panic line, legend.
-import type { FactMsg, PanicMsg, TimelineCommandId, ThreadMsg } from '../protocol';
+import type { FactMsg, PanicMsg, TimelineCommandId, ThreadMsg, VerdictMsg } from '../protocol';
 import { custom, h } from '../shared/dom';
 
 export interface ToolbarButton {
@@ -49,11 +49,29 @@ export function renderFacts(fileName: string, facts: FactMsg[]): HTMLElement {
   return dl;
 }
 
-export function renderPanicLine(panic: PanicMsg | null, threads: ThreadMsg[], stepCount: number): HTMLElement | null {
+export function renderPanicLine(panic: PanicMsg | null, threads: ThreadMsg[], stepCount: number, format: 'mflrr' | 'tcap' = 'mflrr'): HTMLElement | null {
   if (!panic) return null;
   const t = threads[panic.thread];
-  const who = t ? (t.label ? `${t.id} ${t.label}` : t.id) : `thread ${panic.thread}`;
-  return h('div', { class: 'panic-line', role: 'note' }, `panic: ${panic.message}  (${who}, after ${panic.position}/${stepCount} ops)`);
+  const kind = format === 'tcap' ? 'task' : 'goroutine';
+  const who = t ? (t.label ? `${kind} ${t.id} ${t.label}` : `${kind} ${t.id}`) : `${kind} ${panic.thread}`;
+  return h('div', { class: 'panic-line', role: 'note' }, `panic: ${panic.message}  (${who}, after ${panic.position}/${stepCount} ${format === 'tcap' ? 'effects' : 'ops'})`);
+}
+
+/** The verify verdict with its numbers, beside the header facts (FAITHFUL or DIVERGED). */
+export function renderVerdict(v: VerdictMsg): HTMLElement {
+  return h(
+    'div',
+    { class: `verdict ${v.verdict === 'FAITHFUL' ? 'faithful' : 'diverged'}`, role: 'note', 'aria-label': 'Verify verdict' },
+    h('strong', {}, `verify: ${v.verdict}`),
+    ` · ${v.detail}`,
+  );
+}
+
+/** One line on what the missing toolchain would add, with a button that opens its setting. */
+export function renderToolchainNote(text: string, onOpenSetting: () => void): HTMLElement {
+  const b = custom('vscode-button', { secondary: true, 'data-command': 'openMachinSetting', title: 'Open the frozenRun.machinPath setting' }, 'Set machin Path…');
+  b.addEventListener('click', onOpenSetting);
+  return h('div', { class: 'toolchain-note', role: 'note' }, h('span', {}, text), b);
 }
 
 export function renderLegend(format: 'mflrr' | 'tcap', hasPanic: boolean): HTMLElement {
@@ -63,7 +81,7 @@ export function renderLegend(format: 'mflrr' | 'tcap', hasPanic: boolean): HTMLE
     { class: 'legend' },
     item('step', format === 'tcap' ? 'effect' : 'schedule op'),
     format === 'mflrr' ? item('io', 'I/O read') : null,
-    hasPanic ? item('chain', 'causal chain (tinted lanes, outlined ops)') : null,
+    hasPanic ? item('chain', `causal chain (tinted lanes, outlined ${format === 'tcap' ? 'effects' : 'ops'})`) : null,
     item('cursor', 'debug cursor'),
     hasPanic ? item('panic', 'panic') : null,
     item('divergence', 'divergence'),

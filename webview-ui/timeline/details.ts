@@ -1,7 +1,7 @@
 // The details panel: the selected record decoded (I/O bytes, effect request/result), and for a
 // capsule the request that started it all.
 import type { DecodedValueMsg, RecordViewMsg } from '../protocol';
-import { clear, h } from '../shared/dom';
+import { clear, custom, h } from '../shared/dom';
 import { renderValue } from '../shared/value-tree';
 import type { TimelineIndex } from './model-index';
 
@@ -9,8 +9,16 @@ export class DetailsPanel {
   readonly element = h('section', { class: 'details', 'aria-label': 'Record details', tabindex: '-1' });
   private shown = -1;
 
-  constructor(private index: TimelineIndex, private request: DecodedValueMsg | undefined) {
+  /** @param debugFrom starts (or moves) a debug session at a record: the panel's explicit action. */
+  constructor(private index: TimelineIndex, private request: DecodedValueMsg | undefined, private debugFrom: (record: number) => void = () => undefined) {
     this.showNothing();
+  }
+
+  /** The button that debugs from the shown record (a click only selects while no session runs). */
+  private debugButton(record: number): HTMLElement {
+    const b = custom('vscode-button', { secondary: true, 'data-command': 'debugFromHere', title: 'Start a replay stopped on this record (or move the running one here)' }, 'Debug from Here');
+    b.addEventListener('click', () => this.debugFrom(record));
+    return b;
   }
 
   showNothing(): void {
@@ -25,6 +33,7 @@ export class DetailsPanel {
     this.shown = record;
     clear(this.element);
     this.element.appendChild(h('h2', {}, describeRecord(this.index, record)));
+    this.element.appendChild(this.debugButton(record));
     const summary = this.index.model.summaries?.[record];
     if (summary !== undefined) this.element.appendChild(h('div', { class: 'record-summary' }, summary));
     this.element.appendChild(h('p', { class: 'empty-hint' }, 'Decoding…'));
@@ -35,7 +44,9 @@ export class DetailsPanel {
     if (view.record !== this.shown) return; // an answer for an older selection
     clear(this.element);
     this.element.appendChild(h('h2', {}, describeRecord(this.index, view.record)));
-    this.element.appendChild(h('div', { class: 'record-meta' }, `line ${view.line} · ${view.kind} · ${view.step >= 0 ? `done at position ${view.position}` : `consumed by its thread before op ${view.position}`}`));
+    this.element.appendChild(this.debugButton(view.record));
+    const unit = this.index.model.format === 'tcap' ? 'effect' : 'op';
+    this.element.appendChild(h('div', { class: 'record-meta' }, `line ${view.line} · ${view.kind} · ${view.step >= 0 ? `done at position ${view.position}` : `consumed by its thread before ${unit} ${view.position}`}`));
     this.element.appendChild(h('div', { class: 'record-summary' }, view.summary));
     this.element.appendChild(renderValue(view.value, 'value'));
     this.appendRequest();
@@ -48,12 +59,14 @@ export class DetailsPanel {
   }
 }
 
-/** "Record 12 · op 5/40 · 0.1 feed · sched": the same words the aria-live region announces. */
+/** "Record 12/60 · op 5/40 · 0.1 feed · sched": the same words the aria-live region announces. */
 export function describeRecord(index: TimelineIndex, r: number): string {
   const m = index.model;
   const step = index.stepOf(r);
-  // Ops are numbered from 0, as machin numbers them (`schedule op P/N` counts completed ops).
-  const where = step >= 0 ? `op ${step}/${index.stepCount}` : `I/O read before op ${index.stepsBefore(r)}`;
+  // Ops are numbered from 0, as the Call Stack and the status bar number them; a capsule's effects too.
+  const unit = m.format === 'tcap' ? 'effect' : 'op';
+  const where = step >= 0 ? `${unit} ${step}/${index.stepCount}` : `I/O read before ${unit} ${index.stepsBefore(r)}`;
   const kind = m.kinds[m.recordKind[r]] ?? '?';
-  return `Record ${r + 1} of ${index.recordCount} · ${where} · ${index.laneLabel(m.recordThread[r])} · ${kind}`;
+  // Records 0-based too, as in the Variables view, launch configurations and compare --json.
+  return `Record ${r}/${index.recordCount} · ${where} · ${index.laneLabel(m.recordThread[r])} · ${kind}`;
 }

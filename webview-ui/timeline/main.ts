@@ -3,13 +3,13 @@
 import './elements';
 import baseCss from '../shared/base.css';
 import timelineCss from './timeline.css';
-import { PROTOCOL_VERSION, unpackModel, type HostToTimeline, type TimelineModel, type TimelineToHost } from '../protocol';
+import { PROTOCOL_VERSION, unpackModel, type HostToTimeline, type TimelineCommandId, type TimelineModel, type TimelineToHost } from '../protocol';
 import { clear, h } from '../shared/dom';
 import { adoptStyles } from '../shared/styles';
 import { onThemeChange } from '../shared/theme-colors';
 import { loadState, onHostMessage, postToHost, saveState } from '../shared/vscode-api';
 import { renderError } from '../shared/error-view';
-import { renderBanner, renderFacts, renderLegend, renderPanicLine, renderToolbar, toolbarButtons } from './chrome';
+import { renderBanner, renderFacts, renderLegend, renderPanicLine, renderToolbar, renderToolchainNote, renderVerdict, toolbarButtons } from './chrome';
 import { DetailsPanel } from './details';
 import { TimelineIndex } from './model-index';
 import { resolvePalette } from './palette';
@@ -31,6 +31,8 @@ const send = (m: TimelineToHost) => postToHost(m);
 let current: { view: TimelineView; details: DetailsPanel; model: TimelineModel } | null = null;
 /** Messages that may arrive before the model; applied once it is there. */
 let pendingCursor: number | null = null;
+/** The record the debug cursor is on (the details pane follows it). */
+let cursorRecord = -1;
 let pendingDivergence: number | null = null;
 let bannerText: string | null = null;
 const bannerSlot = h('div', {});
@@ -41,14 +43,18 @@ let divergenceMessage = '';
 function showDivergence(): void {
   const r = pendingDivergence;
   divergenceLine.textContent =
-    r === null ? '' : divergenceMessage ? `Replay against build: ${divergenceMessage}` : `Replay against build diverged at record ${r + 1}`;
+    r === null ? '' : divergenceMessage ? `Replay against build: ${divergenceMessage}` : `Replay against build diverged at ${currentFormat() === 'tcap' ? 'effect' : 'record'} ${r}`;
 }
 
-function showError(message: string): void {
+function currentFormat(): 'mflrr' | 'tcap' | undefined {
+  return current?.model.format;
+}
+
+function showError(message: string, actions: Array<{ id: TimelineCommandId; label: string }> = []): void {
   current?.view.dispose();
   current = null;
   clear(root);
-  root.appendChild(renderError(message));
+  root.appendChild(renderError(message, undefined, actions.map((a) => ({ ...a, run: () => send({ type: 'command', id: a.id }) }))));
 }
 
 function showBanner(): void {
@@ -81,14 +87,17 @@ function showModel(model: TimelineModel): void {
     persist(true);
     current.view.dispose();
   }
-  const details = new DetailsPanel(index, model.request);
+  const debugFrom = (record: number) => send({ type: 'goto', position: index.positionOf(record), record });
+  const details = new DetailsPanel(index, model.request, debugFrom);
   const view = new TimelineView(index, resolvePalette(model.kinds), {
     select(record) {
       details.showPending(record);
       send({ type: 'requestDetails', record });
     },
-    goto(record) {
-      send({ type: 'goto', position: index.positionOf(record), record });
+    goto: debugFrom,
+    // A click selects; only with a session running (a cursor shown) does it move the session.
+    clicked(record) {
+      if (pendingCursor !== null) debugFrom(record);
     },
     changed: () => persist(),
   });
@@ -100,8 +109,13 @@ function showModel(model: TimelineModel): void {
   if (model.bestEffort) {
     root.appendChild(renderBanner('Best-effort trace: the program calls C through FFI, so a replay may diverge from the recorded run and can never be certified.'));
   }
+  if (model.verdict?.verdict === 'DIVERGED') {
+    root.appendChild(renderBanner(`Diverged replay: machin replay --verify says ${model.verdict.detail}. What follows the divergence may not be what the recorded run did.`));
+  }
   root.append(renderFacts(model.fileName, model.facts));
-  const panicLine = renderPanicLine(model.panic, model.threads, index.stepCount);
+  if (model.verdict) root.appendChild(renderVerdict(model.verdict));
+  if (model.toolchainNote) root.appendChild(renderToolchainNote(model.toolchainNote, () => send({ type: 'command', id: 'openMachinSetting' })));
+  const panicLine = renderPanicLine(model.panic, model.threads, index.stepCount, model.format);
   if (panicLine) root.appendChild(panicLine);
   root.appendChild(divergenceLine);
   root.append(renderLegend(model.format, model.panic !== null), view.element, view.status, details.element, view.laneList, view.announcer);
@@ -114,6 +128,7 @@ function showModel(model: TimelineModel): void {
     if (typeof saved.selected === 'number' && saved.selected >= 0) view.select(saved.selected, false);
   }
   if (pendingCursor !== null) view.setCursor(pendingCursor);
+  if (pendingCursor !== null && cursorRecord >= 0) view.select(cursorRecord, false);
   if (pendingDivergence !== null) view.setDivergence(pendingDivergence);
   showDivergence();
 }
@@ -150,6 +165,9 @@ onHostMessage<HostToTimeline>((m) => {
     case 'cursor':
       pendingCursor = m.position;
       current?.view.setCursor(m.position);
+      // The details pane follows the debug cursor: the record it is on is selected and shown.
+      cursorRecord = m.position !== null && typeof m.record === 'number' ? m.record : -1;
+      if (current && cursorRecord >= 0 && cursorRecord !== current.view.selected) current.view.select(cursorRecord, false);
       return;
     case 'divergence':
       pendingDivergence = m.record;
@@ -165,7 +183,7 @@ onHostMessage<HostToTimeline>((m) => {
       showBanner();
       return;
     case 'error':
-      showError(m.message);
+      showError(m.message, m.actions);
       return;
   }
 });

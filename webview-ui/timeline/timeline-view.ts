@@ -12,8 +12,10 @@ import { attachPointer } from './pointer-controller';
 export interface TimelineViewEvents {
   /** A record was selected (by click or keyboard). */
   select(record: number): void;
-  /** The user asked to move the debug session to a record (click or Enter). */
+  /** The user asked to debug from a record (Enter or Space on the selection). */
   goto(record: number): void;
+  /** A record was clicked (after it was selected): moves a running session, starts none. */
+  clicked(record: number): void;
   /** The view changed in a way worth persisting. */
   changed(): void;
 }
@@ -204,7 +206,7 @@ export class TimelineView {
         const r = this.recordAtPoint(e.clientX, e.clientY);
         if (r < 0) return;
         this.select(r, false);
-        this.events.goto(r);
+        this.events.clicked(r);
       },
     });
     c.addEventListener('pointerleave', () => {

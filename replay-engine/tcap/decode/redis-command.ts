@@ -1,12 +1,29 @@
 // redis@1 keys: each command's words as `LEN:BYTES` joined by spaces and ended by `\n`
 // (`3:GET 6:cart:7\n`); a pipeline holds several commands. Words are bytes and may hold spaces.
+// One pass checks the layout and notes where each word starts and ends (typed arrays, no object
+// per word); commands and words become values only when shown (long-list.ts).
 import type { DecodedValue } from '../../model/recording';
 import { bytesValue, child, malformed, printableText } from './bytes-text';
+import { joinedText, longList } from './long-list';
 
-/** The commands as lists of words, or a reason the key is not in that layout. */
-export function parseRedisCommands(key: Uint8Array): Uint8Array[][] | string {
-  const commands: Uint8Array[][] = [];
-  let words: Uint8Array[] = [];
+/** Word w is key[wordAt[w] .. wordEnd[w]); command c is words commandWord[c] .. commandWord[c+1]-1. */
+interface RedisIndex {
+  wordAt: Uint32Array;
+  wordEnd: Uint32Array;
+  commandWord: Uint32Array;
+  commands: number;
+}
+
+/** The layout of the commands, or a reason the key is not in that layout. */
+export function indexRedisCommands(key: Uint8Array): RedisIndex | string {
+  // A word takes at least 3 bytes (`0:` and a separator): arrays sized by that bound.
+  const maxWords = Math.ceil(key.length / 3) + 1;
+  const wordAt = new Uint32Array(maxWords);
+  const wordEnd = new Uint32Array(maxWords);
+  const commandWord = new Uint32Array(maxWords + 1);
+  let words = 0;
+  let commands = 0;
+  let inCommand = false;
   let pos = 0;
   while (pos < key.length) {
     let len = 0;
@@ -15,17 +32,36 @@ export function parseRedisCommands(key: Uint8Array): Uint8Array[][] | string {
     if (pos === start || key[pos] !== 0x3a) return `byte ${pos}: expected LEN:`;
     pos++;
     if (len > key.length - pos) return `byte ${start}: word length ${len} is more than the bytes that remain`;
-    words.push(key.subarray(pos, pos + len));
+    if (!inCommand) {
+      commandWord[commands] = words;
+      inCommand = true;
+    }
+    wordAt[words] = pos;
+    wordEnd[words++] = pos + len;
     pos += len;
     if (key[pos] === 0x20) pos++;
     else if (key[pos] === 0x0a) {
       pos++;
-      commands.push(words);
-      words = [];
+      commands++;
+      inCommand = false;
     } else return `byte ${pos}: expected a space or a newline after a word`;
   }
-  if (words.length) return 'the last command is not ended by a newline';
-  return commands;
+  if (inCommand) return 'the last command is not ended by a newline';
+  commandWord[commands] = words;
+  return { wordAt, wordEnd, commandWord, commands };
+}
+
+/** The commands as lists of words (for tests and small keys), or the reason the layout is wrong. */
+export function parseRedisCommands(key: Uint8Array): Uint8Array[][] | string {
+  const ix = indexRedisCommands(key);
+  if (typeof ix === 'string') return ix;
+  const out: Uint8Array[][] = [];
+  for (let c = 0; c < ix.commands; c++) {
+    const words: Uint8Array[] = [];
+    for (let w = ix.commandWord[c]; w < ix.commandWord[c + 1]; w++) words.push(key.subarray(ix.wordAt[w], ix.wordEnd[w]));
+    out.push(words);
+  }
+  return out;
 }
 
 export function wordText(w: Uint8Array): string {
@@ -34,18 +70,24 @@ export function wordText(w: Uint8Array): string {
   return t !== undefined ? JSON.stringify(t) : `0x${Buffer.from(w).toString('hex')}`;
 }
 
-export function redisKeyValue(key: Uint8Array): DecodedValue {
-  const parsed = parseRedisCommands(key);
-  if (typeof parsed === 'string') return malformed(parsed, key);
-  const commands = parsed.map((words) => ({
-    text: words.map(wordText).join(' '),
-    type: 'redis-command',
-    children: words.map((w, i) => child(`[${i}]`, bytesValue(w))),
-  }));
-  if (commands.length === 1) return commands[0];
+function commandValue(key: Uint8Array, ix: RedisIndex, c: number): DecodedValue {
+  const first = ix.commandWord[c];
+  const count = ix.commandWord[c + 1] - first;
+  const word = (i: number) => key.subarray(ix.wordAt[first + i], ix.wordEnd[first + i]);
   return {
-    text: commands.map((c) => c.text).join('; '),
+    text: joinedText(count, (i) => wordText(word(i)), ' ', 'words'),
+    type: 'redis-command',
+    ...longList(count, (i) => child(`[${i}]`, bytesValue(word(i)))),
+  };
+}
+
+export function redisKeyValue(key: Uint8Array): DecodedValue {
+  const ix = indexRedisCommands(key);
+  if (typeof ix === 'string') return malformed(ix, key);
+  if (ix.commands === 1) return commandValue(key, ix, 0);
+  return {
+    text: joinedText(ix.commands, (c) => commandValue(key, ix, c).text, '; ', 'commands'),
     type: 'redis-pipeline',
-    children: commands.map((c, i) => child(`command ${i + 1}`, c)),
+    ...longList(ix.commands, (c) => child(`command ${c + 1}`, commandValue(key, ix, c))),
   };
 }

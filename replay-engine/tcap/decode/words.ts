@@ -56,9 +56,10 @@ export function durationText(ns: bigint): string {
 export function monotonicValue(data: Uint8Array): DecodedValue {
   const w = data.length === 8 ? readWord(data) : undefined;
   if (w === undefined) return malformed(`a monotonic clock is one 8-byte word, this one is ${data.length} bytes`, data);
+  const digits = w.toString();
   return {
-    text: `${w} ns (${durationText(w)} on the monotonic clock)`,
+    text: `${digits} ns (${durationText(w)} on the monotonic clock)`,
     type: 'time',
-    children: [child('ns', { text: w.toString(), type: 'number' })],
+    children: [child('ns', { text: digits, type: 'number' })],
   };
 }

@@ -1,0 +1,21 @@
+// What the timeline header says about how far a replay can be trusted: machin replay --verify's
+// verdict with its numbers, and, when machin could not run, one line on what it would add.
+import type { Recording } from '../replay-engine/model/recording';
+import type { VerdictMsg } from '../webview-ui/protocol';
+
+export function verdictOf(rec: Recording): VerdictMsg | undefined {
+  const v = rec.verify;
+  if (!v) return undefined;
+  const io = v.ioUnderrun ? 'I/O ran short (underrun)' : 'no I/O underrun';
+  return { verdict: v.verdict, detail: `${v.scheduleDone}/${v.scheduleTotal} ops replayed, ${io}, boundary ${v.boundary}` };
+}
+
+/** Warning codes that mean machin itself was not there (as opposed to failing on this trace). */
+const NO_MACHIN = new Set(['toolchain-missing']);
+
+/** The header's one line when machin was looked for and not found; undefined otherwise. */
+export function toolchainNoteOf(rec: Recording): string | undefined {
+  if (rec.timeline.format !== 'mflrr' || rec.verify || rec.panic?.source === 'machin') return undefined;
+  if (!rec.warnings.some((w) => NO_MACHIN.has(w.code))) return undefined;
+  return 'No machin: with it Frozen Run adds the panic and its causal chain, the verify verdict (is this replay faithful?) and every variable\'s values.';
+}
