@@ -64,11 +64,13 @@ export function authenticateV1(bytes: Uint8Array, keys: CapsuleKeys, file: strin
   const tagAt = bytes.length - TAG_LENGTH;
   const expected = u8(createHmac('sha256', keys.km).update(bytes.subarray(0, tagAt)).digest());
   const tag = bytes.subarray(tagAt);
-  if (!timingSafeEqual(expected, tag)) {
-    throw new RecordingError(
-      'wrong-key-or-damaged',
-      `${file}: ${WRONG_KEY_OR_DAMAGED} (the tag does not match: either the key is not the one the server used, or a byte of the file changed). Try the right key; if it is right, get a fresh copy of the capsule.`,
-      { file },
-    );
-  }
+  if (!timingSafeEqual(expected, tag)) throw wrongKeyOrDamagedError(file);
+}
+
+export function wrongKeyOrDamagedError(file: string): RecordingError {
+  return new RecordingError(
+    'wrong-key-or-damaged',
+    `${file}: ${WRONG_KEY_OR_DAMAGED} (the tag does not match: either the key is not the one the server used, or a byte of the file changed). Try the right key; if it is right, get a fresh copy of the capsule.`,
+    { file },
+  );
 }
