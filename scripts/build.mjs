@@ -10,6 +10,8 @@ const nodeEntries = {
   extension: 'extension/main.ts',
   'debug-adapter': 'debug-adapter/main.ts',
   'language-server': 'language-server/main.ts',
+  // The spool index's worker thread, loaded by path beside the extension and the CLI.
+  'spool-worker': 'replay-engine/tcap/spool/spool-worker.ts',
 };
 // The CLI is its own build: it is run directly (`bin: frozen-run`), so it needs a shebang.
 const cliEntries = { cli: 'replay-engine/cli/main.ts' };

@@ -10,9 +10,10 @@ import { readSpool } from '../tcap/spool/spool-index';
 import { parse, UsageError, type Options } from './args';
 
 export const SPOOL_USAGE = `usage:
-  frozen-run spool DIR [--key HEX | --key-file PATH] [--examples N] [--json]
+  frozen-run spool DIR [--key HEX | --key-file PATH] [--examples N] [--threads N] [--json]
       the capsules of a Tin spool folder in groups (same status, panic with numbers and ids
       masked, route, first failing effect), largest first; unreadable capsules with the reason
+      --threads 1 reads on one thread; default: worker threads for a large spool on 3+ cores
       exit 0 the folder was read, 1 it cannot be, 2 usage`;
 
 const OPTIONS: Options = {
@@ -20,6 +21,7 @@ const OPTIONS: Options = {
   key: { type: 'string' },
   'key-file': { type: 'string' },
   examples: { type: 'string' },
+  threads: { type: 'string' },
 };
 
 const time = (w: bigint | null): string | null => (w === null ? null : isoFromNanos(w));
@@ -29,12 +31,15 @@ export async function runSpool(argv: string[]): Promise<number> {
   if (values.key !== undefined && values['key-file'] !== undefined) throw new UsageError('give --key or --key-file, not both');
   const examples = values.examples === undefined ? 3 : Number(values.examples);
   if (!Number.isInteger(examples) || examples < 0) throw new UsageError(`--examples wants a count, got \`${String(values.examples)}\``);
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64)) throw new UsageError(`--threads wants 1 to 64, got \`${String(values.threads)}\``);
   const showProgress = values.json !== true && process.stderr.isTTY === true;
   const index = await groupSpool(
     readSpool(positionals[0], {
       keyHex: values.key as string | undefined,
       keyFile: values['key-file'] as string | undefined,
       env: process.env,
+      threads,
       onProgress: showProgress ? (p) => process.stderr.write(`\rfrozen-run: ${p.done}/${p.total} capsules, ${(p.bytes / 1e6).toFixed(1)} MB`) : undefined,
     }),
   );

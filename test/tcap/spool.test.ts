@@ -166,7 +166,7 @@ describe('spool index', () => {
     const progress: number[] = [];
     await assert.rejects(
       (async () => {
-        for await (const _ of readSpool(dir, { keyHex: FIXTURE_KEY, env: {}, signal: stop.signal, concurrency: 2, onProgress: (p) => progress.push(p.done) })) {
+        for await (const _ of readSpool(dir, { keyHex: FIXTURE_KEY, env: {}, signal: stop.signal, onProgress: (p) => progress.push(p.done) })) {
           if (++seen === 5) stop.abort();
         }
       })(),
@@ -205,5 +205,23 @@ describe('spool index', () => {
         assert.equal(summary.firstFault?.message, Buffer.from(rec.data(fault)).toString('utf8').slice(0, 500));
       }
     }
+  });
+});
+
+describe('spool index on worker threads', () => {
+  it('finds the same groups and unreadable capsules as one thread', async () => {
+    const dir = freshDir();
+    writeSpool(dir, FIXTURE_KEY, BUGS, [40, 30, 50, 20, 10, 60]);
+    writeFileSync(join(dir, spoolName(1_764_800_000_000_000_000n, 1, 1)), seal(bugBody(BUGS[0], 1, 1n, 1), randomKeyHex()));
+    const summary = (g: Awaited<ReturnType<typeof groupSpool>>) => ({
+      groups: g.groups().map((x) => [x.key, x.count, x.first, x.last, x.capsules.map((c) => c.name)]),
+      unreadable: g.unreadable().map((u) => [u.name, u.code]),
+    });
+    const one = summary(await groupSpool(readSpool(dir, { keyHex: FIXTURE_KEY, env: {}, threads: 1 })));
+    let progress = 0;
+    const two = summary(await groupSpool(readSpool(dir, { keyHex: FIXTURE_KEY, env: {}, threads: 2, onProgress: (p) => (progress = p.done) })));
+    assert.deepEqual(two, one);
+    assert.equal(progress, 211);
+    assert.equal(one.unreadable.length, 1);
   });
 });

@@ -6,6 +6,7 @@ import type { OpenOptions } from '../../open-options';
 import { capsuleKeyCandidates, savedTestNames } from '../key-source';
 import { deriveKeys } from '../keys';
 import type { FolderKeys } from './capsule-summary';
+import { keystreamPads } from './lazy-body';
 
 export function folderKeyResolver(options: OpenOptions): (file: string) => FolderKeys {
   const savedByFolder = new Map<string, Set<string>>();
@@ -18,7 +19,10 @@ export function folderKeyResolver(options: OpenOptions): (file: string) => Folde
     let keys = bySaved.get(isSaved);
     if (!keys) {
       try {
-        keys = { keys: capsuleKeyCandidates(file, options, isSaved).map((c) => ({ ...deriveKeys(c.key), source: c.source })) };
+        keys = { keys: capsuleKeyCandidates(file, options, isSaved).map((c) => {
+          const derived = deriveKeys(c.key);
+          return { ...derived, source: c.source, pads: keystreamPads(derived.ke) };
+        }) };
       } catch (e) {
         if (!(e instanceof RecordingError && e.code === 'no-key')) throw e;
         keys = { keys: [], missing: (f) => noKey(f, options) };

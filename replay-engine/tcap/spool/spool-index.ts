@@ -1,9 +1,10 @@
-// The spool index: every capsule of a folder (never a `.tmp` being written), summarised and put in
-// groups by failure signature. Capsules are read a few at a time (the read and the tag run on
-// libuv's thread pool while the main thread walks another capsule's records) and handed out as
-// each is done, so memory is a few capsules plus one small summary each, whatever the spool's
-// size. A capsule that cannot be read is listed with the engine's reason and never stops the rest.
-import { readdir, readFile } from 'node:fs/promises';
+// The spool index: every capsule of a folder (never a `.tmp` being written), summarised and handed
+// out one by one as it is read, so memory is the capsule being read plus one small summary each,
+// whatever the spool's size. A large spool is read on worker threads (spool-workers.ts); a small one
+// on this thread, in slices that give the event loop a turn. A capsule that cannot be read is
+// listed with the engine's reason and never stops the rest.
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileError } from '../../file-error';
 import { RecordingError } from '../../model/errors';
@@ -12,6 +13,7 @@ import { u8 } from '../u8';
 import { summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
 import { folderKeyResolver } from './folder-keys';
 import { isCapsuleName, parseSpoolName } from './spool-name';
+import { summariseOnWorkers, workerCount, workerScriptFound } from './spool-workers';
 
 export interface SpoolProgress {
   done: number;
@@ -20,10 +22,10 @@ export interface SpoolProgress {
 }
 
 export interface SpoolOptions extends Pick<OpenOptions, 'keyHex' | 'keyFile' | 'env'> {
+  /** 1: read on this thread only; n > 1: on n worker threads; default: workers for a large spool when cores are spare. */
+  threads?: number;
   signal?: AbortSignal;
   onProgress?: (p: SpoolProgress) => void;
-  /** Capsules read at once (default 4: the thread pool's size). */
-  concurrency?: number;
 }
 
 /** The capsule names of a folder, newest name first. A folder that cannot be listed is a RecordingError. */
@@ -46,13 +48,18 @@ export async function listSpool(folder: string): Promise<string[]> {
 }
 
 /** One capsule file, summarised or listed as unreadable with its reason (never throws). */
-export async function readSpoolCapsule(file: string, keysFor: (file: string) => FolderKeys): Promise<SpoolCapsule> {
+export function readSpoolCapsule(file: string, keysFor: (file: string) => FolderKeys): SpoolCapsule {
   const name = basename(file);
   let size = 0;
   try {
-    const bytes = u8(await readFile(file).catch((e: unknown) => Promise.reject(fileError(file, e))));
+    let bytes: Uint8Array;
+    try {
+      bytes = u8(readFileSync(file));
+    } catch (e) {
+      throw fileError(file, e);
+    }
     size = bytes.length;
-    return await summariseCapsule(bytes, file, name, keysFor);
+    return summariseCapsule(bytes, file, name, keysFor);
   } catch (e) {
     const fromName = parseSpoolName(name);
     const err = e instanceof RecordingError ? e : new RecordingError('damaged', `${file}: cannot be read: ${e instanceof Error ? e.message : String(e)}`, { file });
@@ -60,32 +67,47 @@ export async function readSpoolCapsule(file: string, keysFor: (file: string) => 
   }
 }
 
-/** Every capsule of the folder as it is read (not in name order). Throws only for the folder itself or a cancel. */
+/** Work done between two turns of the event loop, so a host (VS Code) stays responsive. */
+const SLICE_MS = 10;
+
+/**
+ * Every capsule of the folder, newest name first. Throws only for the folder itself, a malformed
+ * key or a cancel.
+ */
 export async function* readSpool(folder: string, options: SpoolOptions = {}): AsyncGenerator<SpoolCapsule> {
   const dir = resolve(folder);
   const names = await listSpool(dir);
   const keysFor = folderKeyResolver({ ...options, env: options.env ?? process.env });
   if (names.length) keysFor(join(dir, names[0])); // a malformed key is said once, for the whole spool
-  const limit = Math.max(1, options.concurrency ?? 4);
-  const running = new Map<number, Promise<{ slot: number; capsule: SpoolCapsule }>>();
-  let next = 0;
-  let done = 0;
   let bytes = 0;
-  options.onProgress?.({ done, total: names.length, bytes });
-  while (next < names.length || running.size > 0) {
-    while (next < names.length && running.size < limit && !options.signal?.aborted) {
-      const slot = next++;
-      running.set(slot, readSpoolCapsule(join(dir, names[slot]), keysFor).then((capsule) => ({ slot, capsule })));
+  options.onProgress?.({ done: 0, total: names.length, bytes });
+  const workers = options.threads === undefined ? workerCount(names.length) : options.threads > 1 && workerScriptFound() ? options.threads : 0;
+  if (workers > 0) {
+    let done = 0;
+    const setup = { dir, keyHex: options.keyHex, keyFile: options.keyFile, env: options.env ?? process.env };
+    for await (const batch of summariseOnWorkers(setup, names, workers, () => options.signal?.aborted === true)) {
+      for (const capsule of batch) {
+        if (options.signal?.aborted) throw cancelled(dir);
+        bytes += capsule.size;
+        options.onProgress?.({ done: ++done, total: names.length, bytes });
+        yield capsule;
+      }
     }
-    if (running.size === 0) break;
-    const { slot, capsule } = await Promise.race(running.values());
-    running.delete(slot);
-    done++;
+    if (options.signal?.aborted) throw cancelled(dir);
+    return;
+  }
+  let sliceStart = Date.now();
+  for (let i = 0; i < names.length; i++) {
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      sliceStart = Date.now();
+    }
+    if (options.signal?.aborted) throw cancelled(dir);
+    const capsule = readSpoolCapsule(join(dir, names[i]), keysFor);
     bytes += capsule.size;
-    options.onProgress?.({ done, total: names.length, bytes });
+    options.onProgress?.({ done: i + 1, total: names.length, bytes });
     yield capsule;
   }
-  if (options.signal?.aborted) throw cancelled(dir);
 }
 
 export function cancelled(dir: string): RecordingError {
