@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { activeRecording, trackActiveRecording } from './active-recording';
 import { CapsuleDocumentProvider } from './capsule-document';
+import { registerCapsulesView } from './capsules-view/capsules-view';
 import { registerCapsuleKeyCommands } from './commands/capsule-keys';
 import { registerCompareCommands } from './commands/compare';
 import { registerHistoryCommand } from './commands/history';
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerCapsuleKeyCommands(context, keys, store, activeRecording);
   registerViewCommands(context, activeRecording);
   registerTinCommands(context, { store, timeline, activeTimeline: activeRecording });
+  registerCapsulesView(context, keys);
 
   context.subscriptions.push(followSessionToolchains(sessions));
   startLanguageClient(context).then(

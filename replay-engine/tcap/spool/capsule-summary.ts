@@ -1,7 +1,9 @@
 // One capsule of a spool, summarised for the index: wall time, core, status, panic, route, peer
-// and the first failing effect. Version 1 is authenticated (the tag over the whole file) and then only the words that give the body's layout are decrypted (LazyBody); the
-// records are walked with the same checks as a full open, so a capsule the index lists as
-// readable is one the timeline opens. Version 2 is summarised from its plain text, without a key.
+// and the first failing effect. Version 1 is authenticated (the tag over the whole file), then only
+// the words that give the body's layout are decrypted (LazyBody), and the records are walked with
+// the same structural checks as a full open (seq, lengths, known kinds, nothing after the last).
+// Version 2 is summarised from its plain text, without a key. Summaries hold strings and numbers,
+// never views into the bytes, so the read buffers are reused from capsule to capsule.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { RecordingError, type ErrorCode } from '../../model/errors';
 import { ByteReader } from '../byte-reader';

@@ -45,6 +45,14 @@ export class SpoolGroups {
     return this.byFile.get(file);
   }
 
+  all(): IterableIterator<SpoolCapsule> {
+    return this.byFile.values();
+  }
+
+  clear(): void {
+    this.byFile.clear();
+  }
+
   /** Largest group first; equal counts: the one that failed last first. */
   groups(): SpoolGroup[] {
     const byKey = new Map<string, SpoolGroup>();

@@ -3,13 +3,12 @@
 // whatever the spool's size. A large spool is read on worker threads (spool-workers.ts); a small one
 // on this thread, in slices that give the event loop a turn. A capsule that cannot be read is
 // listed with the engine's reason and never stops the rest.
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileError } from '../../file-error';
 import { RecordingError } from '../../model/errors';
 import type { OpenOptions } from '../../open-options';
-import { u8 } from '../u8';
 import { summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
 import { folderKeyResolver } from './folder-keys';
 import { isCapsuleName, parseSpoolName } from './spool-name';
@@ -54,7 +53,7 @@ export function readSpoolCapsule(file: string, keysFor: (file: string) => Folder
   try {
     let bytes: Uint8Array;
     try {
-      bytes = u8(readFileSync(file));
+      bytes = readIntoScratch(file);
     } catch (e) {
       throw fileError(file, e);
     }
@@ -64,6 +63,27 @@ export function readSpoolCapsule(file: string, keysFor: (file: string) => Folder
     const fromName = parseSpoolName(name);
     const err = e instanceof RecordingError ? e : new RecordingError('damaged', `${file}: cannot be read: ${e instanceof Error ? e.message : String(e)}`, { file });
     return { readable: false, file, name, size, wall: fromName?.wall ?? null, core: fromName?.core ?? null, code: err.code, reason: err.message };
+  }
+}
+
+/** One read buffer per thread, grown to the largest capsule: reading a spool allocates nothing per capsule. */
+let scratch = new Uint8Array(256 * 1024);
+
+/** The file's bytes in the scratch buffer (valid until the next call). */
+function readIntoScratch(file: string): Uint8Array {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (scratch.length < size) scratch = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, scratch, at, size - at, at);
+      if (n === 0) break; // cut while being read: the envelope checks say so
+      at += n;
+    }
+    return scratch.subarray(0, at);
+  } finally {
+    closeSync(fd);
   }
 }
 
