@@ -109,6 +109,7 @@ function groupItem(folder: SpoolFolder, g: SpoolGroup, shown: number): vscode.Tr
   const what = s.panic ? `panic: ${s.panic}` : s.faultKind ? `${s.faultKind} failed` : s.faultKind === null ? 'no failing effect' : 'version 2: effects sealed';
   item.description = `${shown === g.count ? `${g.count}×` : `${shown} of ${g.count}`} · ${what}`;
   item.iconPath = new vscode.ThemeIcon(s.panic ? 'error' : 'warning');
+  item.accessibilityInformation = { label: `${label}, ${item.description}` };
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${g.count} capsule${g.count === 1 ? '' : 's'}**: status ${s.status ?? '?'}, \`${s.route}\`\n\n`);
   if (s.panic) md.appendMarkdown(`panic: \`${s.panic}\`\n\n`);
@@ -127,6 +128,7 @@ function capsuleItem(c: SpoolCapsule): vscode.TreeItem {
     const parts = [c.core !== null ? `core ${c.core}` : '', `${c.method} ${c.target}`.trim(), c.peer ?? '', c.firstFault ? `${c.firstFault.kind}: ${c.firstFault.message}` : ''];
     item.description = parts.filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(c.envelope === 2 ? 'lock' : 'file-binary');
+    item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
     item.tooltip = [c.name, c.panic ? `panic: ${c.panic}` : '', c.firstFault ? `first failing effect #${c.firstFault.seq} ${c.firstFault.kind}: ${c.firstFault.message}` : '', c.effectCount !== null ? `${c.effectCount} effects` : 'version 2: open it with tin']
       .filter(Boolean)
       .join('\n');
@@ -134,6 +136,7 @@ function capsuleItem(c: SpoolCapsule): vscode.TreeItem {
     item.label = c.name;
     item.description = c.reason.startsWith(c.file) ? c.reason.slice(c.file.length + 2) : c.reason;
     item.iconPath = new vscode.ThemeIcon('circle-slash');
+    item.accessibilityInformation = { label: `${c.name}, cannot be read: ${item.description}` };
     item.tooltip = c.reason;
   }
   return item;

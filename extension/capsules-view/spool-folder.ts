@@ -52,6 +52,12 @@ export class SpoolFolder implements vscode.Disposable {
     return vscode.Uri.file(path.join(this.folder, 'spool.tcap'));
   }
 
+  /** The capsule the prompt names: the newest that needs the key. */
+  private keyPromptCapsule(): vscode.Uri {
+    const first = this.index.unreadable().find((u) => u.code === 'no-key');
+    return first ? vscode.Uri.file(first.file) : this.anyCapsule();
+  }
+
   /** Reads the whole folder again (first show, key set, refresh). */
   async read(askForKey = !this.keyDeclined): Promise<void> {
     this.reading?.abort();
@@ -89,8 +95,18 @@ export class SpoolFolder implements vscode.Disposable {
   }
 
   /** Asks for the folder's key (the timeline's prompt and store), then reads again with it. */
-  async askForKey(): Promise<void> {
-    const entered = await this.keys.askAndStore(this.anyCapsule());
+  askForKey(): Promise<void> {
+    // One prompt at a time: a second input box would dismiss the first (read as "no key").
+    const asked = SpoolFolder.prompts.then(() => this.ask());
+    SpoolFolder.prompts = asked.catch(() => undefined);
+    return asked;
+  }
+
+  private static prompts: Promise<void> = Promise.resolve();
+
+  private async ask(): Promise<void> {
+    if (this.needsKey() === 0) return;
+    const entered = await this.keys.askAndStore(this.keyPromptCapsule());
     if (entered === undefined) {
       this.keyDeclined = true;
       return;
