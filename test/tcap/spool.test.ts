@@ -225,3 +225,19 @@ describe('spool index on worker threads', () => {
     assert.equal(one.unreadable.length, 1);
   });
 });
+
+describe('spool index on worker threads, cancelled', () => {
+  it('stops sending work, ends its workers and says it was cancelled', async () => {
+    const dir = freshDir();
+    writeSpool(dir, FIXTURE_KEY, BUGS, [50, 50, 50, 50, 50, 50]);
+    const stop = new AbortController();
+    let seen = 0;
+    await assert.rejects(
+      (async () => {
+        for await (const _ of readSpool(dir, { keyHex: FIXTURE_KEY, env: {}, threads: 2, signal: stop.signal })) if (++seen === 20) stop.abort();
+      })(),
+      (e: Error & { code?: string }) => e.code === 'cancelled',
+    );
+    assert.equal(seen, 20, 'no capsule handed out after the cancel');
+  });
+});
