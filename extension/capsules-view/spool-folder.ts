@@ -136,8 +136,9 @@ export class SpoolFolder implements vscode.Disposable {
     } catch {
       removed = true;
     }
-    if (removed) this.index.delete(file);
-    else if (this.keysFor) this.index.add(readSpoolCapsule(file, this.keysFor));
+    const capsule = removed || !this.keysFor ? undefined : readSpoolCapsule(file, this.keysFor);
+    if (capsule) this.index.add(capsule);
+    else this.index.delete(file);
     this.changed();
     if (!removed && !this.keyDeclined && this.index.get(file)?.readable === false && this.needsKey() > 0) void this.askForKey();
   }

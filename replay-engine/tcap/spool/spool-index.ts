@@ -46,8 +46,11 @@ export async function listSpool(folder: string): Promise<string[]> {
     .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 }
 
-/** One capsule file, summarised or listed as unreadable with its reason (never throws). */
-export function readSpoolCapsule(file: string, keysFor: (file: string) => FolderKeys): SpoolCapsule {
+/**
+ * One capsule file, summarised or listed as unreadable with its reason (never throws); undefined
+ * when it is gone (a spool drops its oldest capsules as it fills).
+ */
+export function readSpoolCapsule(file: string, keysFor: (file: string) => FolderKeys): SpoolCapsule | undefined {
   const name = basename(file);
   let size = 0;
   try {
@@ -55,6 +58,7 @@ export function readSpoolCapsule(file: string, keysFor: (file: string) => Folder
     try {
       bytes = readIntoScratch(file);
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw fileError(file, e);
     }
     size = bytes.length;
@@ -108,9 +112,9 @@ export async function* readSpool(folder: string, options: SpoolOptions = {}): As
     for await (const batch of summariseOnWorkers(setup, names, workers, () => options.signal?.aborted === true)) {
       for (const capsule of batch) {
         if (options.signal?.aborted) throw cancelled(dir);
-        bytes += capsule.size;
+        bytes += capsule?.size ?? 0;
         options.onProgress?.({ done: ++done, total: names.length, bytes });
-        yield capsule;
+        if (capsule) yield capsule;
       }
     }
     if (options.signal?.aborted) throw cancelled(dir);
@@ -124,9 +128,9 @@ export async function* readSpool(folder: string, options: SpoolOptions = {}): As
     }
     if (options.signal?.aborted) throw cancelled(dir);
     const capsule = readSpoolCapsule(join(dir, names[i]), keysFor);
-    bytes += capsule.size;
+    bytes += capsule?.size ?? 0;
     options.onProgress?.({ done: i + 1, total: names.length, bytes });
-    yield capsule;
+    if (capsule) yield capsule;
   }
 }
 

@@ -21,7 +21,7 @@ export interface WorkerBatch {
 
 interface WorkerReply {
   id: number;
-  capsules: SpoolCapsule[];
+  capsules: Array<SpoolCapsule | undefined>;
 }
 
 /** Below this many capsules one thread is done before workers would have started. */
@@ -53,7 +53,7 @@ export function workerCount(capsules: number): number {
  * Summaries of `names` (in batches, as they finish) from `count` workers. Stops early when
  * `stopped()` says so; the workers are always ended.
  */
-export async function* summariseOnWorkers(setup: WorkerSetup, names: string[], count: number, stopped: () => boolean): AsyncGenerator<SpoolCapsule[]> {
+export async function* summariseOnWorkers(setup: WorkerSetup, names: string[], count: number, stopped: () => boolean): AsyncGenerator<Array<SpoolCapsule | undefined>> {
   const script = workerScript()!;
   // Run from source (tests, benches under tsx), the worker loads tsx's require hook first.
   const start = (): Worker =>
