@@ -146,7 +146,7 @@ function sameBytes(bytes: Uint8Array, a: number, aLength: number, b: number, bLe
 }
 
 /** A resume's result word: the task switched in. The effects after it, until the next resume, are its. */
-function resumedTask(data: Uint8Array, r: ByteReader, i: number): number {
+export function resumedTask(data: Uint8Array, r: ByteReader, i: number): number {
   if (data.length !== 8) throw r.damaged(`effect ${i} (sched.resume@1) result is ${data.length} bytes, a task number is one 8-byte word`, r.pos - data.length);
   const view = new DataView(data.buffer, data.byteOffset, 8);
   const lo = view.getUint32(0, true);

@@ -1,7 +1,8 @@
 // One capsule of a spool, summarised for the index: wall time, core, status, panic, route, peer
 // and the first failing effect. Version 1 is authenticated (the tag over the whole file), then only
 // the words that give the body's layout are decrypted (LazyBody), and the records are walked with
-// the same structural checks as a full open (seq, lengths, known kinds, nothing after the last).
+// the same checks as a full open (seq, lengths, known kinds, task switches, nothing after the
+// last record), so a capsule listed as readable is one the timeline opens.
 // Version 2 is summarised from its plain text, without a key. Summaries hold strings and numbers,
 // never views into the bytes, so the read buffers are reused from capsule to capsule.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -10,7 +11,8 @@ import { ByteReader } from '../byte-reader';
 import { looseText } from '../decode/bytes-text';
 import { readPlainSummary } from '../envelope-v2';
 import { checkEnvelopeV1, wrongKeyOrDamagedError } from '../envelope';
-import { BODY_OFFSET, FLAG_PANICKED, KNOWN_KINDS, MAGIC_LENGTH, MAGIC_V2, MIN_RECORD_LENGTH, NONCE_LENGTH, TAG_LENGTH } from '../format';
+import { resumedTask } from '../body';
+import { BODY_OFFSET, FLAG_PANICKED, KNOWN_KINDS, MAGIC_LENGTH, MAGIC_V2, MIN_RECORD_LENGTH, NONCE_LENGTH, RESUME_KIND, TAG_LENGTH } from '../format';
 import type { CapsuleKeys } from '../keys';
 import { u8 } from '../u8';
 import { keystreamPads, LazyBody } from './lazy-body';
@@ -147,7 +149,9 @@ function summariseV1(bytes: Uint8Array, file: string, name: string, keys: Folder
     body.ensure(r.pos, 16);
     const outcome = r.small('outcome', 0, 1, i);
     r.small('ident (fault sentinel)', 0, 6, i);
-    const data = text('data', i, outcome === 1 && firstFault === null ? MAX_TEXT * 4 : 0);
+    const isResume = kind === RESUME_KIND && outcome === 0;
+    const data = text('data', i, isResume ? Infinity : outcome === 1 && firstFault === null ? MAX_TEXT * 4 : 0);
+    if (isResume) resumedTask(data, r, i); // the reader's own check of a task switch
     if (outcome === 1 && firstFault === null) firstFault = { seq: i, kind, message: cut(looseText(data)) };
   }
   if (r.remaining > 0) throw r.damaged(`${r.remaining} bytes after the last of ${count} effect records`);

@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 import { capsuleMatcher, FilterError, parseFilter } from '../../extension/capsules-view/capsule-filter';
 import type { SpoolCapsule } from '../../replay-engine/tcap/spool/capsule-summary';
 import { readSpool } from '../../replay-engine/tcap/spool/spool-index';
-import { FIXTURE_KEY, randomKeyHex, seal } from './support/seal';
-import { BUGS, bugBody, spoolName, writeSpool, type SpoolCapsuleSpec } from './support/spool';
+import { FIXTURE_KEY, randomKeyHex, seal } from '../tcap/support/seal';
+import { BUGS, bugBody, spoolName, writeSpool, type SpoolCapsuleSpec } from '../tcap/support/spool';
 
 describe('capsule quick filter', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'spool-filter-'));
