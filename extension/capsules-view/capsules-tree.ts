@@ -47,7 +47,8 @@ export class CapsulesTree implements vscode.TreeDataProvider<CapsulesNode> {
       const shown = match ? group.capsules.filter(match) : group.capsules;
       if (shown.length) out.push({ type: 'group', folder, group, shown });
     }
-    const unreadable = folder.index.unreadable().filter((u) => (match ? match(u) : true));
+    // Those that only need the key are the row above, not "unreadable".
+    const unreadable = folder.index.unreadable().filter((u) => u.code !== 'no-key' && (match ? match(u) : true));
     if (unreadable.length) out.push({ type: 'unreadable', folder, shown: unreadable });
     return out;
   }
@@ -69,11 +70,13 @@ export class CapsulesTree implements vscode.TreeDataProvider<CapsulesNode> {
         const item = new vscode.TreeItem(`Unreadable (${node.shown.length})`, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `${node.folder.folder}\0unreadable`;
         item.iconPath = new vscode.ThemeIcon('warning');
+        item.accessibilityInformation = { label: item.label as string };
         item.tooltip = 'Capsules that cannot be read: damaged, cut, sealed under another key, or not capsules. Each says why.';
         return item;
       }
       case 'needs-key': {
-        const item = new vscode.TreeItem(`${node.count} capsule${node.count === 1 ? '' : 's'} need the spool's key`, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(`${node.count} capsule${node.count === 1 ? ' needs' : 's need'} the spool's key`, vscode.TreeItemCollapsibleState.None);
+        item.accessibilityInformation = { label: `${item.label as string}: click to give it` };
         item.id = `${node.folder.folder}\0needs-key`;
         item.iconPath = new vscode.ThemeIcon('key');
         item.contextValue = 'needsKey';
@@ -93,10 +96,17 @@ export class CapsulesTree implements vscode.TreeDataProvider<CapsulesNode> {
     item.iconPath = new vscode.ThemeIcon('folder-library');
     item.tooltip = folder.folder;
     const groups = folder.index.groups();
-    const unreadable = folder.index.unreadable().length;
+    const needKey = folder.needsKey();
+    const unreadable = folder.index.unreadable().length - needKey;
     if (folder.error) item.description = folder.error;
     else if (folder.progress) item.description = `indexing ${folder.progress.done}/${folder.progress.total}…`;
-    else item.description = `${folder.index.size} capsule${folder.index.size === 1 ? '' : 's'} · ${groups.length} group${groups.length === 1 ? '' : 's'}${unreadable ? ` · ${unreadable} unreadable` : ''}`;
+    else {
+      const n = folder.index.size;
+      item.description = [`${n} capsule${n === 1 ? '' : 's'}`, `${groups.length} group${groups.length === 1 ? '' : 's'}`, unreadable ? `${unreadable} unreadable` : '', needKey ? `${needKey} need the key` : '']
+        .filter(Boolean)
+        .join(' · ');
+    }
+    item.accessibilityInformation = { label: `spool ${folder.name}, ${item.description}` };
     return item;
   }
 }

@@ -97,7 +97,7 @@ export function registerCapsulesView(context: vscode.ExtensionContext, keys: Cap
       added.add(folder);
       await context.workspaceState.update(ADDED_KEY, [...added]);
       shown = true;
-      void add(folder).read();
+      void add(folder).read(true);
       await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
     }),
     vscode.commands.registerCommand('frozenRun.capsules.refresh', async () => {

@@ -1,6 +1,7 @@
 // One spool folder of the Capsules view: its index, read with progress and a cancel, kept up to
 // date by a file watcher (Tin writes `X.tcap.tmp` and renames it: only the `.tcap` is read), and
-// its key, asked for once per folder through the same key store the timeline uses.
+// its key, asked for once per folder through the same prompt and store the timeline uses (a key
+// given in either serves both).
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -19,7 +20,7 @@ export class SpoolFolder implements vscode.Disposable {
   progress: SpoolProgress | undefined;
   /** Why the folder itself cannot be read (gone, not a folder). */
   error: string | undefined;
-  /** The user dismissed the key prompt: do not ask again until they ask for it. */
+  /** The user dismissed the key prompt: only their click on "needs the key" asks again. */
   private keyDeclined = false;
   private keysFor: ((file: string) => FolderKeys) | undefined;
   private reading: AbortController | undefined;
@@ -58,8 +59,12 @@ export class SpoolFolder implements vscode.Disposable {
     return first ? vscode.Uri.file(first.file) : this.anyCapsule();
   }
 
-  /** Reads the whole folder again (first show, key set, refresh). */
-  async read(askForKey = !this.keyDeclined): Promise<void> {
+  /**
+   * Reads the whole folder again (first show, key set, refresh). `askForKey`: the user asked for
+   * this folder (opened it), so capsules that need its key ask for it at once; otherwise the view
+   * shows them as needing the key and asks when the user clicks there (no prompt out of nowhere).
+   */
+  async read(askForKey = false): Promise<void> {
     this.reading?.abort();
     const reading = new AbortController();
     this.reading = reading;
@@ -91,7 +96,7 @@ export class SpoolFolder implements vscode.Disposable {
     this.replaceWith(fresh);
     for (const file of this.pending) this.update(file);
     this.pending.clear();
-    if (askForKey && this.needsKey() > 0) await this.askForKey();
+    if (askForKey && !this.keyDeclined && this.needsKey() > 0) await this.askForKey();
   }
 
   /** Asks for the folder's key (the timeline's prompt and store), then reads again with it. */
@@ -140,7 +145,6 @@ export class SpoolFolder implements vscode.Disposable {
     if (capsule) this.index.add(capsule);
     else this.index.delete(file);
     this.changed();
-    if (!removed && !this.keyDeclined && this.index.get(file)?.readable === false && this.needsKey() > 0) void this.askForKey();
   }
 
   dispose(): void {
