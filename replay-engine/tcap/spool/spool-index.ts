@@ -109,16 +109,21 @@ export async function* readSpool(folder: string, options: SpoolOptions = {}): As
   if (workers > 0) {
     let done = 0;
     const setup = { dir, keyHex: options.keyHex, keyFile: options.keyFile, env: options.env ?? process.env };
-    for await (const batch of summariseOnWorkers(setup, names, workers, () => options.signal?.aborted === true)) {
-      for (const capsule of batch) {
-        if (options.signal?.aborted) throw cancelled(dir);
-        bytes += capsule?.size ?? 0;
-        options.onProgress?.({ done: ++done, total: names.length, bytes });
-        if (capsule) yield capsule;
+    try {
+      for await (const batch of summariseOnWorkers(setup, names, workers, () => options.signal?.aborted === true)) {
+        for (const capsule of batch) {
+          if (options.signal?.aborted) throw cancelled(dir);
+          bytes += capsule?.size ?? 0;
+          options.onProgress?.({ done: ++done, total: names.length, bytes });
+          if (capsule) yield capsule;
+        }
       }
+      if (options.signal?.aborted) throw cancelled(dir);
+      return;
+    } catch (e) {
+      // A worker that could not start (no threads in this host): read on this thread instead.
+      if (e instanceof RecordingError || done > 0) throw e;
     }
-    if (options.signal?.aborted) throw cancelled(dir);
-    return;
   }
   let sliceStart = Date.now();
   for (let i = 0; i < names.length; i++) {
