@@ -8,6 +8,7 @@ import { describeSignature } from '../tcap/spool/signature';
 import { groupSpool, type SpoolGroup, type SpoolGroups } from '../tcap/spool/spool-groups';
 import { readSpool } from '../tcap/spool/spool-index';
 import { parse, UsageError, type Options } from './args';
+import { writeText } from './printable';
 
 export const SPOOL_USAGE = `usage:
   frozen-run spool DIR [--key HEX | --key-file PATH] [--examples N] [--threads N] [--json]
@@ -45,7 +46,9 @@ export async function runSpool(argv: string[]): Promise<number> {
   );
   if (showProgress) process.stderr.write('\n');
   const folder = positionals[0];
-  process.stdout.write(values.json === true ? `${JSON.stringify(spoolJson(folder, index, examples), null, 2)}\n` : spoolText(folder, index, examples));
+  // Panics, routes and fault messages are the sender's text: made printable for a terminal (JSON stays exact).
+  if (values.json === true) process.stdout.write(`${JSON.stringify(spoolJson(folder, index, examples), null, 2)}\n`);
+  else writeText(process.stdout, spoolText(folder, index, examples));
   return 0;
 }
 

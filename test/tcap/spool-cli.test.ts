@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { REPO_ROOT } from '../support/paths';
-import { randomKeyHex, seal } from './support/seal';
+import { buildBody, randomKeyHex, seal } from './support/seal';
 import { BUGS, bugBody, spoolName, writeSpool } from './support/spool';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
@@ -62,6 +62,18 @@ describe('frozen-run spool', () => {
     assert.match(r.stdout, /… and 3 more/);
     assert.match(r.stdout, new RegExp(`${foreign}: capsule: wrong key or damaged`));
     assert.ok(!r.stdout.includes('.tmp'));
+  });
+
+  it('text: a panic with terminal escapes is printed escaped; --json keeps it exact', () => {
+    const d = mkdtempSync(join(tmpdir(), 'spool-cli-esc-'));
+    const wall = 1_764_600_000_000_000_000n;
+    writeFileSync(join(d, spoolName(wall, 1, 1)), seal(buildBody({ wall, status: 504, flags: 1, panic: 'boom \x1b]0;owned\x07 \u202e', effects: [] }), key));
+    const text = cli(['spool', d, '--key', key]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(!text.stdout.includes('\x1b') && !text.stdout.includes('\u202e'), 'a control character reached the terminal');
+    assert.match(text.stdout, /panic "boom \\x1b\]<n>;owned\\x07 \\u202e"/);
+    const json = JSON.parse(cli(['spool', d, '--key', key, '--json']).stdout);
+    assert.equal(json.groups[0].examples[0].panic, 'boom \x1b]0;owned\x07 \u202e');
   });
 
   it('exit codes as for inspect: 1 the folder cannot be read, 2 usage', () => {

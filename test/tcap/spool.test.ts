@@ -5,7 +5,8 @@
 // the index can be cancelled; and the partial decryption agrees with a full open on every fixture.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -99,12 +100,17 @@ describe('spool index', () => {
     // Being written: half a capsule under its .tmp name.
     writeFileSync(join(dir, `${spoolName(wall + 9n, 5, 999)}.tmp`), good.subarray(0, good.length >> 1));
     writeFileSync(join(dir, 'README.txt'), 'not a capsule name');
+    // A link named like a capsule to a FIFO: refused by name, never an open that hangs.
+    const fifo = join(freshDir(), 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const linked = spoolName(wall + 7n, 4, 907);
+    symlinkSync(fifo, join(dir, linked));
 
     const all: SpoolCapsule[] = [];
     const index = await groupSpool((async function* () {
       for await (const c of readSpool(dir, { keyHex: FIXTURE_KEY, env: {} })) yield (all.push(c), c);
     })());
-    assert.equal(all.length, specs.length + Object.keys(bad).length, 'every .tcap listed once, the .tmp and other files not at all');
+    assert.equal(all.length, specs.length + Object.keys(bad).length + 1, 'every .tcap listed once, the .tmp and other files not at all');
     assert.ok(!all.some((c) => c.name.endsWith('.tmp')));
     assert.deepEqual(index.groups().map((g) => g.count), [...COUNTS].sort((a, b) => b - a), 'the readable capsules are grouped as without the bad ones');
 
@@ -120,10 +126,11 @@ describe('spool index', () => {
     assert.match(reasonOf(all, bad.unknownKind).reason, /kind teleport@9/);
     // A capsule the spool dropped between listing and reading is not in the index at all.
     assert.equal(readSpoolCapsule(join(dir, spoolName(wall, 9, 1)), folderKeyResolver({ keyHex: FIXTURE_KEY, env: {} })), undefined);
+    assert.match(reasonOf(all, linked).reason, /not a regular file: it is a named pipe \(FIFO\)/);
     const listed = index.unreadable();
-    assert.equal(listed.length, Object.keys(bad).length);
-    assert.equal(listed[0].name, bad.unknownKind, 'unreadable ones newest first (by the time in their name)');
-    assert.equal(listed[0].wall, wall + 6n);
+    assert.equal(listed.length, Object.keys(bad).length + 1);
+    assert.equal(listed[0].name, linked, 'unreadable ones newest first (by the time in their name)');
+    assert.equal(listed[1].wall, wall + 6n);
   });
 
   it('without a key: version 1 capsules say so, a version 2 capsule is summarised from its plain text', async () => {

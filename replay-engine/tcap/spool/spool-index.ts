@@ -3,12 +3,13 @@
 // whatever the spool's size. A large spool is read on worker threads (spool-workers.ts); a small one
 // on this thread, in slices that give the event loop a turn. A capsule that cannot be read is
 // listed with the engine's reason and never stops the rest.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileError } from '../../file-error';
 import { RecordingError } from '../../model/errors';
 import type { OpenOptions } from '../../open-options';
+import { kindOf, notRegularError } from '../../regular-file';
 import { summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
 import { folderKeyResolver } from './folder-keys';
 import { isCapsuleName, parseSpoolName } from './spool-name';
@@ -75,9 +76,13 @@ let scratch = new Uint8Array(256 * 1024);
 
 /** The file's bytes in the scratch buffer (valid until the next call). */
 function readIntoScratch(file: string): Uint8Array {
-  const fd = openSync(file, 'r');
+  // As every recording is opened (regular-file.ts): O_NONBLOCK so a FIFO's open returns, and only a
+  // regular file is read, never past the size it had when opened.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notRegularError(file, kindOf(stat));
+    const size = stat.size;
     if (scratch.length < size) scratch = new Uint8Array(size);
     let at = 0;
     while (at < size) {
