@@ -20,6 +20,7 @@ import { DebugSessions } from './debug-sessions';
 import { HistoryPanel } from './history-panel';
 import { forwardSessionFacts, startLanguageClient } from './language-client';
 import { CapsuleKeys } from './keys';
+import { offerMcpServer } from './mcp-provider';
 import { output } from './output';
 import { RecordingStore } from './recordings';
 import { followSessionToolchains } from './session-toolchain';
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): void {
     (err) => log.error(`The Frozen Run language server did not start: ${err instanceof Error ? err.message : String(err)}`),
   );
   trackActiveRecording(context);
+  offerMcpServer(context);
   context.subscriptions.push(
     sessions.onDidMoveCursor((c) => {
       if (c.session.id !== vscode.debug.activeDebugSession?.id) return;

@@ -12,6 +12,8 @@ const nodeEntries = {
   'language-server': 'language-server/main.ts',
   // The spool index's worker thread, loaded by path beside the extension and the CLI.
   'spool-worker': 'replay-engine/tcap/spool/spool-worker.ts',
+  // The MCP server: loaded by the CLI's `mcp` command, or run as `node dist/mcp-server.js`.
+  'mcp-server': 'mcp-server/main.ts',
 };
 // The CLI is its own build: it is run directly (`bin: frozen-run`), so it needs a shebang.
 const cliEntries = { cli: 'replay-engine/cli/main.ts' };

@@ -12,6 +12,8 @@ export const USAGE = `usage:
   frozen-run spool DIR [--json]            a Tin spool's capsules grouped by failure (spool --help)
   frozen-run secret FILE.tcap TEXT ...     is TEXT the secret behind a capsule's handle? (secret --help)
   frozen-run against FILE.tcap BUILD ...   replay a Tin capsule against a build (against --help)
+  frozen-run mcp [--toolchain] [--key-file PATH]
+      a Model Context Protocol server over stdio for agents (mcp --help, docs/mcp.md)
 
 exit status: 0 read, 1 the recording cannot be read (one line on stderr), 2 usage error`;
 

@@ -1,6 +1,7 @@
 // `frozen-run history FILE VAR [--goroutine G] [--json]`: every value VAR took, from machin's
 // `replay --print` (through the machin bridge). Needs machin; says so when it is missing.
 import { RecordingError } from '../model/errors';
+import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
 import { OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
 import { writeText } from './printable';
@@ -22,6 +23,22 @@ export async function runHistory(argv: string[]): Promise<number> {
     keyHex: values.key as string | undefined,
     timeLimitMs: timeLimitMs(values['time-limit']),
   });
+  const doc = historyAnswer(rec, file, variable, values.goroutine as string | undefined);
+  const { entries, goroutine } = doc;
+  if (values.json) {
+    process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  } else {
+    const lines = entries.map((e) => `  op ${String(e.op).padStart(6)}  goroutine ${e.goroutine.padEnd(8)}  ${variable} = ${e.value}`);
+    writeText(process.stdout, `${variable}: ${entries.length} value${entries.length === 1 ? '' : 's'}${goroutine ? ` on goroutine ${goroutine}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
+  }
+  return 0;
+}
+
+/**
+ * The answer of `history --json` for a recording already opened (the MCP server asks the same
+ * question through this function). Throws the RecordingError the CLI prints.
+ */
+export function historyAnswer(rec: Recording, file: string, variable: string, goroutine?: string): HistoryJson {
   const tl = rec.timeline;
   if (!rec.histories) {
     // Say why when it is not simply "machin is missing" (a program that cannot be found, a time limit).
@@ -32,7 +49,6 @@ export async function runHistory(argv: string[]): Promise<number> {
       { file },
     );
   }
-  const goroutine = values.goroutine as string | undefined;
   let only = -1;
   if (goroutine !== undefined) {
     only = tl.threadIndex(goroutine);
@@ -43,16 +59,9 @@ export async function runHistory(argv: string[]): Promise<number> {
     const known = histories.names.filter((n) => histories.entries(n).length > 0).join(', ') || 'none';
     throw new RecordingError('malformed', `${file}: no values of \`${variable}\` (machin printed values of: ${known}; slices, maps, structs and select-bound variables are never probed)`, { file });
   }
-  const entries = rec.histories
+  const entries = histories
     .entries(variable)
     .filter((e) => only < 0 || e.thread === only)
     .map((e) => ({ op: e.position, goroutine: tl.threads[e.thread].id, value: e.value }));
-  if (values.json) {
-    const doc: HistoryJson = { file: tl.file, variable, goroutine: goroutine ?? null, entries };
-    process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
-  } else {
-    const lines = entries.map((e) => `  op ${String(e.op).padStart(6)}  goroutine ${e.goroutine.padEnd(8)}  ${variable} = ${e.value}`);
-    writeText(process.stdout, `${variable}: ${entries.length} value${entries.length === 1 ? '' : 's'}${goroutine ? ` on goroutine ${goroutine}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
-  }
-  return 0;
+  return { file: tl.file, variable, goroutine: goroutine ?? null, entries };
 }

@@ -1,5 +1,7 @@
 // `frozen-run`: the engine as a command-line tool for CI and agents. Exit 0 when the recording was
 // read, 1 when it cannot be (one line on stderr, never a stack trace), 2 for a usage error.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { RecordingError } from '../model/errors';
 import { killAllProcessesNow, stopAllProcesses } from '../toolchain/run-process';
 import { USAGE, UsageError } from './args';
@@ -19,7 +21,22 @@ const COMMANDS: Record<string, Command> = {
   spool: runSpool,
   secret: (argv) => runTcapCommand('secret', argv),
   against: (argv) => runTcapCommand('against', argv),
+  mcp: (argv) => loadMcpServer().runMcpCommand(argv),
 };
+
+/**
+ * The MCP server is its own bundle beside this one (dist/mcp-server.js), loaded only for `mcp`, so
+ * the protocol SDK is not in every CLI start. From the sources (tsx) it is mcp-server/main.ts.
+ */
+function loadMcpServer(): { runMcpCommand(argv: string[]): Promise<number> } {
+  const bundle = join(__dirname, 'mcp-server.js');
+  // Only when this file itself runs from the sources (tsx), never beside a bundle.
+  const source = __filename.endsWith('.ts') ? join(__dirname, '..', '..', 'mcp-server', 'main.ts') : bundle;
+  const path = existsSync(bundle) ? bundle : source;
+  if (!existsSync(path)) throw new RecordingError('io', `${bundle} is missing: this installation has no MCP server bundle; run \`npm run build\``);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path) as { runMcpCommand(argv: string[]): Promise<number> };
+}
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -29,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command \`${name}\``);
-  if (rest.includes('--help') || rest.includes('-h')) {
+  if (name !== 'mcp' && (rest.includes('--help') || rest.includes('-h'))) {
     process.stdout.write((name === 'secret' || name === 'against' ? TCAP_USAGE : name === 'spool' ? SPOOL_USAGE : USAGE) + '\n');
     return 0;
   }

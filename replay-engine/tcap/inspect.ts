@@ -37,13 +37,14 @@ function textField(name: string, bytes: Uint8Array, alwaysHex = false): Record<s
   return exact && !alwaysHex ? { [name]: text } : { [name]: text, [`${name}Hex`]: hex(bytes) };
 }
 
-export function capsuleInspectJson(recording: Recording): object {
+/** `inspect --json` of a capsule; without `withEffects` the effects list is left out (it is most of the cost). */
+export function capsuleInspectJson(recording: Recording, withEffects = true): object {
   const rec = asCapsule(recording);
   const h = rec.header;
   const tl = rec.timeline;
   const req = rec.request;
-  const effects = new Array(tl.recordCount);
-  for (let r = 0; r < tl.recordCount; r++) {
+  const effects = new Array(withEffects ? tl.recordCount : 0);
+  for (let r = 0; r < effects.length; r++) {
     effects[r] = {
       seq: r,
       kind: tl.kindName(r),
@@ -86,7 +87,7 @@ export function capsuleInspectJson(recording: Recording): object {
     threads: tl.threads.map((t) => ({ id: t.id, task: Number(t.id), label: t.label })),
     tasks: tl.threads.map((t) => Number(t.id)),
     effectCount: tl.recordCount,
-    effects,
+    ...(withEffects ? { effects } : {}),
     warnings: rec.warnings,
   };
 }

@@ -1,0 +1,60 @@
+// `frozen-run mcp [--toolchain] [--key-file PATH] [--machin PATH] [--time-limit S]`: what the MCP
+// server may do. No toolchain runs unless --toolchain is given (an agent may be pointed at a
+// recording from a folder nobody trusted), and a capsule key comes only from TIN_REPLAY_KEY or a
+// key file: a key given as a tool argument or on the command line would land in a transcript or a
+// process list.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError, timeLimitMs } from '../replay-engine/cli/args';
+import type { OpenOptions } from '../replay-engine/open-options';
+
+export const MCP_USAGE = `usage: frozen-run mcp [--toolchain] [--key-file PATH] [--machin PATH] [--program-root DIR]... [--time-limit S]
+  a Model Context Protocol server over stdio (docs/mcp.md): agents open recordings and step through them
+  --toolchain      let it run machin (panic, causal chain, verify, value histories); off by default
+  --program-root DIR  with --toolchain, run only programs in these folders (default: the trace's own folder)
+  --key-file PATH  capsule key file (64 hex digits, mode 600); else TIN_REPLAY_KEY from the environment`;
+
+export interface ServerOptions {
+  toolchain: boolean;
+  /** Passed to every openRecording: never a keyHex. */
+  open: OpenOptions;
+}
+
+export function parseServerOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  if (argv.some((a) => a === '--key' || a.startsWith('--key='))) {
+    throw new UsageError('the MCP server takes no --key: a key on the command line shows in process lists and agent configs; use --key-file PATH or the TIN_REPLAY_KEY environment variable');
+  }
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        toolchain: { type: 'boolean' },
+        'no-toolchain': { type: 'boolean' },
+        'key-file': { type: 'string' },
+        machin: { type: 'string' },
+        'time-limit': { type: 'string' },
+        'program-root': { type: 'string', multiple: true },
+      },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (values.toolchain && values['no-toolchain']) throw new UsageError('give --toolchain or --no-toolchain, not both');
+  const toolchain = values.toolchain === true;
+  const roots = ((values['program-root'] as unknown as string[] | undefined) ?? []).map((r) => resolve(r));
+  return {
+    toolchain,
+    open: {
+      noToolchain: !toolchain,
+      machinPath: values.machin as string | undefined,
+      keyFile: values['key-file'] as string | undefined,
+      timeLimitMs: timeLimitMs(values['time-limit'] as string | undefined),
+      // A program outside the roots (without roots: outside the trace's folder) is never run: no one is there to say yes.
+      programRoots: roots.length ? roots : undefined,
+      env,
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// The values a thread's variables hold as of a position, for get_state. A trace has a handful of
+// variables; a capsule has one per distinct effect (up to 10,000), so past `limit` the ones set
+// most recently are shown, and the count of all of them is given.
+import type { HistoryEntry, ValueHistories } from '../replay-engine/model/recording';
+
+export interface ValuesAt {
+  values: Record<string, string>;
+  /** How many variables of this thread have a value at the position. */
+  total: number;
+}
+
+export function valuesAt(h: ValueHistories, t: number, p: number, limit: number, only?: string[]): ValuesAt {
+  const found: Array<{ name: string; value: string }> = [];
+  for (const name of only ?? h.names) {
+    const value = h.valueAt(name, t, p);
+    if (value !== undefined) found.push({ name, value });
+  }
+  let shown = found;
+  if (found.length > limit) {
+    const at = new Map(found.map((f) => [f.name, lastSetAt(h.entries(f.name), t, p)]));
+    shown = [...found].sort((a, b) => at.get(b.name)! - at.get(a.name)!).slice(0, limit);
+  }
+  return { values: Object.fromEntries(shown.map((f) => [f.name, f.value])), total: found.length };
+}
+
+/** The position of `t`'s last entry at or before p (entries are in position order). */
+function lastSetAt(entries: HistoryEntry[], t: number, p: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid].position <= p) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0; i--) if (entries[i].thread === t) return entries[i].position;
+  return -1;
+}

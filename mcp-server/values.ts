@@ -1,0 +1,64 @@
+// variable_history and find_value_change: the value history of a variable, as `frozen-run history
+// --json` gives it, and where its value changed (the data breakpoint's search) in either direction.
+import { historyAnswer, type HistoryJson } from '../replay-engine/cli/history-command';
+import { RecordingError } from '../replay-engine/model/errors';
+import type { HeldRecording } from './held-recordings';
+import { page } from './paging';
+import { recordJson } from './record-json';
+import { threadIndexOf } from './state';
+
+/** The CLI's history answer, with the MCP server's own reason when values are missing because no toolchain may run. */
+export function history(held: HeldRecording, variable: string, thread: string | undefined, toolchain: boolean): HistoryJson {
+  const rec = held.recording;
+  if (!rec.histories && rec.timeline.format === 'mflrr' && !toolchain) {
+    throw new RecordingError(
+      'toolchain-missing',
+      `${held.file}: no value histories: they come from \`machin replay --print\`, and this MCP server runs no toolchain; start it with --toolchain (in a folder you trust) and machin at hand (--machin PATH or MACHIN)`,
+      { file: held.file },
+    );
+  }
+  return historyAnswer(rec, held.file, variable, thread);
+}
+
+export function historyPage(held: HeldRecording, variable: string, thread: string | undefined, toolchain: boolean, offset: number | undefined, limit: number) {
+  const doc = history(held, variable, thread, toolchain);
+  const { entries, ...rest } = doc;
+  const p = page(entries.length, offset, limit, (a, b) => entries.slice(a, b));
+  return { ...rest, total: p.total, offset: p.offset, entries: p.items, nextOffset: p.nextOffset };
+}
+
+/**
+ * Where `variable` on `thread` changed, seen from position `from`: backward, the last change at or
+ * before it (the write that gave the value it holds there); forward, the first change after it.
+ * A change is an entry whose value differs from the one before it on that thread, as a data
+ * breakpoint sees it.
+ */
+export function findChange(held: HeldRecording, variable: string, threadId: string, direction: 'backward' | 'forward', from: number | undefined, toolchain: boolean): object {
+  const t = threadIndexOf(held, threadId);
+  const doc = history(held, variable, threadId, toolchain);
+  const tl = held.recording.timeline;
+  const p = from ?? held.runtime.position;
+  if (p > tl.stepCount) throw new RecordingError('usage', `position ${p} is past the end: positions are 0 to ${tl.stepCount}`);
+  const changes: Array<{ position: number; value: string; previous: string | null }> = [];
+  let last: string | null = null;
+  for (const e of doc.entries) {
+    if (e.value === last) continue;
+    const change = { position: e.op, value: e.value, previous: last };
+    if (changes.length && changes[changes.length - 1].position === e.op) changes[changes.length - 1] = { ...change, previous: changes[changes.length - 1].previous };
+    else changes.push(change);
+    last = e.value;
+  }
+  const found = direction === 'backward' ? findLast(changes, (c) => c.position <= p) : changes.find((c) => c.position > p);
+  const base = { variable, thread: tl.threads[t].id, direction, from: p, changes: changes.length };
+  if (!found) {
+    return { ...base, found: false, why: direction === 'backward' ? `\`${variable}\` on ${threadId} took no value at or before position ${p}` : `\`${variable}\` on ${threadId} does not change after position ${p}` };
+  }
+  // The change after p ops is made by step p-1 (none for a value set before the first op).
+  const record = found.position > 0 ? tl.recordOfStep(found.position - 1) : -1;
+  return { ...base, found: true, position: found.position, value: found.value, previous: found.previous, byRecord: record >= 0 ? recordJson(held.recording, record) : null };
+}
+
+function findLast<T>(xs: T[], pred: (x: T) => boolean): T | undefined {
+  for (let i = xs.length - 1; i >= 0; i--) if (pred(xs[i])) return xs[i];
+  return undefined;
+}

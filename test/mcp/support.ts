@@ -1,0 +1,95 @@
+// Drives the MCP server as an agent's client does: the SDK's own Client over stdio
+// (StdioClientTransport), spawning `node dist/cli.js mcp`. Both bundles are built once with the
+// options of scripts/build.mjs. Also runs the CLI, so answers can be held against it.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawnSync } from 'node:child_process';
+import { build } from 'esbuild';
+import { join } from 'node:path';
+import { REPO_ROOT, STANDIN_BIN } from '../support/paths';
+
+export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+export const MACHIN_STANDIN = join(STANDIN_BIN, 'machin');
+
+let built: Promise<void> | null = null;
+
+export function buildServer(): Promise<void> {
+  built ??= build({
+    entryPoints: { cli: join(REPO_ROOT, 'replay-engine/cli/main.ts'), 'mcp-server': join(REPO_ROOT, 'mcp-server/main.ts') },
+    outdir: join(REPO_ROOT, 'dist'),
+    bundle: true,
+    sourcemap: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  }).then(() => undefined);
+  return built;
+}
+
+/** An environment with no key and no machin unless given. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'TIN_REPLAY_KEY' && k !== 'MACHIN') env[k] = v;
+  return { ...env, ...extra };
+}
+
+export interface ToolReply {
+  isError: boolean;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export class McpSession {
+  private constructor(readonly client: Client, readonly transport: StdioClientTransport, readonly stderr: () => string) {}
+
+  static async start(args: string[] = [], env: Record<string, string> = cleanEnv()): Promise<McpSession> {
+    await buildServer();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env, stderr: 'pipe' });
+    let err = '';
+    transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const client = new Client({ name: 'frozen-run-tests', version: '1.0.0' });
+    await client.connect(transport);
+    return new McpSession(client, transport, () => err);
+  }
+
+  async call(name: string, args: Record<string, unknown>): Promise<ToolReply> {
+    const r = await this.client.callTool({ name, arguments: args });
+    const content = r.content as Array<{ type: string; text: string }>;
+    const text = content.map((c) => c.text).join('');
+    let json: unknown = undefined;
+    if (!r.isError) json = JSON.parse(text);
+    return { isError: r.isError === true, text, json };
+  }
+
+  /** A call that must succeed: its JSON. */
+  async ok(name: string, args: Record<string, unknown>): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const r = await this.call(name, args);
+    if (r.isError) throw new Error(`${name} failed: ${r.text}`);
+    return r.json;
+  }
+
+  /** A call that must fail: its one-line message. */
+  async error(name: string, args: Record<string, unknown>): Promise<string> {
+    const r = await this.call(name, args);
+    if (!r.isError) throw new Error(`${name} should have failed, answered ${r.text.slice(0, 300)}`);
+    return r.text;
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
+
+/** `frozen-run ARGS --json`, parsed; throws with stderr when it fails. */
+export function cliJson(args: string[], env: Record<string, string> = cleanEnv()): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = spawnSync(process.execPath, [CLI, ...args, '--json'], { encoding: 'utf8', env, timeout: 60_000 });
+  if (r.status !== 0 && !(args[0] === 'secret' && r.status === 3)) throw new Error(`frozen-run ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+export function cliError(args: string[], env: Record<string, string> = cleanEnv()): string {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 60_000 });
+  if (r.status === 0) throw new Error(`frozen-run ${args.join(' ')} should have failed`);
+  return r.stderr.split('\n')[0].replace(/^frozen-run: /, '');
+}
