@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { stopAllProcesses } from '../replay-engine/toolchain/run-process';
 import { activeRecording, trackActiveRecording } from './active-recording';
 import { CapsuleDocumentProvider } from './capsule-document';
+import { registerCapsulesView } from './capsules-view/capsules-view';
 import { registerCapsuleKeyCommands } from './commands/capsule-keys';
 import { registerCompareCommands } from './commands/compare';
 import { registerDebugRecordingCommand } from './commands/debug-recording';
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerDebugRecordingCommand(context, activeRecording);
   context.subscriptions.push(followCursorContext(sessions));
   registerTinCommands(context, { store, timeline, activeTimeline: activeRecording });
+  registerCapsulesView(context, keys);
 
   context.subscriptions.push(followSessionToolchains(sessions));
   startLanguageClient(context).then(
