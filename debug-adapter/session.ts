@@ -7,7 +7,7 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
-import type { Recording } from '../replay-engine/model/recording';
+import type { Recording, SourceLocation } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
 import { BreakpointTable, EXCEPTION_FILTERS, type Divergence } from './breakpoints';
 import { divergenceBody, replayDivergence } from './divergence';
@@ -351,22 +351,29 @@ export class FrozenRunSession extends LoggingDebugSession {
         presentationHint: notStarted ? 'subtle' : 'normal',
       });
       const loc = rt.recording.sourceLocation?.(r);
-      if (loc) {
-        frames.push({
-          id: t * 2 + 2,
-          name: loc.name,
-          source: new Source(basename(loc.path), this.convertDebuggerPathToClient(loc.path)),
-          line: this.convertDebuggerLineToClient(loc.line),
-          column: this.convertDebuggerColumnToClient(1),
-        });
-      }
+      if (loc) frames.push(this.programFrame(t, loc));
     } else {
-      frames.push({ id: t * 2 + 1, name: 'no records in this recording', line: 0, column: 0, presentationHint: 'subtle' });
+      // A goroutine that did no channel op or I/O (machin named it: it panicked or stored values).
+      const p = rt.recording.panic;
+      const panicked = p !== null && p.thread === t && rt.position >= p.position;
+      frames.push({ id: t * 2 + 1, name: panicked ? `panic: ${p.message}` : 'no records in this recording', line: 0, column: 0, presentationHint: 'subtle' });
+      const loc = rt.recording.threadLocation?.(t);
+      if (loc) frames.push(this.programFrame(t, loc));
     }
     const start = args.startFrame ?? 0;
     const levels = args.levels || frames.length;
     response.body = { stackFrames: frames.slice(start, start + levels), totalFrames: frames.length };
     this.sendResponse(response);
+  }
+
+  private programFrame(t: number, loc: SourceLocation): DebugProtocol.StackFrame {
+    return {
+      id: t * 2 + 2,
+      name: loc.name,
+      source: new Source(basename(loc.path), this.convertDebuggerPathToClient(loc.path)),
+      line: this.convertDebuggerLineToClient(loc.line),
+      column: this.convertDebuggerColumnToClient(1),
+    };
   }
 
   private threadOfFrame(frameId: number | undefined): number {

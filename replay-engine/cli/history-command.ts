@@ -1,6 +1,6 @@
 // `frozen-run history FILE VAR [--goroutine G] [--json]`: every value VAR took, from machin's
 // `replay --print` (through the machin bridge). Needs machin; says so when it is missing.
-import { RecordingError } from '../model/errors';
+import { RecordingError, type EngineWarning } from '../model/errors';
 import { openRecording } from '../open';
 import { OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
 
@@ -22,15 +22,7 @@ export async function runHistory(argv: string[]): Promise<number> {
     timeLimitMs: timeLimitMs(values['time-limit']),
   });
   const tl = rec.timeline;
-  if (!rec.histories) {
-    // Say why when it is not simply "machin is missing" (a program that cannot be found, a time limit).
-    const why = rec.warnings.find((w) => w.code !== 'toolchain-missing' && /machin|program/i.test(w.message) && !/not found/.test(w.message))?.message;
-    throw new RecordingError(
-      'toolchain-missing',
-      `${file}: no value histories: they come from \`machin replay --print\`, so machin is needed (--machin PATH, or the MACHIN environment variable, or machin on PATH)${why ? ` — ${why}` : ''}`,
-      { file },
-    );
-  }
+  if (!rec.histories) throw noHistories(file, rec.warnings);
   const goroutine = values.goroutine as string | undefined;
   let only = -1;
   if (goroutine !== undefined) {
@@ -54,4 +46,20 @@ export async function runHistory(argv: string[]): Promise<number> {
     process.stdout.write(`${variable}: ${entries.length} value${entries.length === 1 ? '' : 's'}${goroutine ? ` on goroutine ${goroutine}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
   }
   return 0;
+}
+
+/** Why there are no values, from what the bridge warned: the first cause that stopped machin's run. */
+function noHistories(file: string, warnings: EngineWarning[]): RecordingError {
+  const has = (code: string) => warnings.find((w) => w.code === code);
+  const missing = has('program-missing');
+  if (missing) {
+    return new RecordingError('program-missing', `${file}: no value histories: machin replays the recorded program to print them, and the program is missing: ${missing.message} (--program PATH names it)`, { file });
+  }
+  const machin = has('toolchain-missing');
+  if (machin) {
+    return new RecordingError('toolchain-missing', `${file}: no value histories: they come from \`machin replay --print\`, so machin is needed (--machin PATH, or the MACHIN environment variable, or machin on PATH): ${machin.message}`, { file });
+  }
+  const stopped = ['toolchain-timeout', 'program-not-confirmed', 'toolchain-failed', 'replay-deadlock', 'program-unreadable'].map(has).find(Boolean);
+  const code = stopped?.code === 'toolchain-timeout' ? 'toolchain-timeout' : 'toolchain-failed';
+  return new RecordingError(code, `${file}: no value histories: machin replay --print gave none${stopped ? `: ${stopped.message}` : ''}`, { file });
 }

@@ -1,6 +1,7 @@
 // The machin bridge: adds to a trace what only re-executing it can tell (panic message, verify
-// verdict, value histories) by running `machin replay` on a checked copy of the trace, and labels
-// goroutines from the program source (no toolchain needed for that). Every problem becomes a
+// verdict, value histories) by running one `machin replay --json --verify --print` on a checked
+// copy of the trace, and labels goroutines from the program source (no toolchain needed for
+// that). Every problem becomes a
 // warning on the recording; only a cancel escapes (as RecordingError('cancelled')).
 import { promises as fs } from 'node:fs';
 import type { EngineWarning } from '../model/errors';
@@ -61,26 +62,22 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
 
     await withTraceCopy(tl.file, found.path, async (copy) => {
       for (const w of copy.warnings) warn('trace-copy', w);
-      const runs: ReplayRun[] = [];
-      const plans: string[][] = [['--json'], ['--verify']];
+      // One replay answers all three: machin's flags only switch on parts of its runtime
+      // (MFL_RR_JSON, MFL_RR_VERIFY, MFL_RR_PROBE in main.go cmdReplay), which print to stderr
+      // side by side; --verify prints nothing when the run panics, --json then gives the panic.
       const names = program ? assignedVariables(program) : [];
-      if (names.length > 0) plans.push(['--print', names.join(',')]);
-      for (const flags of plans) {
-        let run: ReplayRun;
-        try {
-          run = await runMachinReplay(machin, copy.file, flags, options);
-        } catch (err) {
-          // A time limit or a failed start: keep what the earlier runs gave; the later ones would
-          // most likely hit the same wall, so they are not started.
-          if (err instanceof RecordingError && err.code !== 'cancelled') {
-            warn(err.code, `machin replay ${flags[0]}: ${err.message}`);
-            break;
-          }
-          throw err;
+      const print = names.length > 0 ? ['--print', names.join(',')] : [];
+      const runs: ReplayRun[] = [];
+      try {
+        runs.push(await runMachinReplay(machin, copy.file, ['--json', '--verify', ...print], options));
+        // A program whose probed rebuild does not compile (machin's instrumenter, not the
+        // program): the panic and the verdict still come from a plain replay.
+        if (print.length > 0 && runs[0].output.failure?.kind === 'error') {
+          runs.push(await runMachinReplay(machin, copy.file, ['--json', '--verify'], options));
         }
-        runs.push(run);
-        // machin failed before running the program (no program, a compile error): the other runs would too.
-        if (run.output.failure) break;
+      } catch (err) {
+        if (err instanceof RecordingError && err.code !== 'cancelled') warn(err.code, err.message);
+        else throw err;
       }
       const unknown = runs.some((r) => r.output.unknown.length > 0);
       const version = unknown ? await readMachinVersion(machin, options) : undefined;

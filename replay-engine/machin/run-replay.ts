@@ -1,5 +1,6 @@
 // One `machin replay` run: an argument array, the time limit (a cut or diverging trace can make
 // machin wait forever), cancellation, output echoed to the caller as it arrives.
+import { RecordingError } from '../model/errors';
 import { runProcess } from '../toolchain/run-process';
 import type { ToolchainOptions } from '../open-options';
 import type { MachinTool } from './find-machin';
@@ -21,11 +22,35 @@ export interface ReplayRun {
 export async function runMachinReplay(machin: MachinTool, trace: string, flags: string[], options: ToolchainOptions): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
   options.onOutput?.(`$ ${machin.path} ${args.join(' ')}\n`);
-  const result = await runProcess(machin.path, args, {
-    timeLimitMs: options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
-    signal: options.signal,
-    onOutput: options.onOutput ? (_stream, text) => options.onOutput!(text) : undefined,
-  });
+  const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  let result;
+  try {
+    result = await runProcess(machin.path, args, {
+      timeLimitMs,
+      signal: options.signal,
+      onOutput: options.onOutput ? (_stream, text) => options.onOutput!(text) : undefined,
+    });
+  } catch (err) {
+    if (err instanceof RecordingError && err.code === 'toolchain-timeout') {
+      options.onOutput?.('[stopped: time limit]\n');
+      throw new RecordingError('toolchain-timeout', timeLimitMessage(flags, timeLimitMs));
+    }
+    throw err;
+  }
   options.onOutput?.(`[exit ${result.exitCode}]\n`);
   return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: parseReplayOutput(result.stderr) };
+}
+
+/**
+ * machin waits forever when the program asks for a schedule the trace does not have (it was
+ * changed since the recording) and, of course, when the run is just long: both are said.
+ */
+export function timeLimitMessage(flags: string[], ms: number): string {
+  const seconds = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+  const what = ['machin replay', ...flags.filter((f) => f.startsWith('--'))].join(' ');
+  return (
+    `${what}: no answer within ${seconds}, so it was stopped. Either the program differs from the one ` +
+    `that was recorded (machin then waits forever for a schedule the trace does not have), or the run ` +
+    `takes longer than the limit: raise the setting frozenRun.timeLimitSeconds (on the command line, --time-limit SECONDS)`
+  );
 }

@@ -78,6 +78,8 @@ export interface Recording {
   decodedDocument?(): string;
   /** Where in the program record r's thread runs (the goroutine's function, a select site), when known. */
   sourceLocation?(record: number): SourceLocation | undefined;
+  /** Where in the program a thread runs (a goroutine's function), also for a thread with no records. */
+  threadLocation?(thread: number): SourceLocation | undefined;
 }
 
 export interface SourceLocation {
