@@ -91,7 +91,7 @@ export interface ProbeLine {
 
 /** machin's `probe G NAME = VALUE @opP` lines, read with a parser of this test support (not the engine's). */
 export function probeLines(stderr: string): ProbeLine[] {
-  return [...stderr.matchAll(/^probe (\S+) (\S+) = (.*) @op(\d+)$/gm)].map((m) => ({ goroutine: m[1], name: m[2], value: m[3], op: Number(m[4]) }));
+  return [...stderr.matchAll(/^probe (\S+) (\S+) = ([\s\S]*?) @op(\d+)$/gm)].map((m) => ({ goroutine: m[1], name: m[2], value: m[3], op: Number(m[4]) }));
 }
 
 /**
