@@ -2,7 +2,7 @@
 // It runs inline in the extension host (`new vscode.DebugAdapterInlineImplementation(new
 // FrozenRunSession({ keyHex }))`) and standalone over stdio (debug-adapter/main.ts).
 import {
-  Event, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, DebugSession,
+  Event, InitializedEvent, InvalidatedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, DebugSession,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
@@ -53,6 +53,12 @@ const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** How long launch waits for configurationDone before going on (a client that never sends it). */
 const CONFIGURATION_WAIT_MS = 10_000;
 
+/** Requests that need no variable values: answered at once while they are still coming. */
+const ANSWERED_WITHOUT_VALUES = new Set([
+  'initialize', 'launch', 'configurationDone', 'disconnect', 'terminate', 'pause', 'cancel', 'threads', 'stackTrace', 'source',
+  'loadedSources', 'exceptionInfo', 'setBreakpoints', 'setFunctionBreakpoints', 'setExceptionBreakpoints',
+]);
+
 export class FrozenRunSession extends LoggingDebugSession {
   private keyHex: string | undefined;
   private readonly env: NodeJS.ProcessEnv | undefined;
@@ -61,6 +67,9 @@ export class FrozenRunSession extends LoggingDebugSession {
   private runtime: ReplayRuntime | undefined;
   private variables: VariableStore | undefined;
   private configured: () => void = () => undefined;
+  /** The values of a deferred enrichment while machin still prints them (see dispatchRequest). */
+  private valuesPending: Promise<void> | null = null;
+  private clientInvalidates = false;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
   private abort = new AbortController();
   /** The served text: kept between requests only for a capsule's decoded document (see keepText). */
@@ -95,6 +104,13 @@ export class FrozenRunSession extends LoggingDebugSession {
       (DebugSession.prototype as unknown as { dispatchRequest(r: DebugProtocol.Request): void }).dispatchRequest.call(this, request);
       return;
     }
+    // Stopped at the panic while machin's second replay still prints the values: what needs them
+    // (variables, evaluations, moves that test conditions) is answered once they are in.
+    const pending = this.valuesPending;
+    if (pending && !ANSWERED_WITHOUT_VALUES.has(request.command)) {
+      void pending.then(() => this.dispatchRequest(request));
+      return;
+    }
     super.dispatchRequest(request);
   }
 
@@ -113,7 +129,8 @@ export class FrozenRunSession extends LoggingDebugSession {
 
   // ----- lifecycle -----
 
-  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
+    this.clientInvalidates = args.supportsInvalidatedEvent === true;
     response.body = {
       supportsConfigurationDoneRequest: true,
       supportsStepBack: true,
@@ -178,6 +195,7 @@ export class FrozenRunSession extends LoggingDebugSession {
     }
     this.recording = rec;
     this.text = undefined;
+    this.awaitValues(rec);
     const runtime = new ReplayRuntime(rec, { log: (text, r) => this.logPoint(text, r) });
     this.runtime = runtime;
     this.variables = new VariableStore(runtime);
@@ -203,6 +221,21 @@ export class FrozenRunSession extends LoggingDebugSession {
       }));
     }
     return rec;
+  }
+
+  /** A deferred enrichment's values: requests wait for them, and VS Code is told to fetch them again. */
+  private awaitValues(rec: Recording): void {
+    const pending = rec.valuesPending;
+    this.valuesPending = pending ?? null;
+    if (!pending) return;
+    const warned = rec.warnings.length;
+    void pending.then(() => {
+      if (this.recording !== rec) return;
+      this.valuesPending = null;
+      for (const w of rec.warnings.slice(warned)) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
+      if (rec.histories) this.toolchainEvent('done', toolchainSummary(rec));
+      if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(['variables']));
+    });
   }
 
   /** The record state `startRecord` / `startPosition` name (undefined: neither given), or what is wrong with them. */

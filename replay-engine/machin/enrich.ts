@@ -1,7 +1,7 @@
 // The machin bridge: adds to a trace what only re-executing it can tell (panic message, verify
-// verdict, value histories) by running one `machin replay --json --verify --print` on a checked
-// copy of the trace, and labels goroutines from the program source (no toolchain needed for
-// that). Every problem becomes a
+// verdict, value histories) by running one `machin replay --verify --print` on a checked copy of
+// the trace (machin's plain panic lines say all its `--json` would: docs/machin.md), and labels
+// goroutines from the program source (no toolchain needed for that). Every problem becomes a
 // warning on the recording; only a cancel escapes (as RecordingError('cancelled')).
 import { promises as fs } from 'node:fs';
 import type { EngineWarning } from '../model/errors';
@@ -60,32 +60,46 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       warn('best-effort-results', 'machin replayed a best-effort trace (the program uses FFI): its panic, verify verdict and values may diverge from the recorded run');
     }
 
-    await withTraceCopy(tl.file, found.path, async (copy) => {
+    const names = program ? assignedVariables(program) : [];
+    const print = names.length > 0 ? ['--print', names.join(',')] : [];
+    let panicKnown: () => void = () => undefined;
+    const firstPart = new Promise<void>((resolve) => (panicKnown = resolve));
+    const whole = withTraceCopy(tl.file, found.path, async (copy) => {
       for (const w of copy.warnings) warn('trace-copy', w);
-      // One replay answers all three: machin's flags only switch on parts of its runtime
-      // (MFL_RR_JSON, MFL_RR_VERIFY, MFL_RR_PROBE in main.go cmdReplay), which print to stderr
-      // side by side; --verify prints nothing when the run panics, --json then gives the panic.
-      const names = program ? assignedVariables(program) : [];
-      const print = names.length > 0 ? ['--print', names.join(',')] : [];
-      const runs: ReplayRun[] = [];
-      try {
-        runs.push(await runMachinReplay(machin, copy.file, ['--json', '--verify', ...print], options));
-        // A program whose probed rebuild does not compile (machin's instrumenter, not the
-        // program): the panic and the verdict still come from a plain replay.
-        if (print.length > 0 && runs[0].output.failure?.kind === 'error') {
-          runs.push(await runMachinReplay(machin, copy.file, ['--json', '--verify'], options));
-        }
-      } catch (err) {
-        if (err instanceof RecordingError && err.code !== 'cancelled') warn(err.code, err.message);
-        else throw err;
+      const merge = async (runs: ReplayRun[], valuesOnly = false) => {
+        const unknown = runs.some((r) => r.output.unknown.length > 0);
+        const version = unknown ? await readMachinVersion(machin, options) : undefined;
+        const threadsBefore = tl.threads.length;
+        mergeReplay(recording, runs, { copy, machinVersion: version, warn, valuesOnly });
+        // machin may name goroutines the trace has no line for (they were added): label them too.
+        if (program && tl.threads.length > threadsBefore) attachProgram(recording, program);
+      };
+      // One replay answers everything: --verify and --print only switch on parts of machin's
+      // runtime (MFL_RR_VERIFY, MFL_RR_PROBE in main.go cmdReplay). --json is not asked for: its
+      // causal chain is the trace's own first P `S` lines, which machin writes one write per op.
+      if (!options.deferValues || print.length === 0) {
+        await merge(await replays(machin, copy.file, ['--verify', ...print], print.length > 0, options, warn));
+        return;
       }
-      const unknown = runs.some((r) => r.output.unknown.length > 0);
-      const version = unknown ? await readMachinVersion(machin, options) : undefined;
-      const threadsBefore = tl.threads.length;
-      mergeReplay(recording, runs, { copy, machinVersion: version, warn });
-      // machin may name goroutines the trace has no line for (they were added): label them too.
-      if (program && tl.threads.length > threadsBefore) attachProgram(recording, program);
+      // The panic first (one replay as fast as a plain one), then the values: --print makes
+      // machin write a line per assignment, which can double a replay (docs/machin.md).
+      const first = await replays(machin, copy.file, ['--verify'], false, options, warn);
+      await merge(first);
+      panicKnown();
+      // No answer in time, or machin failed before running the program: a second replay would too.
+      if (first.length === 0 || first[0].output.failure) return;
+      await merge(await replays(machin, copy.file, print, false, options, warn), true);
     });
+    if (!options.deferValues) return await whole;
+    const rec = recording as Recording & { valuesPending?: Promise<void> | null };
+    // Never rejects: a later problem is a warning; a cancel ends the wait too.
+    rec.valuesPending = whole.then(
+      () => undefined,
+      (err) => {
+        if (!(err instanceof RecordingError && err.code === 'cancelled')) warn('toolchain-failed', `machin bridge failed: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
+    await Promise.race([firstPart, whole]);
   } catch (err) {
     if (err instanceof RecordingError) {
       if (err.code === 'cancelled') throw err;
@@ -94,6 +108,30 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     // A bug of ours must not lose the recording the user opened: say it, keep the trace.
     warn('toolchain-failed', `machin bridge failed: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * Runs one machin replay with `flags`; when `retryPlain` and the probed rebuild fails to compile
+ * (machin's instrumenter, not the program), a plain `--verify` replay still gives the panic
+ * and the verdict. A time limit or a failed start is a warning; a cancel is thrown.
+ */
+async function replays(
+  machin: MachinTool,
+  trace: string,
+  flags: string[],
+  retryPlain: boolean,
+  options: ToolchainOptions,
+  warn: (code: string, message: string) => void,
+): Promise<ReplayRun[]> {
+  const runs: ReplayRun[] = [];
+  try {
+    runs.push(await runMachinReplay(machin, trace, flags, options));
+    if (retryPlain && runs[0].output.failure?.kind === 'error') runs.push(await runMachinReplay(machin, trace, ['--verify'], options));
+  } catch (err) {
+    if (err instanceof RecordingError && err.code !== 'cancelled') warn(err.code, err.message);
+    else throw err;
+  }
+  return runs;
 }
 
 async function loadProgram(path: string, warn: (code: string, message: string) => void): Promise<MflProgram | null> {

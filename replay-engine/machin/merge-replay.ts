@@ -14,6 +14,8 @@ export interface MergeContext {
   copy: Pick<TraceCopy, 'scheduleTotal'>;
   machinVersion?: string;
   warn: (code: string, message: string) => void;
+  /** A `--print` replay after the panic and verdict were merged: only its values are taken. */
+  valuesOnly?: boolean;
 }
 
 const KNOWN_VERSION = '0.137.0';
@@ -58,6 +60,7 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
     const print = run.flags.indexOf('--print');
     if (print >= 0 && ranProgram) rec.histories = historiesFrom(tl, o.probes, (run.flags[print + 1] ?? '').split(','), warn);
   }
+  if (ctx.valuesOnly) return;
   if (panic) mergePanic(rec, panic, warn);
   if (bestEffort && !rec.bestEffort) {
     markBestEffort(rec);

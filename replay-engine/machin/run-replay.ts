@@ -7,6 +7,7 @@ import type { MachinTool } from './find-machin';
 import { parseReplayOutput, type ReplayOutput } from './machin-output';
 
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
+let runs = 0;
 
 export interface ReplayRun {
   /** The flags after `replay TRACE`, e.g. ['--json'] or ['--print', 'a,b']. */
@@ -28,7 +29,9 @@ export async function runMachinReplay(machin: MachinTool, trace: string, flags: 
     result = await runProcess(machin.path, args, {
       timeLimitMs,
       signal: options.signal,
-      onOutput: options.onOutput ? (_stream, text) => options.onOutput!(text) : undefined,
+      // Beside the copy, in its private folder (removed with it); a file, not a pipe: see stderrFile.
+      stderrFile: `${trace}.stderr-${++runs}`,
+      onOutput: options.onOutput ? (stream, text) => options.onOutput!(stream === 'stderr' ? withoutProbes(text) : text) : undefined,
     });
   } catch (err) {
     if (err instanceof RecordingError && err.code === 'toolchain-timeout') {
@@ -53,4 +56,11 @@ export function timeLimitMessage(flags: string[], ms: number): string {
     `that was recorded (machin then waits forever for a schedule the trace does not have), or the run ` +
     `takes longer than the limit: raise the setting frozenRun.timeLimitSeconds (on the command line, --time-limit SECONDS)`
   );
+}
+
+/** machin's stderr for the output channel: probe lines counted, not copied (there may be millions). */
+function withoutProbes(text: string): string {
+  let probes = 0;
+  const kept = text.split('\n').filter((line) => !(line.startsWith('probe ') && / @op\d+$/.test(line) && ++probes));
+  return probes > 0 ? `${kept.join('\n').replace(/\n*$/, '\n')}[${probes} probe lines of --print: the values are in the variable history]\n` : text;
 }

@@ -25,6 +25,7 @@ export class MflrrRecording implements Recording {
   panic: PanicInfo | null = null;
   verify: VerifyVerdict | null = null;
   histories: ValueHistories | null = null;
+  valuesPending: Promise<void> | null = null;
   /** Set by the machin bridge when it can place a goroutine's records in the program. */
   locateSource: ((record: number) => SourceLocation | undefined) | null = null;
   /** Likewise per thread (a goroutine's function), for threads with no records too. */

@@ -69,6 +69,8 @@ export interface Recording {
   panic: PanicInfo | null;
   verify: VerifyVerdict | null;
   histories: ValueHistories | null;
+  /** While the values of a deferred enrichment (`deferValues`) are still coming: resolves when they are in; never rejects. */
+  valuesPending?: Promise<void> | null;
   describe(record: number): RecordView;
   /**
    * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to

@@ -310,15 +310,32 @@ describe('merging machin results that disagree with the trace', () => {
 });
 
 describe('enrich: one machin replay per recording', () => {
-  it('--json, --verify and --print share one machin process', async () => {
+  it('--verify and --print share one machin process; the panic comes from its plain lines', async () => {
     const { dir, rec } = await staged(byName('gopanic/gopanic.mflrr'));
     const output: string[] = [];
     await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t) => output.push(t) });
     const started = output.filter((t) => t.startsWith('$ '));
     assert.equal(started.length, 1, started.join(''));
-    assert.match(started[0], / replay \S+ --json --verify --print \S+/);
+    assert.match(started[0], / replay \S+ --verify --print \S+\n$/);
     assert.equal(rec.panic?.message, 'integer divide by zero');
+    assert.deepEqual(ids(rec, rec.panic!.causalChain), ['0', '0', '0.1', '0.1', '0', '0.2'], 'the first P `S` lines, as --json would say');
     assert.ok(rec.histories!.entries('q').length > 0);
+  });
+
+  it('deferValues: the panic and verdict from one replay, the values from a second, after', async () => {
+    const { dir, rec } = await staged(byName('crash/crash.mflrr'));
+    const output: string[] = [];
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, deferValues: true, onOutput: (t) => output.push(t) });
+    assert.equal(rec.panic?.message, 'index out of range [12] with length 2');
+    assert.equal(rec.histories, null, 'not yet');
+    assert.ok(rec.valuesPending);
+    await rec.valuesPending;
+    assert.deepEqual(rec.histories!.entries('idx').map((e) => [e.position, e.value]), [[0, '0'], [3, '5'], [4, '12']]);
+    const started = output.filter((t) => t.startsWith('$ '));
+    assert.equal(started.length, 2);
+    assert.match(started[0], / replay \S+ --verify\n$/);
+    assert.match(started[1], / replay \S+ --print \S+\n$/);
+    assert.deepEqual(leftCopies(), []);
   });
 });
 
