@@ -1,7 +1,7 @@
 // Replay to Panic with the real machin on a recording of 360,000 schedule ops: the standalone
 // adapter driven over DAP by Microsoft's DebugClient, timed from the launch request to the
-// `stopped` event at the panic (the trace read, one machin replay with --json --verify --print,
-// its output parsed and merged). Baseline, in the same run: one plain `machin replay TRACE` of
+// `stopped` event at the panic (the trace read, machin's `replay --verify` on a checked copy, its
+// output parsed and merged; the values replay with --print follows the stop: docs/machin.md). Baseline, in the same run: one plain `machin replay TRACE` of
 // the same trace (the least any replay-based answer can cost). Runs alternate, medians compared.
 // Goal (issue 12): at most 1.3x the plain replay.
 import { DebugClient } from '@vscode/debugadapter-testsupport';
