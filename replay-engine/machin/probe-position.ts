@@ -36,6 +36,22 @@ export class ProbePlacer {
     return lo;
   }
 
+  /**
+   * Whether machin prints this probe in every replay. The run ends when `ender` (the goroutine
+   * that panicked, else main) ends, and machin's process with it: only the ops up to ender's last
+   * one surely happen first. A value another goroutine stores before one of its own ops that
+   * surely happens is always printed; one stored later (after its last op, or before an op the run
+   * may end before) races with the exit, so one replay prints it and the next does not.
+   */
+  alwaysPrinted(thread: number, op: number, ender: number): boolean {
+    if (thread === ender) return true;
+    const enderOps = this.opsOf[ender] ?? NONE;
+    const sure = enderOps.length === 0 ? 0 : enderOps[enderOps.length - 1] + 1;
+    const own = this.opsOf[thread] ?? NONE;
+    const next = own[this.ownOpsBefore(thread, Math.min(op, this.tl.stepCount))];
+    return next !== undefined && next < sure;
+  }
+
   /** The position of a probe machin printed on thread t with `@op` = op. */
   place(thread: number, op: number): number {
     const k = this.ownOpsBefore(thread, Math.min(op, this.tl.stepCount));

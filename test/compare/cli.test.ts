@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildCli } from '../engine/build-cli';
-import { expectedPosition, machinPath, probeLines, scheduleOf as goroutinesOf } from '../support/machin';
+import { alwaysPrinted, expectedPosition, machinPath, probeLines, scheduleOf as goroutinesOf } from '../support/machin';
 import { buildBody, seal, word, FIXTURE_KEY } from '../tcap/support/seal';
 import { FLAKY_RUNS, TempTraces, scheduleOf } from './support/traces';
 
@@ -41,7 +41,7 @@ function probes(name: string): Map<string, Array<{ value: string; op: number }>>
   const stderr: string = outputs[name]['replay {trace} --print got,order'].stderr;
   const schedule = goroutinesOf(runFile(name));
   const out = new Map<string, Array<{ value: string; op: number }>>();
-  for (const p of probeLines(stderr)) {
+  for (const p of probeLines(stderr).filter((q) => alwaysPrinted(schedule, q.goroutine, q.op, '0'))) {
     const key = `${p.goroutine} ${p.name}`;
     if (!out.has(key)) out.set(key, []);
     out.get(key)!.push({ value: p.value, op: expectedPosition(schedule, p.goroutine, p.op) });

@@ -278,7 +278,7 @@ func main() {
           // machin's values by the position rule: the last placed at or before the stop.
           const want: Record<string, string> = {};
           for (const name of ['i', 'msg', 'got', 'sum', 'v']) {
-            const last = expectedHistory(trace, probes, name).filter((e) => e.goroutine === g && e.op <= panic.scheduleOp).at(-1);
+            const last = expectedHistory(trace, probes, name, panic.goroutine).filter((e) => e.goroutine === g && e.op <= panic.scheduleOp).at(-1);
             if (last) want[name] = last.value;
           }
           assert.deepEqual(seen[g], want, `goroutine ${g}, launch ${launch + 1}`);

@@ -8,7 +8,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expectedPosition, MACHIN_BIN, machinPath, probeLines, scheduleOf } from '../support/machin';
+import { alwaysPrinted, expectedPosition, MACHIN_BIN, machinPath, probeLines, scheduleOf } from '../support/machin';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const ADAPTER = path.join(ROOT, 'dist/debug-adapter.js');
@@ -143,7 +143,7 @@ export interface MachinFixture {
   program: string;
   /** machin's own `--json` panic, when the run panicked. */
   panic: { panic: string; goroutine: string; scheduleOp: number; scheduleTotal: number; causalChain: string[] } | null;
-  /** machin's own `--print` probes, each `op` its position by docs/value-positions.md (not machin's racy @op). */
+  /** machin's own `--print` probes printed in every replay, each `op` its position by docs/value-positions.md (not machin's racy @op). */
   probes: Array<{ goroutine: string; name: string; value: string; op: number }>;
 }
 
@@ -165,8 +165,11 @@ export function machinFixtures(): MachinFixture[] {
       const jsonLine = json?.stderr.split('\n').find((l) => l.startsWith('{'));
       const print = replays.find((r) => r.args.includes('--print'));
       const schedule = scheduleOf(path.join(dir, trace));
-      const probes = probeLines(print?.stderr ?? '').map((p) => ({ ...p, op: expectedPosition(schedule, p.goroutine, p.op) }));
-      out.push({ name: `${d}/${trace}`, dir, trace: path.join(dir, trace), program, panic: jsonLine ? JSON.parse(jsonLine) : null, probes });
+      const panic = jsonLine ? JSON.parse(jsonLine) : null;
+      const probes = probeLines(print?.stderr ?? '')
+        .filter((p) => alwaysPrinted(schedule, p.goroutine, p.op, panic?.goroutine ?? '0'))
+        .map((p) => ({ ...p, op: expectedPosition(schedule, p.goroutine, p.op) }));
+      out.push({ name: `${d}/${trace}`, dir, trace: path.join(dir, trace), program, panic, probes });
     }
   }
   return out;

@@ -69,6 +69,8 @@ describe('frozen-run with the real machin, fixtures', () => {
 
     const print = replays.find((x) => x.args.includes('--print'));
     if (!print) continue;
+    const panicLine = replays.find((x) => x.args.includes('--json'))?.stderr.split('\n').find((l) => l.startsWith('{"panic"'));
+    const ender = panicLine ? (JSON.parse(panicLine) as { goroutine: string }).goroutine : '0';
     const probes = probeLines(print.stderr);
     // Two variables per fixture keep the run short; every value of each is compared.
     const names = [...new Set(probes.map((m) => m.name))].slice(0, 2);
@@ -77,7 +79,7 @@ describe('frozen-run with the real machin, fixtures', () => {
         const r = run(['history', file, name, '--json']);
         assert.equal(r.code, 0, r.stderr);
         const j = JSON.parse(r.stdout) as { entries: Array<{ op: number; goroutine: string; value: string }> };
-        assert.deepEqual(j.entries, expectedHistory(file, probes, name));
+        assert.deepEqual(j.entries, expectedHistory(file, probes, name, ender));
       });
     }
   }

@@ -55,7 +55,7 @@ function expected(fx: FixtureTrace) {
   const print = recorded(fx, '--print');
   const probes = probeLines(print?.stderr ?? '');
   const printed = print ? print.args[print.args.indexOf('--print') + 1].split(',') : [];
-  const history = (name: string) => expectedHistory(fx.traceFile, probes, name);
+  const history = (name: string) => expectedHistory(fx.traceFile, probes, name, panic?.goroutine);
   return { panic, verify, printed, history, hasJson: !!json };
 }
 

@@ -107,6 +107,21 @@ export function expectedPosition(schedule: string[], goroutine: string, op: numb
   return schedule.length;
 }
 
+/**
+ * Whether machin prints a probe in every replay (docs/value-positions.md), computed here
+ * independently of the engine: always for `ender` (the goroutine that panicked, else main);
+ * for another goroutine only when its next op comes before ender's last op.
+ */
+export function alwaysPrinted(schedule: string[], goroutine: string, op: number, ender: string): boolean {
+  if (goroutine === ender) return true;
+  const sure = schedule.lastIndexOf(ender) + 1;
+  let k = 0;
+  for (let i = 0; i < Math.min(op, schedule.length); i++) if (schedule[i] === goroutine) k++;
+  let seen = 0;
+  for (let i = 0; i < schedule.length; i++) if (schedule[i] === goroutine && seen++ === k) return i < sure;
+  return false;
+}
+
 /** The goroutine of every `S` line of a trace, in order. */
 export function scheduleOf(trace: string): string[] {
   return readFileSync(trace, 'latin1')
@@ -116,11 +131,11 @@ export function scheduleOf(trace: string): string[] {
 }
 
 /**
- * The history a replay should give, from machin's own probe lines: each placed by the rule,
- * ordered by position then by the goroutine's first line in the trace (each goroutine's own
- * values in machin's order).
+ * The history a replay should give, from machin's own probe lines: those printed in every
+ * replay, each placed by the rule, ordered by position then by the goroutine's first line in the
+ * trace (each goroutine's own values in machin's order). `ender`: the goroutine that panicked.
  */
-export function expectedHistory(trace: string, probes: ProbeLine[], name: string): Array<{ op: number; goroutine: string; value: string }> {
+export function expectedHistory(trace: string, probes: ProbeLine[], name: string, ender = '0'): Array<{ op: number; goroutine: string; value: string }> {
   const schedule = scheduleOf(trace);
   const firstSeen = new Map<string, number>();
   readFileSync(trace, 'latin1')
@@ -131,7 +146,7 @@ export function expectedHistory(trace: string, probes: ProbeLine[], name: string
     });
   const rank = (g: string) => firstSeen.get(g) ?? firstSeen.size;
   return probes
-    .filter((p) => p.name === name)
+    .filter((p) => p.name === name && alwaysPrinted(schedule, p.goroutine, p.op, ender))
     .map((p) => ({ op: expectedPosition(schedule, p.goroutine, p.op), goroutine: p.goroutine, value: p.value }))
     .map((e, i) => ({ e, i }))
     .sort((a, b) => a.e.op - b.e.op || rank(a.e.goroutine) - rank(b.e.goroutine) || a.i - b.i)
