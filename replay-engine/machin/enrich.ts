@@ -63,7 +63,10 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     const names = program ? assignedVariables(program) : [];
     const print = names.length > 0 ? ['--print', names.join(',')] : [];
     let panicKnown: () => void = () => undefined;
-    const firstPart = new Promise<void>((resolve) => (panicKnown = resolve));
+    let afterFirstPart = false;
+    const firstPart = new Promise<void>((resolve) => (panicKnown = resolve)).then(() => {
+      afterFirstPart = true;
+    });
     const whole = withTraceCopy(tl.file, found.path, async (copy) => {
       for (const w of copy.warnings) warn('trace-copy', w);
       const merge = async (runs: ReplayRun[], valuesOnly = false) => {
@@ -92,11 +95,14 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     });
     if (!options.deferValues) return await whole;
     const rec = recording as Recording & { valuesPending?: Promise<void> | null };
-    // Never rejects: a later problem is a warning; a cancel ends the wait too.
+    // Never rejects: a problem after the first part is a warning (one before it is caught below);
+    // a cancel ends the wait too.
     rec.valuesPending = whole.then(
       () => undefined,
       (err) => {
-        if (!(err instanceof RecordingError && err.code === 'cancelled')) warn('toolchain-failed', `machin bridge failed: ${err instanceof Error ? err.message : String(err)}`);
+        if (afterFirstPart && !(err instanceof RecordingError && err.code === 'cancelled')) {
+          warn('toolchain-failed', `machin bridge failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
       },
     );
     await Promise.race([firstPart, whole]);
