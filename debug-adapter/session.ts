@@ -15,6 +15,7 @@ import { evaluateInThread } from './evaluate';
 import { exceptionInfo } from './exception-info';
 import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from './launch-config';
 import { ReplayRuntime, type Stop } from './runtime';
+import { listedThreads, listedThreadsNote } from './thread-list';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { VariableStore } from './variables';
@@ -59,6 +60,9 @@ const ANSWERED_WITHOUT_VALUES = new Set([
   'loadedSources', 'exceptionInfo', 'setBreakpoints', 'setFunctionBreakpoints', 'setExceptionBreakpoints',
 ]);
 
+/** Longest a disconnect waits for the toolchain to be stopped. */
+const STOP_WAIT_MS = 5_000;
+
 export class FrozenRunSession extends LoggingDebugSession {
   private keyHex: string | undefined;
   private readonly env: NodeJS.ProcessEnv | undefined;
@@ -72,6 +76,10 @@ export class FrozenRunSession extends LoggingDebugSession {
   private clientInvalidates = false;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
   private abort = new AbortController();
+  /** The open under way (reading, toolchain runs); settles only once its children have exited and its copy is removed. */
+  private opening: Promise<void> = Promise.resolve();
+  /** Whether the console was told that the threads list is cut (once a session). */
+  private threadsNoted = false;
   /** The served text: kept between requests only for a capsule's decoded document (see keepText). */
   private text: Promise<string> | undefined;
   /** The divergence a replay against another build reported (frozenRun/divergence), kept across restarts. */
@@ -187,7 +195,9 @@ export class FrozenRunSession extends LoggingDebugSession {
     if (this.env) options.env = this.env;
     let rec: Recording;
     try {
-      rec = await openRecording(args.recording, options);
+      const opened = openRecording(args.recording, options);
+      this.opening = opened.then(() => undefined, () => undefined);
+      rec = await opened;
     } catch (e) {
       const message = e instanceof RecordingError ? e.message : `${args.recording}: ${(e as Error).message ?? String(e)}`;
       this.toolchainEvent('failed', message);
@@ -340,16 +350,42 @@ export class FrozenRunSession extends LoggingDebugSession {
     this.sendEvent(new TerminatedEvent());
   }
 
-  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): void {
+  /**
+   * Stops the toolchain (its whole process group: SIGTERM, SIGKILL after a grace) and answers only
+   * once the children have exited and the temporary copy is gone: the standalone adapter exits
+   * right after it answers, and a child that ignores SIGTERM must not outlive it.
+   */
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): Promise<void> {
     this.abort.abort();
+    await this.stopped();
     super.disconnectRequest(response, args, request);
+  }
+
+  /** The client went away (stdin closed) or disconnected: the same stop, then the base class's exit. */
+  override shutdown(): void {
+    this.abort.abort();
+    void this.stopped().then(() => super.shutdown());
+  }
+
+  /**
+   * The open under way has ended (its children exited, its copy removed). Bounded: the group gets
+   * SIGKILL 500 ms after SIGTERM, so only a child stuck in the kernel could take longer.
+   */
+  private stopped(): Promise<void> {
+    return Promise.race([this.opening, new Promise<void>((r) => setTimeout(r, STOP_WAIT_MS).unref?.())]);
   }
 
   // ----- threads, frames, sources -----
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
     const rec = this.recording;
-    response.body = { threads: rec ? rec.timeline.threads.map((_, t) => new Thread(t + 1, threadName(rec, t))) : [] };
+    const listed = rec ? listedThreads(rec, [this.runtime?.lastStop.thread, rec.panic?.thread]) : [];
+    response.body = { threads: listed.map((t) => new Thread(t + 1, threadName(rec!, t))) };
+    const note = rec && !this.threadsNoted ? listedThreadsNote(rec) : null;
+    if (note) {
+      this.threadsNoted = true;
+      this.sendEvent(new OutputEvent(note, 'console'));
+    }
     this.sendResponse(response);
   }
 
@@ -441,7 +477,7 @@ export class FrozenRunSession extends LoggingDebugSession {
       this.sendResponse(response);
     } catch (e) {
       this.text = undefined;
-      this.fail(response, 1021, `${rec.timeline.file}: cannot read: ${(e as Error).message}`);
+      this.fail(response, 1021, e instanceof RecordingError ? e.message : `${rec.timeline.file}: cannot read: ${(e as Error).message}`);
     }
   }
 

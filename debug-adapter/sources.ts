@@ -14,9 +14,10 @@
 // trace opened as text), or its name is the served name. Lines are the same in all three, because
 // the served text is the file's text (a trace) or the decoded document whose lines the timeline
 // already numbers (a capsule).
-import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { RecordingError } from '../replay-engine/model/errors';
 import type { Recording } from '../replay-engine/model/recording';
+import { readStampedFile, sameStamp } from '../replay-engine/regular-file';
 
 export const RECORDING_SOURCE_REFERENCE = 1;
 
@@ -42,10 +43,22 @@ export function servedSource(recording: Recording): ServedSource {
  * The served document's text: the trace file as it is, or the capsule's decoded document. Read
  * when a `source` request asks (never at launch: the engine reads a trace in chunks and never
  * holds its text), off the event loop (the read runs on libuv's pool; only the decode is synchronous).
+ * The trace must be the version the session indexed: a file changed since (cut, rewritten, replaced)
+ * would put the frames' lines on other text, so it is refused with what to do.
  */
 export async function sourceText(recording: Recording): Promise<string> {
   if (recording.decodedDocument) return recording.decodedDocument();
-  return readFile(recording.timeline.file, 'utf8');
+  const file = recording.timeline.file;
+  const { bytes, stamp } = await readStampedFile(file);
+  const was = recording.stamp;
+  if (was && !sameStamp(was, stamp)) {
+    throw new RecordingError(
+      'io',
+      `${file}: the trace changed on disk after this session read it (${was.size} bytes then, ${stamp.size} now), so its lines no longer match the session's records; restart the debug session to read it again`,
+      { file },
+    );
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /**

@@ -11,12 +11,16 @@ import { divergenceBody, type DivergenceBody } from './divergence';
 
 /** Largest chunk one request returns (steps); a client asks again with `from` for more. */
 export const MAX_CHUNK = 1_000_000;
+/** Most threads one body lists (750,000 goroutines were 45 MB of JSON in every chunk); `threadsFrom` pages. */
+export const MAX_THREADS_PER_BODY = 10_000;
 
 export interface TimelineRequest {
   /** First step of the chunk (default 0). */
   from?: number;
   /** Number of steps (default and maximum MAX_CHUNK). */
   count?: number;
+  /** First thread of `threads` (default 0); at most MAX_THREADS_PER_BODY are listed from there. */
+  threadsFrom?: number;
 }
 
 /** Everything small about the run, sent in every chunk's body as plain JSON. */
@@ -27,7 +31,10 @@ export interface TimelineSummary {
   recordCount: number;
   stepCount: number;
   kinds: string[];
+  /** Threads threadsFrom.. (at most MAX_THREADS_PER_BODY); `threadCount` is how many there are in all. */
   threads: Array<{ id: string; label: string; name: string; dapId: number }>;
+  threadCount: number;
+  threadsFrom: number;
   facts: Array<{ key: string; label: string; value: string }>;
   /** The causal chain of the panic is the thread of every step before `position` (steps 0..position-1). */
   panic: { message: string; thread: string; position: number; source: string; causalChainLength: number } | null;
@@ -57,8 +64,13 @@ export function threadName(rec: Recording, t: number): string {
   return tl.label(t);
 }
 
-export function timelineSummary(rec: Recording, divergence: Divergence | null = null): TimelineSummary {
+export function timelineSummary(rec: Recording, divergence: Divergence | null = null, threadsFrom = 0): TimelineSummary {
   const tl = rec.timeline;
+  const first = Math.max(0, Math.min(tl.threads.length, Number.isFinite(threadsFrom) ? Math.trunc(threadsFrom) : 0));
+  const threads: TimelineSummary['threads'] = [];
+  for (let t = first; t < tl.threads.length && threads.length < MAX_THREADS_PER_BODY; t++) {
+    threads.push({ id: tl.threads[t].id, label: tl.threads[t].label, name: threadName(rec, t), dapId: t + 1 });
+  }
   return {
     version: 1,
     format: tl.format,
@@ -66,7 +78,9 @@ export function timelineSummary(rec: Recording, divergence: Divergence | null = 
     recordCount: tl.recordCount,
     stepCount: tl.stepCount,
     kinds: tl.kinds.slice(),
-    threads: tl.threads.map((x, t) => ({ id: x.id, label: x.label, name: threadName(rec, t), dapId: t + 1 })),
+    threads,
+    threadCount: tl.threads.length,
+    threadsFrom: first,
     facts: tl.facts.map((f) => ({ ...f })),
     panic: rec.panic
       ? { message: rec.panic.message, thread: tl.threads[rec.panic.thread].id, position: rec.panic.position, source: rec.panic.source, causalChainLength: rec.panic.causalChain.length }
@@ -104,5 +118,5 @@ export function timelineChunk(rec: Recording, req: TimelineRequest, divergence: 
   }
   const packed: Record<string, unknown> = { from, count, thread, kind, record };
   if (line) packed.line = line;
-  return { ...timelineSummary(rec, divergence), from, count, data: packr.pack(packed).toString('base64') };
+  return { ...timelineSummary(rec, divergence, num(req.threadsFrom, 0)), from, count, data: packr.pack(packed).toString('base64') };
 }

@@ -2,6 +2,7 @@
 // inline debug adapter, the language client, keys, trust and the commands. Each piece lives in
 // its own file; this one only connects them.
 import * as vscode from 'vscode';
+import { stopAllProcesses } from '../replay-engine/toolchain/run-process';
 import { activeRecording, trackActiveRecording } from './active-recording';
 import { CapsuleDocumentProvider } from './capsule-document';
 import { registerCapsuleKeyCommands } from './commands/capsule-keys';
@@ -80,4 +81,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 }
 
-export function deactivate(): void {}
+/** The extension host is closing: no toolchain process group outlives it. */
+export function deactivate(): Promise<void> {
+  return stopAllProcesses();
+}

@@ -1,7 +1,8 @@
 // Workspace trust: replaying runs code named by the recording, so toolchains (machin, tin) only
 // run in a trusted workspace, and a program outside the workspace needs an explicit yes.
-import * as path from 'node:path';
+import { resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { isInsideRoots, realOrSame } from '../replay-engine/machin/inside-roots';
 
 export function isTrusted(): boolean {
   return vscode.workspace.isTrusted;
@@ -13,28 +14,22 @@ export const RESTRICTED_BANNER =
   'so Frozen Run starts no toolchain in an untrusted workspace. To enable replays, trust this folder ' +
   '(Manage Workspace Trust, or the "Restricted Mode" item in the status bar).';
 
-export function isInsideWorkspace(file: string): boolean {
-  const abs = path.resolve(file);
-  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
-    const rel = path.relative(f.uri.fsPath, abs);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  });
-}
-
 /**
  * Asked before a toolchain runs a program: inside the workspace it is allowed (the workspace is
  * trusted), outside it needs a modal yes. Never allowed in Restricted Mode.
  */
 export async function confirmProgram(program: string): Promise<boolean> {
   if (!isTrusted()) return false;
-  const abs = path.resolve(program);
-  if (isInsideWorkspace(abs) || confirmed.has(abs)) return true;
+  // The engine's rule, on real paths: a link inside the workspace to a file outside it is outside.
+  const abs = await realOrSame(program);
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  if ((await isInsideRoots(abs, folders)) || confirmed.has(abs)) return true;
   const run = 'Run It';
   const answer = await vscode.window.showWarningMessage(
     `Replay this recording by running a program outside the workspace?`,
     {
       modal: true,
-      detail: `${program}\n\nReplaying compiles and runs this program. Only continue if you trust it.`,
+      detail: `${program}${abs !== resolve(program) ? `\n(a link to ${abs})` : ''}\n\nReplaying compiles and runs this program. Only continue if you trust it.`,
     },
     run,
   );

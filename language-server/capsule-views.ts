@@ -152,7 +152,7 @@ export function capsuleFoldingRanges(index: CapsuleIndex, limit: number): Foldin
   const firstEffect = index.effects[0]?.line ?? index.lines;
   if (firstEffect > 2) out.push({ startLine: 0, endLine: firstEffect - 2, kind: 'imports' });
   const runs = index.runs();
-  out.push(...foldRuns(runs, limit - out.length, (i) => `task ${runs[i + 2]}: ${runs[i + 1] - runs[i] + 1} effects`));
+  for (const range of foldRuns(runs, limit - out.length, (i) => `task ${runs[i + 2]}: ${runs[i + 1] - runs[i] + 1} effects`)) out.push(range); // no spread: the client sets the limit
   return out;
 }
 

@@ -27,7 +27,7 @@ export function toDiagnostics(problems: PlacedProblem[]): Diagnostic[] {
       severity: DiagnosticSeverity.Warning,
       code: 'more-problems',
       source: 'frozen-run',
-      message: `${problems.length - shown.length} more problems after this line are not listed (the first ${MAX_DIAGNOSTICS} are). Is this file a machin trace?`,
+      message: `and ${(problems.length - shown.length).toLocaleString('en-US')} more problems after this line, not listed (the first ${MAX_DIAGNOSTICS.toLocaleString('en-US')} are). Is this file a machin trace?`,
     });
   }
   return out;

@@ -58,18 +58,19 @@ function ioHover(doc: TextDocument, index: TraceIndex, facts: RunFactsStore, r: 
     '',
     `Value (${plural(bytes, 'byte')}): ${code(value.text)}`,
   ];
-  if (value.children?.length) lines.push('', ...flatten(value.children, 0));
+  if (value.children?.length) {
+    lines.push('');
+    flatten(value.children, 0, lines);
+  }
   lines.push('', `The program read this before op ${r.opsBefore} (it is consumed at position ${r.opsBefore}). I/O comes from clocks, stdin, files, random bytes, sockets, HTTP and the case a \`select\` took.`);
   return lines.join('\n');
 }
 
-function flatten(children: Array<{ name: string; value: DecodedValue }>, depth: number): string[] {
-  const out: string[] = [];
+function flatten(children: Array<{ name: string; value: DecodedValue }>, depth: number, out: string[]): void {
   for (const c of children.slice(0, 20)) {
     out.push(`${'  '.repeat(depth)}- ${escapeMarkdown(c.name)}: ${code(c.value.text, 300)}`);
-    if (c.value.children && depth < 2) out.push(...flatten(c.value.children, depth + 1));
+    if (c.value.children && depth < 2) flatten(c.value.children, depth + 1, out);
   }
-  return out;
 }
 
 function headerHover(index: TraceIndex, kind: number, text: string): string | null {

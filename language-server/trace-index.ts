@@ -247,7 +247,7 @@ export class TraceIndex {
       if (line >= d.lines || (line === d.cutLine && d.cutIsRecord)) continue;
       for (const p of list) out.push({ ...p, line });
     }
-    out.push(...d.problems);
+    for (const p of d.problems) out.push(p); // no spread: a document can have more problems than a call has arguments
     out.sort((a, b) => a.line - b.line || a.start - b.start);
     return out;
   }

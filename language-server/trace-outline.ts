@@ -88,7 +88,7 @@ export function traceFoldingRanges(index: TraceIndex, limit: number): FoldingRan
   const first = firstRecordLine(index);
   if (first !== undefined && first > 1) out.push({ startLine: 0, endLine: first - 1, kind: 'imports' });
   const runs = index.runs();
-  out.push(...foldRuns(runs, limit - out.length, (i) => `goroutine ${index.threadIds[runs[i + 2]]}: ${runs[i + 1] - runs[i] + 1} records`));
+  for (const range of foldRuns(runs, limit - out.length, (i) => `goroutine ${index.threadIds[runs[i + 2]]}: ${runs[i + 1] - runs[i] + 1} records`)) out.push(range); // no spread: the client sets the limit
   return out;
 }
 

@@ -1,6 +1,5 @@
 // The one way into the engine: read a recording of any known format, detected by its first bytes
 // (never by its name), and optionally add what the toolchain knows (machin's replay).
-import { open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { fileError } from './file-error';
 import { RecordingError } from './model/errors';
@@ -8,6 +7,7 @@ import type { Recording } from './model/recording';
 import { enrichWithMachin } from './machin/enrich';
 import { MflrrRecording, readMflrr } from './mflrr/recording';
 import type { OpenOptions } from './open-options';
+import { openRegularFile } from './regular-file';
 import { readCapsule } from './tcap/read-capsule';
 
 const SNIFF_BYTES = 16;
@@ -16,22 +16,17 @@ export type RecordingKind = 'mflrr' | 'tcap';
 
 /** Which format a file holds, from its first bytes; empty files are placed by their extension. */
 export async function detectFormat(file: string): Promise<RecordingKind> {
-  let head: Uint8Array;
-  let size: number;
+  let head = new Uint8Array(SNIFF_BYTES);
+  const { handle, size } = await openRegularFile(file); // a FIFO or a device is refused here
   try {
-    const handle = await open(file, 'r');
-    try {
-      size = (await handle.stat()).size;
-      head = new Uint8Array(SNIFF_BYTES);
-      const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
-      head = head.subarray(0, bytesRead);
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
+    const { bytesRead } = await handle.read(head, 0, Math.min(SNIFF_BYTES, size), 0);
+    head = head.subarray(0, bytesRead);
   } catch (err) {
     throw fileError(file, err);
+  } finally {
+    await handle.close().catch(() => undefined);
   }
-  const text = String.fromCharCode(...head);
+  const text = Buffer.from(head).toString('latin1');
   if (text.startsWith('MFLRR')) return 'mflrr';
   if (text.startsWith('TINCAP')) return 'tcap';
   const ext = extname(file).toLowerCase();

@@ -6,6 +6,7 @@ import { formatComparison } from '../compare/format-comparison';
 import type { OpenOptions } from '../open-options';
 import { openRecording } from '../open';
 import { OPEN_OPTIONS, parse, timeLimitMs } from './args';
+import { writeText } from './printable';
 
 export async function runCompareCommand(argv: string[]): Promise<number> {
   const { positionals, values } = parse(argv, OPEN_OPTIONS, { min: 2, max: 2, names: 'A B (two recordings)' });
@@ -20,7 +21,8 @@ export async function runCompareCommand(argv: string[]): Promise<number> {
   const a = await openRecording(positionals[0], options);
   const b = await openRecording(positionals[1], options);
   const { comparison } = compareRecordings(a, b);
-  process.stdout.write(values.json === true ? JSON.stringify(compareJson(comparison), null, 2) + '\n' : formatComparison(comparison) + '\n');
+  if (values.json === true) process.stdout.write(JSON.stringify(compareJson(comparison), null, 2) + '\n');
+  else writeText(process.stdout, formatComparison(comparison) + '\n');
   return 0;
 }
 

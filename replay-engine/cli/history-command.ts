@@ -3,6 +3,7 @@
 import { RecordingError, type EngineWarning } from '../model/errors';
 import { openRecording } from '../open';
 import { OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
+import { writeText } from './printable';
 
 export interface HistoryJson {
   file: string;
@@ -43,7 +44,7 @@ export async function runHistory(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   } else {
     const lines = entries.map((e) => `  op ${String(e.op).padStart(6)}  goroutine ${e.goroutine.padEnd(8)}  ${variable} = ${e.value}`);
-    process.stdout.write(`${variable}: ${entries.length} value${entries.length === 1 ? '' : 's'}${goroutine ? ` on goroutine ${goroutine}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
+    writeText(process.stdout, `${variable}: ${entries.length} value${entries.length === 1 ? '' : 's'}${goroutine ? ` on goroutine ${goroutine}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
   }
   return 0;
 }

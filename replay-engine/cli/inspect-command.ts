@@ -6,6 +6,7 @@ import { openRecording } from '../open';
 import { capsuleInspectJson, capsuleInspectText } from '../tcap/inspect';
 import { OPEN_OPTIONS, parse, timeLimitMs } from './args';
 import { traceInspectJson, traceInspectText } from './inspect-trace';
+import { writeText } from './printable';
 
 export async function runInspect(argv: string[]): Promise<number> {
   const { positionals, values } = parse(argv, OPEN_OPTIONS, { min: 1, max: 1, names: 'FILE' });
@@ -18,7 +19,8 @@ export async function runInspect(argv: string[]): Promise<number> {
     timeLimitMs: timeLimitMs(values['time-limit']),
   });
   const json = values.json === true;
-  process.stdout.write(json ? JSON.stringify(inspectJson(rec), null, 2) + '\n' : inspectText(rec));
+  if (json) process.stdout.write(JSON.stringify(inspectJson(rec), null, 2) + '\n');
+  else writeText(process.stdout, inspectText(rec));
   return 0;
 }
 

@@ -56,12 +56,14 @@ export function traceInspectText(rec: MflrrRecording): string {
   out.push(`  machin trace (MFLRR ${j.version}), boundary ${j.boundary ?? 'unknown'}, ${safe}`);
   out.push(`  program: ${j.program ?? '(none: machin cannot replay this trace)'}`);
   out.push(`  ${j.scheduleTotal} schedule ops, ${j.ioTotal} I/O records, ${j.threads.length} goroutine${j.threads.length === 1 ? '' : 's'}`);
-  const width = Math.max(...j.threads.map((t) => (t.label ? `${t.id} ${t.label}` : t.id).length), 0);
-  for (const t of j.threads.slice(0, MAX_THREADS_SHOWN)) {
+  const shown = j.threads.slice(0, MAX_THREADS_SHOWN);
+  let width = 0; // a loop over what is shown, never Math.max(...all): 130k goroutines are more arguments than a call takes
+  for (const t of shown) width = Math.max(width, (t.label ? `${t.id} ${t.label}` : t.id).length);
+  for (const t of shown) {
     const name = (t.label ? `${t.id} ${t.label}` : t.id).padEnd(width);
     out.push(`    ${name}  ${String(t.ops).padStart(8)} ops${t.io ? `  ${t.io} I/O` : ''}`);
   }
-  if (j.threads.length > MAX_THREADS_SHOWN) out.push(`    … and ${j.threads.length - MAX_THREADS_SHOWN} more (--json lists all)`);
+  if (j.threads.length > MAX_THREADS_SHOWN) out.push(`    … and ${(j.threads.length - MAX_THREADS_SHOWN).toLocaleString('en-US')} more (--json lists all)`);
   if (j.panic) {
     out.push(`  panic: ${j.panic.message}`);
     out.push(`    on goroutine ${j.panic.thread} after op ${j.panic.op}/${j.scheduleTotal}`);

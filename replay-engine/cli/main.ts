@@ -1,11 +1,13 @@
 // `frozen-run`: the engine as a command-line tool for CI and agents. Exit 0 when the recording was
 // read, 1 when it cannot be (one line on stderr, never a stack trace), 2 for a usage error.
 import { RecordingError } from '../model/errors';
+import { killAllProcessesNow, stopAllProcesses } from '../toolchain/run-process';
 import { USAGE, UsageError } from './args';
 import { runCompareCommand } from './compare-command';
 import { runHistory } from './history-command';
 import { runInspect } from './inspect-command';
 import { runTcapCommand, TCAP_USAGE } from './tcap-commands';
+import { writeText } from './printable';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -36,20 +38,56 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-main(process.argv.slice(2)).then(
+/** The signal that is stopping the CLI, once one came. */
+let stoppedBy: NodeJS.Signals | undefined;
+
+/**
+ * Ctrl-C, SIGTERM or a closed terminal: stop every toolchain child's process group and wait for
+ * it, let the command's cleanup (the temporary trace copy) run, then say so and exit as killed by
+ * that signal. A second signal, or a cleanup that takes more than a few seconds, kills the groups at once.
+ */
+function exitOnSignals(done: Promise<unknown>): void {
+  const codes: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+  for (const [signal, code] of Object.entries(codes) as Array<[NodeJS.Signals, number]>) {
+    process.on(signal, () => {
+      if (stoppedBy) {
+        killAllProcessesNow();
+        process.exit(code);
+      }
+      stoppedBy = signal;
+      const late = setTimeout(() => {
+        killAllProcessesNow();
+        process.exit(code);
+      }, 5_000);
+      void stopAllProcesses()
+        .then(() => done)
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(late);
+          process.stderr.write(`frozen-run: stopped by ${signal}: every toolchain process it started was stopped, and its temporary trace copies removed\n`);
+          process.exit(code);
+        });
+    });
+  }
+}
+
+const done = main(process.argv.slice(2));
+exitOnSignals(done);
+done.then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
+    if (stoppedBy) return; // the signal handler says what happened
     if (err instanceof UsageError) {
-      process.stderr.write(`frozen-run: ${oneLine(err.message)}\n${USAGE}\n`);
+      writeText(process.stderr, `frozen-run: ${oneLine(err.message)}\n${USAGE}\n`);
       process.exitCode = 2;
     } else if (err instanceof RecordingError) {
-      process.stderr.write(`frozen-run: ${oneLine(err.message)}\n`);
+      writeText(process.stderr, `frozen-run: ${oneLine(err.message)}\n`);
       process.exitCode = 1;
     } else {
       const message = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`frozen-run: internal error: ${oneLine(message)} (please report it)\n`);
+      writeText(process.stderr, `frozen-run: internal error: ${oneLine(message)} (please report it)\n`);
       if (process.env.FROZEN_RUN_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
       process.exitCode = 1;
     }

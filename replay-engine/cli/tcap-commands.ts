@@ -13,6 +13,7 @@ import { findTin } from '../tin/find-tin';
 import type { ReplayReport } from '../tin/replay-report';
 import { checkReplayRequest, runTinReplay } from '../tin/tin-replay';
 import { parse, timeLimitMs, UsageError, type Options } from './args';
+import { writeText } from './printable';
 
 export const TCAP_USAGE = `usage:
   frozen-run secret FILE.tcap TEXT [--key HEX | --key-file PATH] [--json]
@@ -47,7 +48,7 @@ async function runSecret(argv: string[]): Promise<number> {
   if (values.json === true) {
     process.stdout.write(`${JSON.stringify({ matches: result.matches, handles: result.handles }, null, 2)}\n`);
   } else if (result.matches.length) {
-    for (const m of result.matches) process.stdout.write(`yes: the text is the secret behind ${m.handle} (${m.where})\n`);
+    for (const m of result.matches) writeText(process.stdout, `yes: the text is the secret behind ${m.handle} (${m.where})\n`);
   } else {
     process.stdout.write(`no: the text is not the secret behind any of the ${result.handles.length} handle${result.handles.length === 1 ? '' : 's'} in this capsule\n`);
   }
@@ -86,8 +87,8 @@ async function runAgainst(argv: string[]): Promise<number> {
   if (values.json === true) {
     process.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
   } else {
-    process.stdout.write(reportText(report));
-    process.stderr.write(`frozen-run: ${verdict(report)}\n`);
+    writeText(process.stdout, reportText(report));
+    writeText(process.stderr, `frozen-run: ${verdict(report)}\n`);
   }
   return report.exitCode;
 }

@@ -47,7 +47,8 @@ export function formatComparison(c: Comparison): string {
   const program = baseName(c.program.a || c.program.b) || '(unnamed program)';
   const details = detailLines(c);
   const rows = c.threads.map((t) => [threadName(t.id, t.label), String(t.a), String(t.b)]);
-  const w = Math.max(u.threads.length, ...rows.map((r) => r[0].length));
+  let w = u.threads.length; // a loop, not Math.max(...): there can be more threads than a call has arguments
+  for (const r of rows) w = Math.max(w, r[0].length);
   const table = [`${u.threads.padEnd(w)}  ${'A'.padStart(7)}  ${'B'.padStart(7)}`];
   for (const [name, na, nb] of rows.slice(0, 12)) table.push(`${name.padEnd(w)}  ${na.padStart(7)}  ${nb.padStart(7)}${na !== nb ? '  *' : ''}`);
   if (rows.length > 12) table.push(`... ${rows.length - 12} more`);

@@ -52,7 +52,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       if (!yes) {
         return warn(
           'program-not-confirmed',
-          `${found.path} is outside the workspace and was not confirmed, so machin was not run (replaying compiles and runs it); open its folder or set program to run it`,
+          `${found.path} is outside ${options.programRoots?.length ? 'the workspace' : "the trace's folder"} and was not confirmed, so machin was not run (replaying compiles and runs it); open its folder, or name it as the program (CLI: --program PATH) to run it`,
         );
       }
     }

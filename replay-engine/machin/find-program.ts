@@ -4,6 +4,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolchainOptions } from '../open-options';
+import { openRegularFile } from '../regular-file';
+import { isInsideRoots } from './inside-roots';
 
 export type ProgramSource = 'explicit' | 'trace' | 'beside-trace' | 'roots';
 
@@ -11,7 +13,7 @@ export interface FoundProgram {
   /** Absolute path of the `.mfl` source. */
   path: string;
   how: ProgramSource;
-  /** Inside one of options.programRoots (or no roots were given, or the user named it). */
+  /** Inside one of options.programRoots (without roots: the trace's folder), links resolved; or the user named it. */
   trusted: boolean;
   /** Something the user should know (several candidates, the one chosen). */
   note?: string;
@@ -36,14 +38,12 @@ export async function findProgram(
   tracedProgram: string | null,
   options: ToolchainOptions,
 ): Promise<FoundProgram | ProgramNotFound> {
-  const roots = options.programRoots?.map((r) => path.resolve(r));
-  // Compared through symlinks: a link inside the workspace to a file outside it is outside.
-  const realRoots = roots && (await Promise.all(roots.map(realOrSame)));
-  const trusted = async (p: string) => {
-    if (!realRoots) return true;
-    const real = await realOrSame(p);
-    return realRoots.some((r) => isInside(real, r));
-  };
+  const roots = options.programRoots?.length ? options.programRoots.map((r) => path.resolve(r)) : undefined;
+  // Without roots (the CLI, a standalone adapter, a window with no folder) only the trace's own
+  // folder and its subfolders are inside: a trace naming `../outside/evil.mfl` or `/etc/passwd`
+  // needs an explicit program. Compared through symlinks (isInsideRoots).
+  const inside = roots ?? [path.dirname(path.resolve(traceFile))];
+  const trusted = (p: string) => isInsideRoots(p, inside);
 
   if (options.program) {
     const p = path.resolve(options.program);
@@ -122,19 +122,6 @@ function rank(candidates: string[], traced: string): string[] {
   return [...candidates].sort((a, b) => score(b) - score(a) || a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b));
 }
 
-function isInside(p: string, root: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-async function realOrSame(p: string): Promise<string> {
-  try {
-    return await fs.realpath(p);
-  } catch {
-    return p;
-  }
-}
-
 async function isFile(p: string): Promise<boolean> {
   try {
     return (await fs.stat(p)).isFile();
@@ -148,10 +135,10 @@ async function isFile(p: string): Promise<boolean> {
  * Only the header is read: records start at the first `S`/`I` line.
  */
 export async function readTracedProgram(traceFile: string): Promise<string | null> {
-  const handle = await fs.open(traceFile, 'r');
+  const { handle, size } = await openRegularFile(traceFile);
   try {
     const buf = new Uint8Array(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size), 0);
     const lines = new TextDecoder().decode(buf.subarray(0, bytesRead)).split('\n');
     if (bytesRead === buf.length) lines.pop(); // may be cut by the buffer
     for (const raw of lines) {

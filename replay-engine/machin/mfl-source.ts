@@ -123,7 +123,7 @@ export function spawnSequence(
       const inner = spawnSequence(program, e.callee, visiting);
       if (inner.targets.length === 0 && inner.complete) continue; // spawns nothing: harmless anywhere
       if (e.kind === 'ref' || !e.definite) return { targets, complete: false };
-      targets.push(...inner.targets);
+      for (const t of inner.targets) targets.push(t);
       if (!inner.complete) return { targets, complete: false };
     }
     return { targets, complete: true };

@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { RecordingError } from '../model/errors';
 import { CR, LF, SP, TAG_I, TAG_S } from '../mflrr/trace-bytes';
+import { openRegularFile } from '../regular-file';
 import { makePrivateDir } from './private-temp';
 
 export interface TraceCopy {
@@ -80,12 +81,9 @@ interface CopyStats {
 }
 
 async function copyChecked(source: string, target: string, programPath: string): Promise<CopyStats> {
-  let input;
-  try {
-    input = await fs.open(source, 'r');
-  } catch (err) {
-    throw new RecordingError('io', `${source}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file: source });
-  }
+  // The size at open bounds what is copied: a trace that grows meanwhile is copied as it was.
+  const { handle: input, size } = await openRegularFile(source);
+  let left = size;
   const output = await fs.open(target, 'wx', 0o600);
   const stats: CopyStats = { scheduleTotal: 0, ioTotal: 0, droppedPartialLine: null, warnings: [] };
   try {
@@ -93,8 +91,9 @@ async function copyChecked(source: string, target: string, programPath: string):
     const buf = new Uint8Array(CHUNK);
     let carry = new Uint8Array(0);
     for (;;) {
-      const { bytesRead } = await input.read(buf, 0, CHUNK, null);
+      const { bytesRead } = left > 0 ? await input.read(buf, 0, Math.min(CHUNK, left), null) : { bytesRead: 0 };
       if (bytesRead === 0) break;
+      left -= bytesRead;
       const data = carry.length ? concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
       const lastNl = data.lastIndexOf(LF);
       if (lastNl < 0) {

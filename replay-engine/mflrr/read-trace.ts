@@ -9,9 +9,8 @@
 // a last line without one means the recording process was killed mid-write: even `S 0.1` may be
 // the start of `S 0.12`. Such a line is ignored with a warning naming it (when its bytes can be the
 // start of a valid line), or is an error like any damaged line (when they cannot).
-import { open } from 'node:fs/promises';
-import { fileError } from '../file-error';
 import { RecordingError, type EngineWarning } from '../model/errors';
+import { openRegularFile, type FileStamp } from '../regular-file';
 import type { Timeline } from '../model/timeline';
 import type { MflrrHeader } from './header';
 import { LF } from './trace-bytes';
@@ -29,6 +28,8 @@ export interface TraceRead {
   /** `S` and `I` records per thread index (counted while reading). */
   opsPerThread: Uint32Array;
   ioPerThread: Uint32Array;
+  /** The version of the file that was read (for noticing a later change). */
+  stamp: FileStamp;
 }
 
 const CHUNK = 1 << 20;
@@ -36,15 +37,12 @@ const CHUNK = 1 << 20;
 const HEAD = 64 * 1024;
 
 export async function readTrace(file: string): Promise<TraceRead> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (err) {
-    throw fileError(file, err);
-  }
+  // A regular file only, read up to the size it had when opened (a link to /dev/zero is refused).
+  const { handle, size, stamp } = await openRegularFile(file);
   let pending: Promise<{ bytesRead: number }> | undefined;
+  const readAt = (into: Uint8Array, length: number, at: number) =>
+    at >= size ? Promise.resolve({ bytesRead: 0 }) : handle.read(into, HEAD, Math.min(length, size - at), at);
   try {
-    const size = (await handle.stat()).size;
     if (size === 0) {
       throw new RecordingError(
         'empty',
@@ -66,7 +64,7 @@ export async function readTrace(file: string): Promise<TraceRead> {
     let long: Uint8Array | null = null;
     let longEnd = 0;
     let filePos = 0;
-    pending = handle.read(slots[0], HEAD, chunk, 0);
+    pending = readAt(slots[0], chunk, 0);
     for (;;) {
       const { bytesRead } = await pending;
       const here = slots[slot];
@@ -78,7 +76,7 @@ export async function readTrace(file: string): Promise<TraceRead> {
       const first = filePos === 0;
       filePos += bytesRead;
       const other = slots[1 - slot];
-      pending = handle.read(other, HEAD, chunk, filePos);
+      pending = readAt(other, chunk, filePos);
       let buf: Uint8Array;
       if (long !== null) {
         let line: Uint8Array = long;
@@ -119,7 +117,7 @@ export async function readTrace(file: string): Promise<TraceRead> {
       }
       slot = 1 - slot;
     }
-    return reader.finish();
+    return { ...reader.finish(), stamp };
   } finally {
     // A read may still be under way when a damaged line stops the scan: let it end first.
     await pending?.catch(() => undefined);

@@ -5,6 +5,7 @@ import type { EngineWarning } from '../model/errors';
 import type { PanicInfo, Recording, RecordView, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import { decodeIo } from './decode-io';
+import type { FileStamp } from '../regular-file';
 import type { MflrrHeader } from './header';
 import { readTrace, type TraceRead } from './read-trace';
 
@@ -22,6 +23,8 @@ export class MflrrRecording implements Recording {
   readonly completeBytes: number;
   /** The 1-based line of an ignored cut last line, or null. */
   readonly cutLine: number | null;
+  /** The version of the file that was read; the served text must be that version. */
+  readonly stamp: FileStamp;
   panic: PanicInfo | null = null;
   verify: VerifyVerdict | null = null;
   histories: ValueHistories | null = null;
@@ -39,6 +42,7 @@ export class MflrrRecording implements Recording {
     this.ioTotal = read.ioTotal;
     this.completeBytes = read.completeBytes;
     this.cutLine = read.cutLine;
+    this.stamp = read.stamp;
     this.counts = { steps: read.opsPerThread, io: read.ioPerThread };
   }
 

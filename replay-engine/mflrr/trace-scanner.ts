@@ -34,6 +34,8 @@ export class TraceScanner {
   private cutLine: number | null = null;
   private readonly warnings: EngineWarning[] = [];
   private blankWarned = false;
+  /** Blank lines seen: one warning names the first and, in finish(), says how many there were. */
+  private blankLines = 0;
   private readonly header: MflrrHeader = { version: MFLRR_VERSION, boundary: null, program: null, safe: null };
   private readonly seen = new Set<HeaderKeyword>();
   private readonly kernel = ScanKernel.create();
@@ -235,6 +237,7 @@ export class TraceScanner {
       return;
     }
     if (text === '') {
+      this.blankLines++;
       if (!this.blankWarned) {
         this.blankWarned = true;
         this.warn('blank-line', line, `line ${line} is blank (machin never writes blank lines); blank lines are skipped`);
@@ -315,8 +318,12 @@ export class TraceScanner {
     );
   }
 
-  finish(): TraceRead {
+  finish(): Omit<TraceRead, 'stamp'> {
     const h = this.header;
+    const blank = this.blankLines > 1 ? this.warnings.find((w) => w.code === 'blank-line') : undefined;
+    if (blank) {
+      blank.message = `${this.blankLines.toLocaleString('en-US')} lines are blank, the first is line ${blank.line} (machin never writes blank lines); blank lines are skipped`;
+    }
     if (h.program === null) {
       this.warn('no-program', undefined, 'the trace has no `program` line: machin cannot replay it (`machin replay` refuses such a trace), so only the trace itself can be shown');
     }

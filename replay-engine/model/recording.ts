@@ -1,5 +1,6 @@
 // A recording as every view sees it: the timeline plus what is known about the run (panic,
 // verify verdict, value histories) and a decoder that turns one record into something readable.
+import type { FileStamp } from '../regular-file';
 import type { EngineWarning } from './errors';
 import type { Timeline } from './timeline';
 
@@ -78,6 +79,8 @@ export interface Recording {
    * itself is the document).
    */
   decodedDocument?(): string;
+  /** For a text format: the version of the file that was indexed (lines and records refer to it). */
+  stamp?: FileStamp;
   /** Where in the program record r's thread runs (the goroutine's function, a select site), when known. */
   sourceLocation?(record: number): SourceLocation | undefined;
   /** Where in the program a thread runs (a goroutine's function), also for a thread with no records. */

@@ -12,6 +12,8 @@
 //   `positionOf(r)`: a step k is done at p = k+1; a non-step record (a machin I/O line) is done at
 //   the number of steps that precede it in the file (it was consumed before the next op).
 
+import { LineGaps } from './line-gaps';
+
 export type RecordingFormat = 'mflrr' | 'tcap';
 
 /** One header fact shown to humans (program, boundary, status, ...). */
@@ -54,10 +56,10 @@ export class Timeline {
     /** 1-based line (in the recording text, or in the decoded document of a capsule) of record 0. */
     readonly firstRecordLine: number,
     /**
-     * Records whose line is not `firstRecordLine + r` (blank or skipped lines before them), as
-     * sorted pairs [record, extra lines before it, cumulative]. Empty for well-formed files.
+     * Records whose line is not `firstRecordLine + r` (blank or skipped lines before them), with
+     * the extra lines before each, cumulative. Empty for well-formed files.
      */
-    readonly lineGaps: ReadonlyArray<readonly [number, number]> = [],
+    readonly lineGaps: LineGaps = LineGaps.EMPTY,
   ) {}
 
   /**
@@ -69,12 +71,7 @@ export class Timeline {
 
   /** The 1-based line of record r. */
   lineOf(r: number): number {
-    let extra = 0;
-    for (const [rec, cumulative] of this.lineGaps) {
-      if (rec > r) break;
-      extra = cumulative;
-    }
-    return this.firstRecordLine + r + extra;
+    return this.firstRecordLine + r + this.lineGaps.extraBefore(r);
   }
 
   /** The record on a 1-based line, or -1 when that line holds no record. */
@@ -280,7 +277,7 @@ export class TimelineBuilder {
   private used = 0;
   /** reservePayload was called for the next record. */
   private payloadPending = false;
-  private lineGaps: Array<[number, number]> = [];
+  private lineGaps = new LineGaps();
   private extraLines = 0;
 
   /**
@@ -347,7 +344,7 @@ export class TimelineBuilder {
   /** Record that `lines` blank or skipped lines come before the next record. */
   skipLines(lines: number): void {
     this.extraLines += lines;
-    this.lineGaps.push([this.count, this.extraLines]);
+    this.lineGaps.add(this.count, this.extraLines);
   }
 
   /** Reserve `length` payload bytes for the next record and return the offset to write them at. */
@@ -467,7 +464,7 @@ export class TimelineBuilder {
       n - this.others,
       this.otherRecord.subarray(0, this.others),
       firstRecordLine,
-      this.lineGaps,
+      this.lineGaps.trimmed(),
     );
   }
 }

@@ -10,6 +10,9 @@ import { hex, printableText } from './decode/bytes-text';
 import { isoFromNanos } from './decode/words';
 import { TcapRecording } from './tcap-recording';
 
+/** Tasks listed one a line in the text summary; a capsule may have more than a terminal should scroll. */
+const MAX_TASKS_SHOWN = 16;
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function asCapsule(rec: Recording): TcapRecording {
@@ -103,7 +106,9 @@ export function capsuleInspectText(recording: Recording): string {
     lines.push('  Effects by kind:');
     for (const [k, n] of [...byKind].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`    ${String(n).padStart(8)}  ${k}`);
     lines.push('  Effects by task:');
-    for (const [t, n] of [...byTask].sort((a, b) => a[0] - b[0])) lines.push(`    ${String(n).padStart(8)}  task ${t}${t === 0 ? ' (request)' : ''}`);
+    const tasks = [...byTask].sort((a, b) => a[0] - b[0]);
+    for (const [t, n] of tasks.slice(0, MAX_TASKS_SHOWN)) lines.push(`    ${String(n).padStart(8)}  task ${t}${t === 0 ? ' (request)' : ''}`);
+    if (tasks.length > MAX_TASKS_SHOWN) lines.push(`    … and ${(tasks.length - MAX_TASKS_SHOWN).toLocaleString('en-US')} more tasks`);
   }
   if (rec.panic) lines.push(`  Panicked after effect ${tl.recordCount - 1} on task ${tl.threads[rec.panic.thread]?.id ?? '?'}: ${rec.panic.message}`);
   return `${lines.join('\n')}\n`;

@@ -40,9 +40,15 @@ export function readKeyFile(path: string): Uint8Array {
   let mode: number;
   let text: string;
   try {
-    mode = statSync(path).mode;
+    const st = statSync(path);
+    // A key is 64 hex digits: a FIFO or a device (or a huge file) is not a key file, and is not read.
+    if (!st.isFile() || st.size > 4096) {
+      throw new RecordingError('usage', `key file ${path}: not a regular file of at most 4 KB; a key file holds the 64 hex digits of the key`);
+    }
+    mode = st.mode;
     text = readFileSync(path, 'utf8');
   } catch (e) {
+    if (e instanceof RecordingError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new RecordingError('io', `key file ${path}: cannot read it (${code === 'ENOENT' ? 'no such file' : code ?? 'error'})`);
   }

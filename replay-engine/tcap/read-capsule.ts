@@ -1,11 +1,10 @@
 // Opens a capsule file: envelope checks, key, authenticate, decrypt, body, index. The result is a
 // Recording whose timeline has every effect as a record and a step.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fileError } from '../file-error';
 import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
 import type { OpenOptions } from '../open-options';
+import { readRegularFile } from '../regular-file';
 import { parseBody } from './body';
 import { documentHeaderLines } from './document';
 import { authenticateV1, checkEnvelopeV1, openEnvelopeV1, openEnvelopeV1Async } from './envelope';
@@ -14,7 +13,6 @@ import { BODY_OFFSET } from './format';
 import { capsuleKeyCandidates, type KeyCandidate } from './key-source';
 import { deriveKeys } from './keys';
 import { TcapRecording } from './tcap-recording';
-import { u8 } from './u8';
 
 export async function readCapsule(file: string, options: OpenOptions): Promise<Recording> {
   return openCapsuleFile(file, options);
@@ -95,11 +93,7 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
   return new TcapRecording(timeline, 1, parsed.header, parsed.effects, body, ks, options.programRoots ?? []);
 }
 
-/** The capsule file's bytes; a file that cannot be read is a RecordingError naming it. */
+/** The capsule file's bytes (a regular file only, up to its size at open); else a RecordingError naming it. */
 async function readCapsuleBytes(path: string): Promise<Uint8Array> {
-  try {
-    return u8(await readFile(path));
-  } catch (e) {
-    throw fileError(path, e);
-  }
+  return readRegularFile(path);
 }

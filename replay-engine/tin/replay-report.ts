@@ -111,7 +111,9 @@ function parseCall(line: string, pos: number): { call: EffectCall; end: number }
 export function parseQuoted(s: string, at: number): { text: string; end: number } | undefined {
   if (s[at] !== '"') return undefined;
   const bytes: number[] = [];
-  const pushText = (t: string) => bytes.push(...Buffer.from(t, 'utf8'));
+  const pushText = (t: string) => {
+    for (const b of Buffer.from(t, 'utf8')) bytes.push(b);
+  };
   let i = at + 1;
   while (i < s.length) {
     const c = s[i];

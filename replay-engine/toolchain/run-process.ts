@@ -1,7 +1,14 @@
 // Runs a toolchain process (machin, tin) the only way Frozen Run ever does: an argument array
 // (never a shell), a time limit, cancellation, and output collected for the caller. A cut trace
 // makes machin wait forever, so the time limit is not optional.
+//
+// Every child is the leader of its own process group (detached), and every way of stopping it
+// (time limit, cancel, stopAllProcesses on a CLI signal or an adapter disconnect) stops the whole
+// group: SIGTERM, then SIGKILL after a grace period for a child that ignores SIGTERM, and the
+// caller hears of it only once the child has exited, so a temporary copy the child reads is
+// removed after it is gone, never while it runs.
 import { RecordingError } from '../model/errors';
+import { toolchainEnv } from './child-env';
 
 export interface ProcessOptions {
   cwd?: string;
@@ -30,6 +37,38 @@ export interface ProcessResult {
 
 const KILL_GRACE_MS = 500;
 
+interface Running {
+  /** Stops the group (TERM, then KILL); resolves once the child has exited. */
+  stop(): Promise<void>;
+  /** SIGKILL to the group now, for a process about to exit. */
+  killNow(): void;
+}
+
+/** The children under way, for stopAllProcesses. */
+const running = new Set<Running>();
+/** Set by stopAllProcesses: the process is shutting down, so no new child is started. */
+let shuttingDown = false;
+
+/**
+ * Stops every toolchain child of this process (and their groups) and waits until each has
+ * exited. From then on runProcess starts nothing: the process is on its way out.
+ */
+export async function stopAllProcesses(): Promise<void> {
+  shuttingDown = true;
+  await Promise.all(Array.from(running, (r) => r.stop()));
+}
+
+/** SIGKILL to every child's group at once, for an exit that cannot wait. */
+export function killAllProcessesNow(): void {
+  shuttingDown = true;
+  for (const r of running) r.killNow();
+}
+
+/** How many toolchain children are under way (for tests). */
+export function runningProcessCount(): number {
+  return running.size;
+}
+
 export async function runProcess(command: string, args: string[], options: ProcessOptions): Promise<ProcessResult> {
   // Loaded on first use: a CLI run that starts no toolchain (--no-toolchain) never pays for it.
   const { spawn } = await import('node:child_process');
@@ -43,21 +82,24 @@ export async function runProcess(command: string, args: string[], options: Proce
     return readFileSync(options.stderrFile!, 'utf8');
   };
   return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) {
+    if (options.signal?.aborted || shuttingDown) {
       readErr();
       reject(new RecordingError('cancelled', `${command}: cancelled before it started`));
       return;
     }
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: toolchainEnv(process.env, options.env),
       shell: false,
       stdio: ['pipe', 'pipe', errFd ?? 'pipe'],
-      detached: process.platform !== 'win32', // own process group, so a time limit kills its children too
+      detached: process.platform !== 'win32', // own process group, so every stop reaches its children too
     });
     let stdout = '';
     let stderr = '';
     let ended: 'timeout' | 'cancelled' | undefined;
+    let exited = false;
+    const waiters: Array<() => void> = [];
+    let graceTimer: NodeJS.Timeout | undefined;
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
       options.onOutput?.('stdout', d);
@@ -70,25 +112,46 @@ export async function runProcess(command: string, args: string[], options: Proce
     child.stdin!.end(options.stdin ?? '');
 
     const kill = (why: 'timeout' | 'cancelled') => {
-      if (ended) return;
+      if (ended || exited) return;
       ended = why;
-      killTree(child.pid, 'SIGTERM');
-      setTimeout(() => killTree(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      killGroup(child.pid, 'SIGTERM');
+      // Not unref'd: a process that is shutting down must stay until a child that ignores SIGTERM is killed.
+      graceTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
     };
+    const entry: Running = {
+      stop: () =>
+        new Promise<void>((done) => {
+          if (exited) return done();
+          waiters.push(done);
+          kill('cancelled');
+        }),
+      killNow: () => killGroup(child.pid, 'SIGKILL'),
+    };
+    running.add(entry);
     const timer = setTimeout(() => kill('timeout'), options.timeLimitMs);
     const onAbort = () => kill('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => {
+      exited = true;
+      clearTimeout(timer);
+      if (graceTimer) {
+        clearTimeout(graceTimer);
+        // The leader is gone; anything left in its group gets no grace.
+        if (ended) killGroup(child.pid, 'SIGKILL');
+      }
+      options.signal?.removeEventListener('abort', onAbort);
+      running.delete(entry);
+      for (const w of waiters.splice(0)) w();
+    };
 
     child.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      settle();
       readErr();
-      options.signal?.removeEventListener('abort', onAbort);
       const code = err.code === 'ENOENT' ? 'toolchain-missing' : 'toolchain-failed';
       reject(new RecordingError(code, `${command}: ${err.code === 'ENOENT' ? 'not found' : err.message}`));
     });
     child.on('close', (code, sig) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      settle();
       if (errFd !== null) {
         stderr = readErr();
         if (stderr) options.onOutput?.('stderr', stderr);
@@ -104,7 +167,7 @@ export async function runProcess(command: string, args: string[], options: Proce
   });
 }
 
-function killTree(pid: number | undefined, signal: NodeJS.Signals): void {
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
     process.kill(process.platform === 'win32' ? pid : -pid, signal);

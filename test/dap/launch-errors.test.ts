@@ -1,7 +1,8 @@
 // Bad recordings and bad launch configurations end the launch with one clear message (the
 // engine's, naming the file and the place), never a crash or a hang of the adapter.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -22,7 +23,15 @@ describe('launch errors', () => {
     return p;
   };
 
+  const special = (name: string, make: (p: string) => void) => {
+    const p = path.join(dir, name);
+    make(p);
+    return p;
+  };
+
   const cases: Array<[string, () => Record<string, unknown>, RegExp]> = [
+    ['a FIFO named .mflrr (never waited on)', () => ({ recording: special('pipe.mflrr', (p) => execFileSync('mkfifo', [p])) }), /pipe\.mflrr: not a regular file: it is a named pipe/],
+    ['a capsule linked to /dev/zero (never read)', () => ({ recording: special('zero.tcap', (p) => symlinkSync('/dev/zero', p)) }), /zero\.tcap: not a regular file: it is a character device/],
     ['a missing file', () => ({ recording: path.join(dir, 'nope.mflrr') }), /nope\.mflrr.*no such file/],
     ['the empty (deadlock) trace', () => ({ recording: path.join(MACHIN_FIXTURES, 'deadlock/deadlock.mflrr') }), /deadlock\.mflrr.*empty/],
     ['binary garbage', () => ({ recording: write('garbage.mflrr', new Uint8Array([0, 1, 2, 255, 254, 10, 13])) }), /garbage\.mflrr.*not a recording/],

@@ -160,7 +160,25 @@ describe('record problems', () => {
     assert.equal(diags[0].code, 'garbage');
     assert.equal(diags[0].range.start.line, 4);
     assert.equal(diags[1000].code, 'more-problems');
-    assert.match(String(diags[1000].message), /500 more problems/);
+    assert.match(String(diags[1000].message), /and 500 more problems/);
+  });
+
+  test('140,000 blank lines: capped with a summary, and the server survives the next edit', { timeout: 60_000 }, async () => {
+    const blanks = 140_000;
+    const uri = `file:///tmp/lsp-diagnostics/blank-${n++}.mflrr`;
+    const diags = await client.open(uri, `${HEADER}S 0\n${'\n'.repeat(blanks)}S 0\n`);
+    assert.equal(diags.length, 1001, 'the first 1,000 problems and one summary');
+    const problems = diags.slice(0, 1000);
+    assert.ok(problems.every((d) => d.code !== 'more-problems'));
+    const summary = diags[1000];
+    assert.equal(summary.code, 'more-problems');
+    const more = Number(/^and ([\d,]+) more problems/.exec(String(summary.message))?.[1].replace(/,/g, ''));
+    assert.ok(more >= blanks - 1000 - 1 && more <= blanks, `the summary counts the rest: ${summary.message}`);
+    assert.match(String(summary.message), /^and \d{3},\d{3} more problems/, 'the count is written with thousands separators');
+    // The next edit: the server is still there and answers for the new version.
+    const after = await client.change(uri, [{ range: { start: { line: 4, character: 0 }, end: { line: 4, character: 0 } }, text: 'S 0\n' }]);
+    assert.equal(after.length, 1001);
+    assert.ok((await client.hover(uri, 4)) !== undefined);
   });
 
   test('a cut last line is a warning, not an error, even when its id is cut', async () => {

@@ -32,7 +32,7 @@ describe('finding the program of a trace', () => {
     const named = path.join(ws, 'elsewhere/crash.mfl');
     assert.deepEqual(await findProgram(path.join(ws, 'a/run.mflrr'), named, { programRoots: [path.join(ws, 'a')] }), { path: named, how: 'trace', trusted: false });
     assert.deepEqual(await findProgram(path.join(ws, 'a/run.mflrr'), named, { programRoots: [ws] }), { path: named, how: 'trace', trusted: true });
-    assert.equal((await findProgram(path.join(ws, 'a/run.mflrr'), named, {})).path, named, 'no roots given: a headless caller decides');
+    assert.deepEqual(await findProgram(path.join(ws, 'a/run.mflrr'), named, {}), { path: named, how: 'trace', trusted: false }, 'no roots: outside the trace\'s folder');
   });
 
   it('the same file name beside the trace', async () => {
@@ -69,6 +69,27 @@ describe('finding the program of a trace', () => {
     assert.equal(await readTracedProgram(f), '/a b/c.mfl');
     writeFileSync(f, 'MFLRR 1\nS 0\nprogram /late.mfl\n');
     assert.equal(await readTracedProgram(f), null);
+  });
+});
+
+describe('without roots (CLI, standalone adapter): only the trace\'s folder is inside', () => {
+  it('../outside/evil.mfl and /etc/passwd are found but not trusted; the folder and its subfolders are', async () => {
+    const ws = layout(['traces/run.mflrr', 'outside/evil.mfl', 'traces/src/app.mfl', 'traces/crash.mfl']);
+    const trace = path.join(ws, 'traces/run.mflrr');
+    assert.deepEqual(await findProgram(trace, '../outside/evil.mfl', {}), { path: path.join(ws, 'outside/evil.mfl'), how: 'trace', trusted: false });
+    assert.deepEqual(await findProgram(trace, '/etc/passwd', {}), { path: '/etc/passwd', how: 'trace', trusted: false });
+    assert.deepEqual(await findProgram(trace, 'src/app.mfl', {}), { path: path.join(ws, 'traces/src/app.mfl'), how: 'trace', trusted: true });
+    assert.deepEqual(await findProgram(trace, '/home/ci/crash.mfl', {}), { path: path.join(ws, 'traces/crash.mfl'), how: 'beside-trace', trusted: true });
+    assert.deepEqual(await findProgram(trace, '/home/ci/crash.mfl', { programRoots: [] }), { path: path.join(ws, 'traces/crash.mfl'), how: 'beside-trace', trusted: true }, 'no folder open: the same rule');
+    assert.deepEqual(await findProgram(trace, '../outside/evil.mfl', { program: path.join(ws, 'outside/evil.mfl') }), { path: path.join(ws, 'outside/evil.mfl'), how: 'explicit', trusted: true }, 'named explicitly');
+  });
+
+  it('a link beside the trace to a program elsewhere is outside', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const ws = layout(['t/run.mflrr', 'elsewhere/crash.mfl']);
+    symlinkSync(path.join(ws, 'elsewhere/crash.mfl'), path.join(ws, 't/crash.mfl'));
+    const got = await findProgram(path.join(ws, 't/run.mflrr'), '/ci/crash.mfl', {});
+    assert.deepEqual(got, { path: path.join(ws, 't/crash.mfl'), how: 'beside-trace', trusted: false });
   });
 });
 

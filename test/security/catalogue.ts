@@ -1,7 +1,7 @@
 // The catalogue of named bad inputs: how each is made and how the user meets it through the CLI.
 // SECURITY.md keeps the same table with the exact text; catalogue.test.ts checks they agree.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildBody, FIXTURE_KEY, seal } from '../tcap/support/seal';
 import { MACHIN_FIXTURES, REPO_ROOT, TIN_FIXTURES } from '../support/paths';
@@ -11,8 +11,14 @@ export interface CatalogueCase {
   name: string;
   /** Writes the input into dir and returns the file name and the CLI arguments after `inspect FILE`. */
   make(dir: string): { file: string; args: string[]; env?: Record<string, string> };
+  /** Sent to the CLI after this many ms (a user's Ctrl-C during a run). */
+  interruptAfterMs?: number;
+  /** Exit status when not the default (1 for errors, 0 for warnings). */
+  exit?: number;
   /** Where the user reads it: the one error line, or a warning of `inspect --json`. */
-  shows: 'error' | 'warning';
+  shows: 'error' | 'warning' | 'text';
+  /** For text: the line of `inspect`'s text output that the row shows. */
+  textLine?: RegExp;
   /** For warnings: which one (its code). */
   warningCode?: string;
 }
@@ -32,6 +38,22 @@ const KEY = ['--key', FIXTURE_KEY];
 const crashWithProgram = (dir: string, text: string) => {
   copyFileSync(join(MACHIN_FIXTURES, 'crash/crash.mfl'), join(dir, 'crash.mfl'));
   return trace(dir, 'crash.mflrr', text);
+};
+
+const link = (dir: string, name: string, target: string) => {
+  symlinkSync(target, join(dir, name));
+  return name;
+};
+const fifo = (dir: string, name: string) => {
+  spawnSync('mkfifo', [join(dir, name)]);
+  return name;
+};
+
+/** A machin that answers `guide` and then never ends: it ignores SIGTERM, as does the grandchild it waits on. */
+const hangingMachin = (dir: string) => {
+  const file = join(dir, 'hanging-machin');
+  writeFileSync(file, `#!/bin/bash\nif [ "$1" = guide ]; then echo '{"version":"0.137.0"}'; exit 0; fi\ntrap '' TERM\nsleep 1000 &\nwait\n`, { mode: 0o755 });
+  return file;
 };
 
 export const CATALOGUE: CatalogueCase[] = [
@@ -93,10 +115,55 @@ export const CATALOGUE: CatalogueCase[] = [
     make: (d) => ({ file: trace(d, 'crash.mflrr', readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'))), args: ['--machin', machinPath()] }),
   },
   {
+    name: 'program outside the trace folder',
+    shows: 'warning',
+    warningCode: 'program-not-confirmed',
+    // No program roots (the CLI): a trace naming a program outside its own folder is not run.
+    make: (d) => {
+      mkdirSync(join(d, 'outside'));
+      copyFileSync(join(MACHIN_FIXTURES, 'crash/crash.mfl'), join(d, 'outside/evil.mfl'));
+      mkdirSync(join(d, 'mail'));
+      const text = readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1').replace(/^program .*$/m, 'program ../outside/evil.mfl');
+      return { file: trace(d, 'mail/crash.mflrr', text), args: ['--machin', machinPath()] };
+    },
+  },
+  {
     name: 'toolchain missing',
     shows: 'warning',
     warningCode: 'toolchain-missing',
     make: (d) => ({ file: crashWithProgram(d, readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1')), args: [], env: { PATH: '/usr/bin:/bin', MACHIN: '' } }),
+  },
+  { name: 'trace linked to /dev/zero', shows: 'error', make: (d) => ({ file: link(d, 'zero.mflrr', '/dev/zero'), args: ['--no-toolchain'] }) },
+  { name: 'capsule linked to /dev/urandom', shows: 'error', make: (d) => ({ file: link(d, 'random.tcap', '/dev/urandom'), args: KEY }) },
+  { name: 'FIFO named .mflrr', shows: 'error', make: (d) => ({ file: fifo(d, 'pipe.mflrr'), args: ['--no-toolchain'] }) },
+  {
+    name: 'blank lines',
+    shows: 'warning',
+    warningCode: 'blank-line',
+    // 140 KB of blank lines: read in linear time, one warning for all of them.
+    make: (d) => ({ file: trace(d, 'blank.mflrr', `${HEADER}S 0\n${'\n'.repeat(140_000)}S 0\n`), args: ['--no-toolchain'] }),
+  },
+  {
+    name: '130,000 goroutines',
+    shows: 'text',
+    textLine: /more \(--json lists all\)/,
+    make: (d) => {
+      const ids = ['0'];
+      for (let i = 0; ids.length < 130_000; i++) for (let k = 1; k <= 8 && ids.length < 130_000; k++) ids.push(`${ids[i]}.${k}`);
+      return { file: trace(d, 'many.mflrr', HEADER + ids.map((id) => `S ${id}\n`).join('')), args: ['--no-toolchain'] };
+    },
+  },
+  {
+    name: 'terminal escapes in a trace',
+    shows: 'error',
+    make: (d) => ({ file: trace(d, 'evil\x1b]0;owned\x07.mflrr', `${HEADER}S 0\nX \x1b[2J\r\u202e\n`), args: ['--no-toolchain'] }),
+  },
+  {
+    name: 'Ctrl-C during a replay',
+    shows: 'error',
+    exit: 130,
+    interruptAfterMs: 3_000,
+    make: (d) => ({ file: crashWithProgram(d, readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1')), args: ['--machin', hangingMachin(d)] }),
   },
   {
     name: 'toolchain time limit hit',
@@ -121,7 +188,10 @@ export interface Observed {
 export function observe(c: CatalogueCase, dir: string): Observed {
   const { file, args, env } = c.make(dir);
   const json = c.shows === 'warning' ? ['--json'] : [];
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/cli.js'), 'inspect', file, ...args, ...json], {
+  const cli = [process.execPath, join(REPO_ROOT, 'dist/cli.js'), 'inspect', file, ...args, ...json];
+  // coreutils' timeout sends the Ctrl-C and passes on the CLI's own exit status (spawnSync stops reading output at its timeout).
+  const command = c.interruptAfterMs ? ['timeout', '--preserve-status', '-s', 'INT', String(c.interruptAfterMs / 1000), ...cli] : cli;
+  const r = spawnSync(command[0], command.slice(1), {
     cwd: dir,
     encoding: 'utf8',
     env: { ...process.env, ...env },
@@ -131,6 +201,8 @@ export function observe(c: CatalogueCase, dir: string): Observed {
   let message = '';
   if (c.shows === 'error') {
     message = strip(r.stderr.trim());
+  } else if (c.shows === 'text') {
+    message = strip(r.stdout.split('\n').find((l) => c.textLine!.test(l))?.trim() ?? `(no line like ${c.textLine} in: ${r.stdout.slice(0, 200)})`);
   } else {
     try {
       const warnings = (JSON.parse(r.stdout) as { warnings: Array<{ code: string; message: string }> }).warnings;

@@ -86,6 +86,20 @@ describe('tcap keys', () => {
     }
   });
 
+  it('a key file that is a FIFO or a device is refused without being read', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { symlinkSync } = await import('node:fs');
+    const dir = mkdtempSync(join(tmpdir(), 'tcap-keyfile-special-'));
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    const zero = join(dir, 'zero');
+    symlinkSync('/dev/zero', zero);
+    for (const file of [fifo, zero]) {
+      const e = await refused(openCapsuleFile(DECLINED, { keyFile: file, env: {} }), 'usage', FIXTURE_KEY);
+      assert.match(e.message, /not a regular file of at most 4 KB/);
+    }
+  });
+
   it('the secret check finds handles in headers, query arguments and SQL arguments, under any key', async () => {
     const key = randomKeyHex();
     const dir = mkdtempSync(join(tmpdir(), 'tcap-secret-'));
