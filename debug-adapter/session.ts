@@ -2,12 +2,12 @@
 // It runs inline in the extension host (`new vscode.DebugAdapterInlineImplementation(new
 // FrozenRunSession({ keyHex }))`) and standalone over stdio (debug-adapter/main.ts).
 import {
-  ContinuedEvent, Event, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, DebugSession,
+  ContinuedEvent, Event, InitializedEvent, InvalidatedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, DebugSession,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
-import type { Recording } from '../replay-engine/model/recording';
+import type { Recording, SourceLocation } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
 import { BreakpointTable, EXCEPTION_FILTERS, type Divergence } from './breakpoints';
 import { divergenceBody, replayDivergence } from './divergence';
@@ -62,6 +62,12 @@ const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** How long launch waits for configurationDone before going on (a client that never sends it). */
 const CONFIGURATION_WAIT_MS = 10_000;
 
+/** Requests that need no variable values: answered at once while they are still coming. */
+const ANSWERED_WITHOUT_VALUES = new Set([
+  'initialize', 'launch', 'configurationDone', 'disconnect', 'terminate', 'pause', 'cancel', 'threads', 'stackTrace', 'source',
+  'loadedSources', 'exceptionInfo', 'setBreakpoints', 'setFunctionBreakpoints', 'setExceptionBreakpoints',
+]);
+
 /** Longest a disconnect waits for the toolchain to be stopped. */
 const STOP_WAIT_MS = 5_000;
 
@@ -76,6 +82,9 @@ export class FrozenRunSession extends LoggingDebugSession {
   private runtime: ReplayRuntime | undefined;
   private variables: VariableStore | undefined;
   private configured: () => void = () => undefined;
+  /** The values of a deferred enrichment while machin still prints them (see dispatchRequest). */
+  private valuesPending: Promise<void> | null = null;
+  private clientInvalidates = false;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
   private abort = new AbortController();
   /** The open under way (reading, toolchain runs); settles only once its children have exited and its copy is removed. */
@@ -115,6 +124,13 @@ export class FrozenRunSession extends LoggingDebugSession {
       (DebugSession.prototype as unknown as { dispatchRequest(r: DebugProtocol.Request): void }).dispatchRequest.call(this, request);
       return;
     }
+    // Stopped at the panic while machin's second replay still prints the values: what needs them
+    // (variables, evaluations, moves that test conditions) is answered once they are in.
+    const pending = this.valuesPending;
+    if (pending && !ANSWERED_WITHOUT_VALUES.has(request.command)) {
+      void pending.then(() => this.dispatchRequest(request));
+      return;
+    }
     super.dispatchRequest(request);
   }
 
@@ -133,7 +149,8 @@ export class FrozenRunSession extends LoggingDebugSession {
 
   // ----- lifecycle -----
 
-  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
+    this.clientInvalidates = args.supportsInvalidatedEvent === true;
     response.body = {
       supportsConfigurationDoneRequest: true,
       supportsStepBack: !this.ownReverseButtons,
@@ -200,6 +217,7 @@ export class FrozenRunSession extends LoggingDebugSession {
     }
     this.recording = rec;
     this.text = undefined;
+    this.awaitValues(rec);
     const runtime = new ReplayRuntime(rec, { log: (text, r) => this.logPoint(text, r) });
     this.runtime = runtime;
     this.variables = new VariableStore(runtime);
@@ -225,6 +243,21 @@ export class FrozenRunSession extends LoggingDebugSession {
       }));
     }
     return rec;
+  }
+
+  /** A deferred enrichment's values: requests wait for them, and VS Code is told to fetch them again. */
+  private awaitValues(rec: Recording): void {
+    const pending = rec.valuesPending;
+    this.valuesPending = pending ?? null;
+    if (!pending) return;
+    const warned = rec.warnings.length;
+    void pending.then(() => {
+      if (this.recording !== rec) return;
+      this.valuesPending = null;
+      for (const w of rec.warnings.slice(warned)) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
+      if (rec.histories) this.toolchainEvent('done', toolchainSummary(rec));
+      if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(['variables']));
+    });
   }
 
   /** The record state `startRecord` / `startPosition` name (undefined: neither given), or what is wrong with them. */
@@ -400,22 +433,29 @@ export class FrozenRunSession extends LoggingDebugSession {
         presentationHint: notStarted ? 'subtle' : 'normal',
       });
       const loc = rt.recording.sourceLocation?.(r);
-      if (loc) {
-        frames.push({
-          id: t * 2 + 2,
-          name: loc.name,
-          source: new Source(basename(loc.path), this.convertDebuggerPathToClient(loc.path)),
-          line: this.convertDebuggerLineToClient(loc.line),
-          column: this.convertDebuggerColumnToClient(1),
-        });
-      }
+      if (loc) frames.push(this.programFrame(t, loc));
     } else {
-      frames.push({ id: t * 2 + 1, name: 'no records in this recording', line: 0, column: 0, presentationHint: 'subtle' });
+      // A goroutine that did no channel op or I/O (machin named it: it panicked or stored values).
+      const p = rt.recording.panic;
+      const panicked = p !== null && p.thread === t && rt.position >= p.position;
+      frames.push({ id: t * 2 + 1, name: panicked ? `panic: ${p.message}` : 'no records in this recording', line: 0, column: 0, presentationHint: 'subtle' });
+      const loc = rt.recording.threadLocation?.(t);
+      if (loc) frames.push(this.programFrame(t, loc));
     }
     const start = args.startFrame ?? 0;
     const levels = args.levels || frames.length;
     response.body = { stackFrames: frames.slice(start, start + levels), totalFrames: frames.length };
     this.sendResponse(response);
+  }
+
+  private programFrame(t: number, loc: SourceLocation): DebugProtocol.StackFrame {
+    return {
+      id: t * 2 + 2,
+      name: loc.name,
+      source: new Source(basename(loc.path), this.convertDebuggerPathToClient(loc.path)),
+      line: this.convertDebuggerLineToClient(loc.line),
+      column: this.convertDebuggerColumnToClient(1),
+    };
   }
 
   private threadOfFrame(frameId: number | undefined): number {

@@ -13,7 +13,7 @@ import { writeInstrumentedCopy, type InstrumentedCopy } from '../../replay-engin
 import { StatementIndex } from '../../replay-engine/machin/source/statement-index';
 import { writeTraceCopy } from '../../replay-engine/machin/trace-copy';
 import { fixtureTraces, scheduleLines } from './support';
-import { runMachin } from './real-machin';
+import { runMachin } from '../support/machin';
 
 const TRICKY = path.join(__dirname, 'programs', 'tricky.mfl');
 const copies: InstrumentedCopy[] = [];
@@ -28,11 +28,11 @@ async function instrumented(program: string): Promise<InstrumentedCopy> {
 }
 
 /** `machin replay TRACE FLAGS` with the trace's program line pointing at `program`. */
-async function replay(trace: string, program: string, flags: string[]): Promise<{ status: number | null; out: ReplayOutput; stdout: string }> {
+async function replay(trace: string, program: string, flags: string[]): Promise<{ exit: number | null; out: ReplayOutput; stdout: string }> {
   const copy = await writeTraceCopy(trace, program);
   try {
     const r = runMachin(['replay', copy.file, ...flags]);
-    return { status: r.status, out: parseReplayOutput(r.stderr), stdout: r.stdout };
+    return { exit: r.exit, out: parseReplayOutput(r.stderr), stdout: r.stdout };
   } finally {
     await copy.remove();
   }
@@ -69,7 +69,7 @@ describe('instrumented copies and the real machin', () => {
     it(`machin check accepts the copy of ${path.basename(path.dirname(program))}/${path.basename(program)}`, async () => {
       const copy = await instrumented(program);
       const r = runMachin(['check', copy.file]);
-      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.equal(r.exit, 0, r.stdout + r.stderr);
       assert.match(r.stdout + r.stderr, /ok — no errors/);
     });
   }
@@ -78,8 +78,8 @@ describe('instrumented copies and the real machin', () => {
     const copy = await instrumented(TRICKY);
     const plain = runMachin(['run', TRICKY]);
     const probed = runMachin(['run', copy.file]);
-    assert.equal(plain.status, 0, plain.stderr);
-    assert.equal(probed.status, plain.status);
+    assert.equal(plain.exit, 0, plain.stderr);
+    assert.equal(probed.exit, plain.exit);
     assert.equal(probed.stdout, plain.stdout);
     assert.match(plain.stdout, /walk 2/);
   });
@@ -89,7 +89,7 @@ describe('instrumented copies and the real machin', () => {
       const copy = await instrumented(fx.programFile);
       const plain = await replay(fx.traceFile, fx.programFile, ['--verify']);
       const probed = await replay(fx.traceFile, copy.file, ['--verify', '--print', copy.table.probeNames.join(',')]);
-      assert.equal(probed.status, plain.status);
+      assert.equal(probed.exit, plain.exit);
       assert.equal(probed.stdout, plain.stdout);
       assert.deepEqual(probed.out.verify, plain.out.verify);
       assert.deepEqual(probed.out.panic, plain.out.panic);
@@ -112,7 +112,7 @@ describe('call stacks rebuilt from a recorded recursive program', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'fr-recursion-'));
     const trace = path.join(dir, 'tricky.mflrr');
     const rec = runMachin(['run', '--record', trace, TRICKY]);
-    assert.equal(rec.status, 0, rec.stderr);
+    assert.equal(rec.exit, 0, rec.stderr);
     const copy = await instrumented(TRICKY);
     const probed = await replay(trace, copy.file, ['--verify', '--print', copy.table.probeNames.join(',')]);
     assert.equal(probed.out.verify?.verdict, 'FAITHFUL');

@@ -1,20 +1,22 @@
-// The adapter with machin on PATH, which here is the machin stand-in (it replays outputs recorded
-// from real machin 0.137.0; it is not machin). Each fixture trace is copied with its program into
-// a temp folder, as a trace mailed from another machine would be. Expectations come from machin's
-// own recorded outputs (outputs.json), parsed here independently of the engine.
+// The adapter with the real machin 0.137.0 on PATH. Each fixture trace is copied with its program
+// into a temp folder, as a trace mailed from another machine would be. Expectations come from
+// machin's own outputs (outputs.json, made with this machin), parsed here independently of the
+// engine, values placed by docs/value-positions.md.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { expectedHistory, probeLines, recordProgram, runMachin } from '../support/machin';
+import { tempDir } from '../machin/support';
 import {
-  buildAdapter, copyFixture, lastCursor, launchAndStop, machinFixtures, moveAndStop, standinEnv, startAdapter, topFrame, traceRecords, variablesOf, type Session,
+  buildAdapter, copyFixture, lastCursor, launchAndStop, machinFixtures, moveAndStop, machinEnv, startAdapter, topFrame, traceRecords, variablesOf, type Session,
 } from './support';
 
 before(buildAdapter);
 
 for (const fx of machinFixtures()) {
   if (traceRecords(fx.trace).length === 0) continue;
-  describe(`with the machin stand-in: ${fx.name}`, () => {
+  describe(`with machin: ${fx.name}`, () => {
     let s: Session;
     let copy: { dir: string; trace: string };
     let threadIds: Map<string, number>;
@@ -22,7 +24,7 @@ for (const fx of machinFixtures()) {
 
     before(async () => {
       copy = copyFixture(fx);
-      s = await startAdapter(standinEnv());
+      s = await startAdapter(machinEnv());
       await launchAndStop(s, { recording: copy.trace, replayToPanic: true, timeLimitSeconds: 30 });
       const threads = await s.dc.threadsRequest();
       threadIds = new Map(threads.body.threads.map((t) => [t.name.split(' ')[0], t.id]));
@@ -112,7 +114,8 @@ for (const fx of machinFixtures()) {
       test('a run that did not panic stops at its end and says so', async () => {
         const stop = [...s.events].reverse().find((e) => e.event === 'stopped')!;
         assert.notEqual(stop.body.reason, 'exception');
-        assert.match(stop.body.text ?? '', fx.hasJson ? /the run did not panic/ : /no panic is known/);
+        // machin's --json gave no panic and --verify a verdict: it is known that the run did not panic.
+        assert.match(stop.body.text ?? '', /the run did not panic/);
         assert.equal(lastCursor(s).position, total);
       });
     }
@@ -197,7 +200,7 @@ describe('crash trace: a condition `idx > 10` stops where machin says idx became
   const fx = machinFixtures().find((f) => f.name === 'crash/crash.mflrr')!;
   before(async () => {
     copy = copyFixture(fx);
-    s = await startAdapter(standinEnv());
+    s = await startAdapter(machinEnv());
     await launchAndStop(s, { recording: copy.trace, stopOnEntry: true, timeLimitSeconds: 30 });
   });
   after(async () => {
@@ -238,5 +241,75 @@ describe('crash trace: a condition `idx > 10` stops where machin says idx became
     await moveAndStop(s, () => s.dc.customRequest('frozenRun/goto', { position: 0 }));
     const exc = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
     assert.equal(exc.body.reason, 'exception');
+  });
+});
+
+describe('a program recorded here: five launches stop at the same panic with the same values', () => {
+  const SOURCE = `func talker(ch, id, n) { i := 0  for i < n { msg := id * 100 + i  ch <- msg  i = i + 1 } }
+func main() {
+    ch := make(chan int)
+    go talker(ch, 1, 5)
+    go talker(ch, 2, 5)
+    got := 0  sum := 0
+    for got < 10 { v := <-ch  sum = sum + v  got = got + 1 }
+    xs := []int{1}
+    println(str(xs[got]))
+}
+`;
+
+  test('panic, position, goroutine and every Watched variable of every goroutine, five times over', async () => {
+    const dir = tempDir('dap-machin-');
+    const { trace } = recordProgram(dir, 'talkers', SOURCE);
+    const json = runMachin(['replay', trace, '--json'], { timeoutMs: 30_000 });
+    const panic = JSON.parse(json.stderr.split('\n').find((l) => l.startsWith('{"panic"'))!) as { panic: string; goroutine: string; scheduleOp: number };
+    const probes = probeLines(runMachin(['replay', trace, '--print', 'i,msg,got,sum,v'], { timeoutMs: 30_000 }).stderr);
+    const answers: string[] = [];
+    for (let launch = 0; launch < 5; launch++) {
+      const s = await startAdapter(machinEnv());
+      try {
+        const stop = await launchAndStop(s, { recording: trace, replayToPanic: true, timeLimitSeconds: 30 });
+        assert.equal(stop.body.reason, 'exception', s.output.join(''));
+        assert.equal(lastCursor(s).position, panic.scheduleOp);
+        assert.equal(lastCursor(s).thread, panic.goroutine);
+        const info = await s.dc.exceptionInfoRequest({ threadId: stop.body.threadId! });
+        assert.equal(info.body.description, panic.panic);
+        const seen: Record<string, Record<string, string>> = {};
+        for (const t of (await s.dc.threadsRequest()).body.threads) {
+          const g = t.name.split(' ')[0];
+          const frame = (await s.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames[0];
+          seen[g] = await variablesOf(s, frame.id, 'Watched variables');
+          // machin's values by the position rule: the last placed at or before the stop.
+          const want: Record<string, string> = {};
+          for (const name of ['i', 'msg', 'got', 'sum', 'v']) {
+            const last = expectedHistory(trace, probes, name, panic.goroutine).filter((e) => e.goroutine === g && e.op <= panic.scheduleOp).at(-1);
+            if (last) want[name] = last.value;
+          }
+          assert.deepEqual(seen[g], want, `goroutine ${g}, launch ${launch + 1}`);
+        }
+        answers.push(JSON.stringify({ stop: lastCursor(s), seen }));
+      } finally {
+        await s.dc.stop();
+      }
+    }
+    assert.equal(new Set(answers).size, 1, answers.join('\n'));
+  });
+
+  test('a goroutine that panicked with no record of its own: the panic and its function as frames', async () => {
+    const dir = tempDir('dap-machin-');
+    const { trace, program } = recordProgram(dir, 'quiet', 'func boom(d) { x := 10 / d  println(str(x)) }\nfunc main() {\n    go boom(0)\n    sleep(50)\n}\n');
+    const s = await startAdapter(machinEnv());
+    try {
+      const stop = await launchAndStop(s, { recording: trace, replayToPanic: true, timeLimitSeconds: 30 });
+      assert.equal(stop.body.reason, 'exception');
+      const t = (await s.dc.threadsRequest()).body.threads.find((x) => x.name.startsWith('0.1'))!;
+      assert.equal(stop.body.threadId, t.id);
+      const frames = (await s.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames;
+      assert.equal(frames[0].name, 'panic: integer divide by zero');
+      assert.equal(frames[1]?.name, 'boom');
+      assert.equal(frames[1]?.source?.path, program);
+      assert.equal(frames[1]?.line, 1);
+    } finally {
+      await s.dc.stop();
+    }
   });
 });
