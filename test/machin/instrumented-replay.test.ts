@@ -16,6 +16,8 @@ import { fixtureTraces, scheduleLines } from './support';
 import { runMachin } from '../support/machin';
 
 const TRICKY = path.join(__dirname, 'programs', 'tricky.mfl');
+/** extern-free odd corners: contracts, variadics, named results, field/index multi-assign, slices, arena, select send and ok-receive, maps. */
+const SHAPES = path.join(__dirname, 'programs', 'shapes.mfl');
 const copies: InstrumentedCopy[] = [];
 after(async () => {
   for (const c of copies) await c.remove();
@@ -65,7 +67,7 @@ function assertValidWalk(index: StatementIndex, what: string): void {
 
 describe('instrumented copies and the real machin', () => {
   const programs = [...new Set(fixtureTraces().map((fx) => fx.programFile))];
-  for (const program of [...programs, TRICKY]) {
+  for (const program of [...programs, TRICKY, SHAPES]) {
     it(`machin check accepts the copy of ${path.basename(path.dirname(program))}/${path.basename(program)}`, async () => {
       const copy = await instrumented(program);
       const r = runMachin(['check', copy.file]);
@@ -74,15 +76,17 @@ describe('instrumented copies and the real machin', () => {
     });
   }
 
-  it('the copy of the tricky program prints what the program prints', async () => {
-    const copy = await instrumented(TRICKY);
-    const plain = runMachin(['run', TRICKY]);
-    const probed = runMachin(['run', copy.file]);
-    assert.equal(plain.exit, 0, plain.stderr);
-    assert.equal(probed.exit, plain.exit);
-    assert.equal(probed.stdout, plain.stdout);
-    assert.match(plain.stdout, /walk 2/);
-  });
+  for (const [program, sample] of [[TRICKY, /walk 2/], [SHAPES, /16 32/]] as const) {
+    it(`the copy of ${path.basename(program)} prints what the program prints`, async () => {
+      const copy = await instrumented(program);
+      const plain = runMachin(['run', program]);
+      const probed = runMachin(['run', copy.file]);
+      assert.equal(plain.exit, 0, plain.stderr);
+      assert.equal(probed.exit, plain.exit);
+      assert.equal(probed.stdout, plain.stdout);
+      assert.match(plain.stdout, sample);
+    });
+  }
 
   for (const fx of fixtureTraces()) {
     it(`${fx.name}: the instrumented replay has the plain verdict and panic, and a valid walk`, async () => {
@@ -105,6 +109,25 @@ describe('instrumented copies and the real machin', () => {
       }
     });
   }
+});
+
+describe('programs recorded in the test', () => {
+  it('shapes.mfl: the instrumented replay is FAITHFUL and a valid walk, the closure under apply2', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fr-shapes-'));
+    const trace = path.join(dir, 'shapes.mflrr');
+    const rec = runMachin(['run', '--record', trace, SHAPES]);
+    assert.equal(rec.exit, 0, rec.stderr);
+    const copy = await instrumented(SHAPES);
+    const probed = await replay(trace, copy.file, ['--verify', '--print', copy.table.probeNames.join(',')]);
+    assert.equal(probed.out.verify?.verdict, 'FAITHFUL');
+    const index = indexOf(copy, probed.out, trace);
+    assertValidWalk(index, 'shapes');
+    const main = index.goroutines.get('0')!;
+    const stacks = Array.from(main.statements, (_, i) => index.stackAt('0', i).join(' '));
+    assert.ok(stacks.includes('main.func1 apply2 main'));
+    assert.ok(stacks.includes('sum main'));
+    assert.ok(!stacks.some((s) => s.startsWith('sender')), 'sender runs on its own goroutine');
+  });
 });
 
 describe('call stacks rebuilt from a recorded recursive program', () => {
