@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { parseReplayOutput, type ReplayOutput } from '../../replay-engine/machin/machin-output';
 import { writeInstrumentedCopy, type InstrumentedCopy } from '../../replay-engine/machin/source/instrument';
 import { StatementIndex } from '../../replay-engine/machin/source/statement-index';
+import { instrumentedReplayDiffers } from '../../replay-engine/machin/source/trust-check';
 import { writeTraceCopy } from '../../replay-engine/machin/trace-copy';
 import { fixtureTraces, scheduleLines } from './support';
 import { runMachin } from '../support/machin';
@@ -99,6 +100,7 @@ describe('instrumented copies and the real machin', () => {
       assert.deepEqual(probed.out.panic, plain.out.panic);
       // machin lists the blocked goroutines in the order they blocked, which varies between replays
       assert.deepEqual(blockedSet(probed.out), blockedSet(plain.out));
+      assert.equal(instrumentedReplayDiffers(plain.out, probed.out), null);
       const index = indexOf(copy, probed.out, fx.traceFile);
       assertValidWalk(index, fx.name);
       if (plain.out.panic) {
