@@ -2,6 +2,7 @@
 // bodies, blocks, select cases, function literals, multi-line expressions; probe names that
 // cannot collide; one clear error and no copy for a program it cannot read.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -133,6 +134,13 @@ describe('a program the instrumenter cannot read', () => {
 });
 
 describe('the instrumented copy on disk', () => {
+  it('refuses a program path that is a FIFO instead of waiting on it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fr-instrument-'));
+    const fifo = path.join(dir, 'pipe.mfl');
+    execFileSync('mkfifo', [fifo]);
+    await assert.rejects(writeInstrumentedCopy(fifo), /FIFO|not a regular file/i);
+  });
+
   it('is written into a private temporary folder, never beside the program, which is left as it was', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'fr-instrument-'));
     const program = path.join(dir, 'ok.mfl');

@@ -9,6 +9,7 @@
 // statement that starts with `<-` or `(` as the rest of the probe's expression.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { readRegularFile } from '../../regular-file';
 import { makePrivateDir } from '../private-temp';
 import { MflSyntaxError, positionOf } from './mfl-lexer';
 import { parseStatements, type MflStatementModel, type StatementKind } from './statement-model';
@@ -128,11 +129,12 @@ export interface InstrumentedCopy extends InstrumentedProgram {
 }
 
 /**
- * Reads the program (never writes it) and writes its instrumented copy into a fresh private
+ * Reads the program as a regular file only (a FIFO or a device is refused by name; the program
+ * is never written) and writes its instrumented copy into a fresh private
  * temporary folder. Throws InstrumentError, with nothing written, for a program it cannot read.
  */
 export async function writeInstrumentedCopy(programPath: string): Promise<InstrumentedCopy> {
-  const src = await fs.readFile(programPath, 'utf8');
+  const src = Buffer.from(await readRegularFile(programPath)).toString('utf8');
   const instrumented = instrumentSource(src, programPath);
   const dir = await makePrivateDir();
   const remove = () => fs.rm(dir, { recursive: true, force: true });
