@@ -79,15 +79,20 @@ function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']):
   if (p.scheduleTotal !== n) {
     warn('replay-mismatch', `machin counted ${p.scheduleTotal} schedule ops; the trace has ${n}: the panic position may not match the timeline`);
   }
-  let position = p.scheduleOp;
-  if (position > n) {
+  let reported = p.scheduleOp;
+  if (reported > n) {
     warn('replay-mismatch', `machin places the panic after op ${p.scheduleOp}, past the trace's last op ${n}; shown at the end`);
-    position = n;
+    reported = n;
   }
   const thread = threadFor(tl, p.goroutine, warn);
-  let causalChain: Uint32Array;
+  // machin's P is its global counter when the panic ran, which other goroutines may have moved
+  // (it changes from replay to replay, like a probe's @op). Placed by the probe rule instead:
+  // right after the panicking goroutine's own last completed op, the same in every replay. A
+  // goroutine with no op of its own before the panic keeps machin's P.
+  const placer = new ProbePlacer(tl);
+  const position = placer.ownOpsBefore(thread, reported) > 0 ? placer.place(thread, reported) : reported;
+  const causalChain = tl.stepThreads(position);
   if (p.causalChain) {
-    causalChain = Uint32Array.from(p.causalChain, (id) => threadFor(tl, id, warn));
     const k = firstDifference(tl, p.causalChain);
     if (p.causalChain.length !== Math.min(p.scheduleOp, n) || k >= 0) {
       warn(
@@ -97,9 +102,6 @@ function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']):
           : `machin's causal chain has ${p.causalChain.length} ops, the trace has ${Math.min(p.scheduleOp, n)} before the panic`,
       );
     }
-  } else {
-    // The plain form has no chain; by the format it is the first P `S` lines of the trace.
-    causalChain = tl.stepThreads(position);
   }
   rec.panic = { message: p.message, thread, position, causalChain, source: 'machin' };
 }

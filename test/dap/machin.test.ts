@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { expectedHistory, probeLines, recordProgram, runMachin } from '../support/machin';
+import { expectedHistory, panicPosition, probeLines, recordProgram, runMachin, scheduleOf } from '../support/machin';
 import { tempDir } from '../machin/support';
 import {
   buildAdapter, copyFixture, lastCursor, launchAndStop, machinFixtures, moveAndStop, machinEnv, startAdapter, topFrame, traceRecords, variablesOf, type Session,
@@ -58,16 +58,18 @@ for (const fx of machinFixtures()) {
 
     if (fx.panic) {
       const p = fx.panic;
+      const schedule = scheduleOf(fx.trace);
+      const stopAt = panicPosition(schedule, p.goroutine, p.scheduleOp);
       test('replay to panic stops on machin\'s own op and goroutine, with the panic as exception info', async () => {
         const stop = [...s.events].reverse().find((e) => e.event === 'stopped')!;
         assert.equal(stop.body.reason, 'exception');
         assert.equal(stop.body.threadId, threadIds.get(p.goroutine));
-        assert.equal(lastCursor(s).position, p.scheduleOp);
+        assert.equal(lastCursor(s).position, stopAt);
         assert.equal(lastCursor(s).thread, p.goroutine);
         const info = await s.dc.exceptionInfoRequest({ threadId: stop.body.threadId });
         assert.equal(info.body.exceptionId, 'panic');
         assert.equal(info.body.description, p.panic);
-        assert.ok(info.body.details?.stackTrace?.endsWith(p.causalChain.slice(-200).join(' → ')), info.body.details?.stackTrace);
+        assert.ok(info.body.details?.stackTrace?.endsWith(schedule.slice(0, stopAt).slice(-200).join(' → ')), info.body.details?.stackTrace);
         const chain = s.events.find((e) => e.event === 'frozenRun/causalChain');
         assert.deepEqual(chain?.body.steps, p.causalChain);
       });
@@ -80,7 +82,7 @@ for (const fx of machinFixtures()) {
         assert.match(scopes[0].name, /^Program \(goroutine /);
         const watched = Object.fromEntries(Object.entries(await variablesOf(s, frame.id, scopes[0].name)).filter(([k]) => !k.startsWith('(')));
         const expected: Record<string, string> = {};
-        for (const probe of fx.probes) if (probe.goroutine === p.goroutine && probe.op <= p.scheduleOp) expected[probe.name] = probe.value;
+        for (const probe of fx.probes) if (probe.goroutine === p.goroutine && probe.op <= stopAt) expected[probe.name] = probe.value;
         assert.deepEqual(watched, expected);
         for (const [name, value] of Object.entries(expected)) {
           const r = await s.dc.evaluateRequest({ expression: name, frameId: frame.id, context: 'watch' });
@@ -108,7 +110,7 @@ for (const fx of machinFixtures()) {
           assert.equal(lastCursor(s).position, opsUpTo(i));
           if (i === at) assert.equal(stop.body.reason, 'exception', 'stepping onto the panic is an exception stop');
         }
-        assert.equal(lastCursor(s).position, p.scheduleOp);
+        assert.equal(lastCursor(s).position, stopAt);
       });
     } else {
       test('a run that did not panic stops at its end and says so', async () => {
@@ -234,7 +236,7 @@ describe('crash trace: a condition `idx > 10` stops where machin says idx became
     assert.equal(res.body.breakpoints[0].verified, true);
     const stop = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
     assert.equal(stop.body.reason, 'function breakpoint');
-    assert.equal(lastCursor(s).position, fx.panic!.scheduleOp);
+    assert.equal(lastCursor(s).position, panicPosition(scheduleOf(fx.trace), fx.panic!.goroutine, fx.panic!.scheduleOp));
     assert.equal(lastCursor(s).thread, fx.panic!.goroutine);
     await s.dc.setFunctionBreakpointsRequest({ breakpoints: [] });
     await s.dc.setExceptionBreakpointsRequest({ filters: ['panic'] });
@@ -263,13 +265,14 @@ func main() {
     const json = runMachin(['replay', trace, '--json'], { timeoutMs: 30_000 });
     const panic = JSON.parse(json.stderr.split('\n').find((l) => l.startsWith('{"panic"'))!) as { panic: string; goroutine: string; scheduleOp: number };
     const probes = probeLines(runMachin(['replay', trace, '--print', 'i,msg,got,sum,v'], { timeoutMs: 30_000 }).stderr);
+    const stopAt = panicPosition(scheduleOf(trace), panic.goroutine, panic.scheduleOp);
     const answers: string[] = [];
     for (let launch = 0; launch < 5; launch++) {
       const s = await startAdapter(machinEnv());
       try {
         const stop = await launchAndStop(s, { recording: trace, replayToPanic: true, timeLimitSeconds: 30 });
         assert.equal(stop.body.reason, 'exception', s.output.join(''));
-        assert.equal(lastCursor(s).position, panic.scheduleOp);
+        assert.equal(lastCursor(s).position, stopAt);
         assert.equal(lastCursor(s).thread, panic.goroutine);
         const info = await s.dc.exceptionInfoRequest({ threadId: stop.body.threadId! });
         assert.equal(info.body.description, panic.panic);
@@ -277,11 +280,12 @@ func main() {
         for (const t of (await s.dc.threadsRequest()).body.threads) {
           const g = t.name.split(' ')[0];
           const frame = (await s.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames[0];
-          seen[g] = await variablesOf(s, frame.id, 'Watched variables');
+          const program = (await s.dc.scopesRequest({ frameId: frame.id })).body.scopes.find((sc) => sc.name.startsWith('Program ('))!;
+          seen[g] = Object.fromEntries(Object.entries(await variablesOf(s, frame.id, program.name)).filter(([k]) => !k.startsWith('(')));
           // machin's values by the position rule: the last placed at or before the stop.
           const want: Record<string, string> = {};
           for (const name of ['i', 'msg', 'got', 'sum', 'v']) {
-            const last = expectedHistory(trace, probes, name, panic.goroutine).filter((e) => e.goroutine === g && e.op <= panic.scheduleOp).at(-1);
+            const last = expectedHistory(trace, probes, name, panic.goroutine).filter((e) => e.goroutine === g && e.op <= stopAt).at(-1);
             if (last) want[name] = last.value;
           }
           assert.deepEqual(seen[g], want, `goroutine ${g}, launch ${launch + 1}`);

@@ -152,3 +152,14 @@ export function expectedHistory(trace: string, probes: ProbeLine[], name: string
     .sort((a, b) => a.e.op - b.e.op || rank(a.e.goroutine) - rank(b.e.goroutine) || a.i - b.i)
     .map(({ e }) => e);
 }
+
+/**
+ * Where the panic stop is, by the rule of docs/value-positions.md, computed here independently of
+ * the engine: machin's P is racy like a probe's @op, so the stop is right after the panicking
+ * goroutine's own last completed op among the first P; machin's P when it has none.
+ */
+export function panicPosition(schedule: string[], goroutine: string, op: number): number {
+  let k = 0;
+  for (let i = 0; i < Math.min(op, schedule.length); i++) if (schedule[i] === goroutine) k++;
+  return k === 0 ? Math.min(op, schedule.length) : expectedPosition(schedule, goroutine, op);
+}
