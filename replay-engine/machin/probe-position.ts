@@ -7,6 +7,7 @@
 // (position 0 when k = 0): the earliest position where that value is a true state of the run,
 // and never after the panic of the goroutine that stored it.
 import type { Timeline } from '../model/timeline';
+import { lowerBound } from '../model/lower-bound';
 
 const NONE = new Uint32Array(0);
 
@@ -26,14 +27,7 @@ export class ProbePlacer {
   /** How many of thread t's own schedule ops are among the first `op` of the trace. */
   ownOpsBefore(thread: number, op: number): number {
     const own = this.opsOf[thread] ?? NONE;
-    let lo = 0;
-    let hi = own.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (own[mid] < op) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(0, own.length, (i) => own[i] < op);
   }
 
   /**

@@ -13,6 +13,7 @@ import { readRegularFile } from '../../regular-file';
 import { makePrivateDir } from '../private-temp';
 import { MflSyntaxError, positionOf } from './mfl-lexer';
 import { parseStatements, type MflStatementModel, type StatementKind } from './statement-model';
+import { lowerBound } from '../../model/lower-bound';
 
 /** One row of the statement table; positions are 1-based, `end` just past the statement's text. */
 export interface StatementRow {
@@ -93,13 +94,7 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
   const lineStarts = [0];
   for (let i = 0; i < src.length; i++) if (src[i] === '\n') lineStarts.push(i + 1);
   const at = (offset: number): { line: number; column: number } => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (lineStarts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = lowerBound(1, lineStarts.length, (i) => lineStarts[i] <= offset) - 1; // the line holding offset
     return { line: lo + 1, column: offset - lineStarts[lo] + 1 };
   };
   const rows = model.statements.map((s): StatementRow => {

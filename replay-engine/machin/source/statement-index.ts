@@ -12,6 +12,7 @@
 // is not fixed, at the goroutine's next event that is not an entry. Frames form a tree with parent
 // links, so the stack at any event is a walk up from its frame.
 import type { StatementTable } from './instrument';
+import { lowerBound } from '../../model/lower-bound';
 
 export interface StatementProbe {
   goroutine: string;
@@ -198,12 +199,5 @@ class GoroutineBuilder {
 
 /** How many values of the ascending array are below `p`. */
 function countBelow(sorted: Uint32Array, p: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return lowerBound(0, sorted.length, (i) => sorted[i] < p);
 }
