@@ -6,7 +6,7 @@ import type { Recording } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
 import { ProbeHistories, type NamedHistoryEntry } from './probe-histories';
-import { ProbePlacer } from './probe-position';
+import { probePlacer } from './probe-position';
 import type { ReplayRun } from './run-replay';
 import type { TraceCopy } from './trace-copy';
 
@@ -89,7 +89,7 @@ function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']):
   // (it changes from replay to replay, like a probe's @op). Placed by the probe rule instead:
   // right after the panicking goroutine's own last completed op, the same in every replay. A
   // goroutine with no op of its own before the panic keeps machin's P.
-  const placer = new ProbePlacer(tl);
+  const placer = probePlacer(tl);
   const position = placer.ownOpsBefore(thread, reported) > 0 ? placer.place(thread, reported) : reported;
   const causalChain = tl.stepThreads(position);
   if (p.causalChain) {
@@ -114,7 +114,7 @@ function firstDifference(tl: Timeline, chain: string[]): number {
 }
 
 function historiesFrom(tl: Timeline, probes: ReplayRun['output']['probes'], watched: string[], ender: number, warn: MergeContext['warn']): ProbeHistories {
-  const placer = new ProbePlacer(tl);
+  const placer = probePlacer(tl);
   const entries: NamedHistoryEntry[] = [];
   let racing = 0;
   for (const pr of probes) {

@@ -52,3 +52,12 @@ export class ProbePlacer {
     return k === 0 ? 0 : (this.opsOf[thread] ?? NONE)[k - 1] + 1;
   }
 }
+
+const placers = new WeakMap<Timeline, ProbePlacer>();
+
+/** The timeline's one placer: its per-goroutine op lists are built once, whoever places first. */
+export function probePlacer(tl: Timeline): ProbePlacer {
+  let placer = placers.get(tl);
+  if (!placer) placers.set(tl, (placer = new ProbePlacer(tl)));
+  return placer;
+}
