@@ -17,7 +17,15 @@ export function threadFrames(rt: ReplayRuntime, t: number): Frame[] {
   let r = rt.currentRecordOf(t);
   const notStarted = r < 0;
   if (notStarted) r = rt.threads.firstRecord(t);
-  if (r < 0) return [{ id: t * 2 + 1, name: 'no records in this recording', where: null, line: 0, subtle: true }];
+  if (r < 0) {
+    // A goroutine that did no channel op or I/O (machin named it: it panicked or stored values).
+    const p = rt.recording.panic;
+    const panicked = p !== null && p.thread === t && rt.position >= p.position;
+    const frames: Frame[] = [{ id: t * 2 + 1, name: panicked ? `panic: ${p.message}` : 'no records in this recording', where: null, line: 0, subtle: true }];
+    const loc = rt.recording.threadLocation?.(t);
+    if (loc) frames.push({ id: t * 2 + 2, name: loc.name, where: { type: 'program', path: loc.path }, line: loc.line, subtle: false });
+    return frames;
+  }
   const view = rt.recording.describe(r);
   const frames: Frame[] = [
     { id: t * 2 + 1, name: notStarted ? `not started yet · next: ${view.summary}` : view.summary, where: { type: 'recording' }, line: view.line, subtle: notStarted },

@@ -115,6 +115,8 @@ export function openOptions(
     keyHex,
     onOutput,
     signal,
+    // Replay to Panic stops as soon as machin has the panic; the values follow (a second replay).
+    deferValues: args.replayToPanic === true,
     // A program the configuration names was chosen by the user; one found elsewhere outside the
     // workspace is not run without that explicit choice.
     confirmProgram: async (path) => args.program !== undefined && resolve(path) === args.program,

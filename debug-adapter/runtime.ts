@@ -277,7 +277,9 @@ export class ReplayRuntime {
 
   stepBackIn(): Promise<Stop> {
     if (this.current < 0) return Promise.resolve(this.atStart());
-    const target = Math.min(this.current, this.timeline.recordCount) - 1;
+    const n = this.timeline.recordCount;
+    // From the end the last record is already done at the same op: step back over it.
+    const target = this.current >= n ? n - 2 : this.current - 1;
     return this.move(target, { reason: target < 0 ? 'start' : 'step', thread: this.timeline.thread[Math.max(0, target)], description: target < 0 ? 'Start of the recording' : 'Step back' });
   }
 
@@ -293,8 +295,11 @@ export class ReplayRuntime {
     const idx = this.threads;
     const c = idx.lastIndexAtOrBefore(t, this.current);
     if (c < 0) return this.runToStart();
-    // From the end (after everything) the thread's last record is the one to step back onto.
-    if (this.atEnd) return this.move(idx.records[c], { reason: 'step', thread: t, description: 'Step back' });
+    // From the end (after everything) the thread's last record is the one to step back onto,
+    // unless it is done at the end's own op: then, as from that record, to the one before it.
+    if (this.atEnd && this.positionAt(idx.records[c]) < this.timeline.stepCount) {
+      return this.move(idx.records[c], { reason: 'step', thread: t, description: 'Step back' });
+    }
     const target = c > idx.start[t] ? idx.records[c - 1] : idx.records[c] - 1;
     return this.move(target, { reason: target < 0 ? 'start' : 'step', thread: t, description: target < 0 ? 'Start of the recording' : 'Step back' });
   }

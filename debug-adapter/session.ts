@@ -3,7 +3,7 @@
 // go, how breakpoints stop it), one short method per request. It runs inline in the extension
 // host, handed the extension's recording (extension/debug-provider.ts), and standalone over stdio
 // (debug-adapter/main.ts), where it opens the recording itself.
-import { ContinuedEvent, Event, InitializedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
+import { ContinuedEvent, Event, InitializedEvent, InvalidatedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
@@ -49,6 +49,13 @@ const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** How long launch waits for configurationDone before going on (a client that never sends it). */
 const CONFIGURATION_WAIT_MS = 10_000;
 
+/** Requests that need no variable values: answered at once while they are still coming. */
+const ANSWERED_WITHOUT_VALUES = new Set([
+  'initialize', 'launch', 'configurationDone', 'disconnect', 'terminate', 'pause', 'cancel', 'threads', 'stackTrace', 'source',
+  'loadedSources', 'exceptionInfo', 'setBreakpoints', 'setFunctionBreakpoints', 'setExceptionBreakpoints',
+  REQUEST.setKey, REQUEST.timeline,
+]);
+
 /** Longest a disconnect waits for the toolchain to be stopped. */
 const STOP_WAIT_MS = 5_000;
 
@@ -64,6 +71,9 @@ export class FrozenRunSession extends TracedSession {
   private variables: VariableStore | undefined;
   private configured: () => void = () => undefined;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
+  /** The values of a deferred enrichment while machin still prints them (see dispatchRequest). */
+  private valuesPending: Promise<void> | null = null;
+  private clientInvalidates = false;
   private abort = new AbortController();
   /** The open under way (reading, toolchain runs); settles only once its children have exited and its copy is removed. */
   private opening: Promise<void> = Promise.resolve();
@@ -96,9 +106,23 @@ export class FrozenRunSession extends TracedSession {
     this.setDebuggerColumnsStartAt1(true);
   }
 
+  /**
+   * Stopped at the panic while machin's second replay still prints the values: what needs them
+   * (variables, evaluations, moves that test conditions) is answered once they are in.
+   */
+  protected override dispatchRequest(request: DebugProtocol.Request): void {
+    const pending = this.valuesPending;
+    if (pending && !ANSWERED_WITHOUT_VALUES.has(request.command)) {
+      void pending.then(() => this.dispatchRequest(request));
+      return;
+    }
+    super.dispatchRequest(request);
+  }
+
   // ----- lifecycle -----
 
-  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
+    this.clientInvalidates = args.supportsInvalidatedEvent === true;
     response.body = {
       supportsConfigurationDoneRequest: true,
       supportsStepBack: !this.ownReverseButtons,
@@ -426,6 +450,7 @@ export class FrozenRunSession extends TracedSession {
     this.runtime = rt;
     this.variables = new VariableStore(rt);
     this.text = undefined;
+    this.awaitValues(rt);
     for (const w of rec.warnings) this.sendEvent(new OutputEvent(`${w.line ? `line ${w.line}: ` : ''}${w.message}\n`, 'console'));
     if (rec.bestEffort) this.sendEvent(new OutputEvent('Best-effort recording (the program uses FFI): a replay may diverge from the recorded run.\n', 'console'));
     if (!args.noToolchain) this.toolchainEvent(toolchainOutcome(rec));
@@ -433,6 +458,25 @@ export class FrozenRunSession extends TracedSession {
     const chain = causalChainBody(rec);
     if (chain) this.sendEvent(new Event(EVENT.causalChain, chain));
     return rt;
+  }
+
+  /** A deferred enrichment's values: requests wait for them, then VS Code is told to fetch them again. */
+  private awaitValues(rt: ReplayRuntime): void {
+    const rec = rt.recording;
+    const pending = rec.valuesPending;
+    this.valuesPending = pending ?? null;
+    if (!pending) return;
+    const warned = rec.warnings.length;
+    void pending.then(() => {
+      if (this.runtime !== rt) return;
+      this.valuesPending = null;
+      this.variables?.reset();
+      for (const w of rec.warnings.slice(warned)) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
+      if (rec.histories) this.toolchainEvent(toolchainOutcome(rec));
+      // The watched values at the cursor travel in the cursor event: send it again with them.
+      if (this.stopReported) this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, rt.lastStop)));
+      if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(['variables']));
+    });
   }
 
   private async begin(args: FrozenRunLaunchArguments): Promise<void> {

@@ -1,11 +1,12 @@
 // The extension context (as rust-analyzer's `Ctx`): the one object that owns what lives as long
 // as the extension does: the output channel, the capsule keys, which programs the user said may
 // run, the recording store, the running debug sessions, the divergences, the status bar and the
-// views. Everything else is handed it; no module keeps state of its own. Commands are registered
+// views (timeline, history, capsules). Everything else is handed it; no module keeps state of its own. Commands are registered
 // from one table of `(ctx) => handler` (extension/commands/table.ts).
 import * as vscode from 'vscode';
 import { activeRecording } from './active-recording';
 import { CapsuleDocumentProvider } from './capsule-document';
+import { CapsulesView } from './capsules-view/capsules-view';
 import { DebugSessions } from './debug-sessions';
 import { Divergences } from './divergences';
 import { HistoryPanel } from './history-panel';
@@ -27,6 +28,8 @@ export class Ctx implements vscode.Disposable {
   readonly timeline: TimelineEditorProvider;
   readonly history: HistoryPanel;
   readonly capsuleDocuments: CapsuleDocumentProvider;
+  /** The Capsules view: the workspace's spool folders, indexed when first shown. */
+  readonly capsules: CapsulesView;
   /** The recording the user is looking at (a timeline, the trace as text, a decoded capsule). */
   readonly activeRecording = activeRecording;
 
@@ -37,9 +40,10 @@ export class Ctx implements vscode.Disposable {
     this.timeline = new TimelineEditorProvider(this);
     this.history = new HistoryPanel(this);
     this.capsuleDocuments = new CapsuleDocumentProvider(this.store);
+    this.capsules = new CapsulesView(extension.workspaceState, this.keys, this.output);
   }
 
   dispose(): void {
-    for (const d of [this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
+    for (const d of [this.capsules, this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
   }
 }

@@ -6,7 +6,8 @@
 //                    source); nothing runs (works in Restricted Mode).
 //   replay(uri)      that same recording plus what the toolchain knows (machin's panic, verdict,
 //                    values, added in place), only in a trusted workspace, with progress, a
-//                    cancel and the output channel.
+//                    cancel and the output channel. A Replay to Panic that asks first gets it
+//                    once machin has the panic; the values follow (recording.valuesPending).
 //   forSession(...)  what a debug session's launch asks for: one of the two when its toolchain
 //                    settings are the extension's, else a read of its own.
 // Results are cached per file and content, and dropped when the file or the stored keys change.
@@ -120,21 +121,39 @@ export class RecordingStore implements vscode.Disposable {
   /**
    * The recording with the toolchain's results (machin replay), with progress and cancel: the
    * recording `read` gives, enriched in place, so the file is read once. In Restricted Mode this
-   * is `read`: no toolchain process is ever started there.
+   * is `read`: no toolchain process is ever started there. Resolves once the values are in too.
    */
-  replay(uri: vscode.Uri): Promise<Recording> {
+  async replay(uri: vscode.Uri): Promise<Recording> {
+    const recording = await this.enriched(uri, false);
+    await recording.valuesPending;
+    return recording;
+  }
+
+  /**
+   * The one enrichment of this file's content. `deferValues` (Replay to Panic, when it is the
+   * first to ask): resolves once machin has the panic, while the values still come
+   * (`recording.valuesPending`); the progress stays up until they are in.
+   */
+  private enriched(uri: vscode.Uri, deferValues: boolean): Promise<Recording> {
     if (!isTrusted() || isCapsule(uri)) return this.read(uri);
     const e = this.entry(uri);
     if (!e.replay) {
       const name = vscode.workspace.asRelativePath(uri);
-      e.replay = withToolchainProgress(this.log, `Frozen Run: replaying ${name} with machin`, async (signal, onOutput) => {
+      let firstPart: (r: Recording) => void = () => undefined;
+      let failed: (err: unknown) => void = () => undefined;
+      const replay = new Promise<Recording>((resolve, reject) => ((firstPart = resolve), (failed = reject)));
+      e.replay = replay;
+      const whole = withToolchainProgress(this.log, `Frozen Run: replaying ${name} with machin`, async (signal, onOutput) => {
         const recording = await this.read(uri);
-        await enrichWithMachin(recording, { ...(await this.options(uri, true)), signal, onOutput });
+        await enrichWithMachin(recording, { ...(await this.options(uri, true)), signal, onOutput, deferValues });
+        firstPart(recording);
+        await recording.valuesPending;
         return recording;
       });
-      e.replay.then(
+      whole.then(
         (r) => (this.latest.set(uri.fsPath, r), r).warnings.forEach((w) => this.log.warn(`${name}: ${w.message}`)),
         (err) => {
+          failed(err);
           if (this.cache.get(uri.fsPath) === e) e.replay = undefined;
           this.log.error(`${name}: ${errorText(err)}`);
         },
@@ -152,7 +171,7 @@ export class RecordingStore implements vscode.Disposable {
   forSession(args: FrozenRunLaunchArguments, options: OpenOptions): Promise<Recording> {
     const uri = vscode.Uri.file(args.recording);
     if (args.noToolchain || !isTrusted()) return this.read(uri);
-    if (isCapsule(uri) || this.sameToolchain(args)) return this.replay(uri);
+    if (isCapsule(uri) || this.sameToolchain(args)) return this.enriched(uri, args.replayToPanic === true);
     return withToolchainProgress(this.log, `Frozen Run: replaying ${vscode.workspace.asRelativePath(uri)} for the debug session`, (signal, onOutput) =>
       openRecording(args.recording, { ...options, signal: AbortSignal.any([signal, ...(options.signal ? [options.signal] : [])]), onOutput }),
     );

@@ -1,6 +1,7 @@
 // Each thread's I/O records (the non-step records: a trace's `I` lines), in file order, so "the
 // I/O thread t consumed up to record m" is a binary search rather than a walk over the whole run.
 import type { Timeline } from '../replay-engine/model/timeline';
+import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export class ThreadIo {
   private readonly start: Uint32Array;
@@ -20,14 +21,7 @@ export class ThreadIo {
 
   /** How many I/O records thread t has consumed by record state m (records <= m). */
   countUpTo(t: number, m: number): number {
-    let lo = this.start[t];
-    let hi = this.start[t + 1];
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.records[mid] <= m) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - this.start[t];
+    return lowerBound(this.start[t], this.start[t + 1], (i) => this.records[i] <= m) - this.start[t];
   }
 
   /** Thread t's I/O records number from..to-1 (0-based among its own), oldest first. */

@@ -2,6 +2,7 @@
 // variables; a capsule has one per distinct effect (up to 10,000), so past `limit` the ones set
 // most recently are shown, and the count of all of them is given.
 import type { HistoryEntry, ValueHistories } from '../replay-engine/model/recording';
+import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export interface ValuesAt {
   values: Record<string, string>;
@@ -25,13 +26,7 @@ export function valuesAt(h: ValueHistories, t: number, p: number, limit: number,
 
 /** The position of `t`'s last entry at or before p (entries are in position order). */
 function lastSetAt(entries: HistoryEntry[], t: number, p: number): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid].position <= p) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(0, entries.length, (i) => entries[i].position <= p);
   for (let i = lo - 1; i >= 0; i--) if (entries[i].thread === t) return entries[i].position;
   return -1;
 }

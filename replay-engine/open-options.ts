@@ -15,6 +15,12 @@ export interface ToolchainOptions {
   signal?: AbortSignal;
   /** Toolchain output as it arrives, for an output channel. */
   onOutput?: (text: string) => void;
+  /**
+   * machin traces: return as soon as machin's panic and verdict are known, and get the variable
+   * values from a second replay afterwards; `recording.valuesPending` resolves when they are in.
+   * For a caller that shows the panic first (a debug session). Default: one replay for all.
+   */
+  deferValues?: boolean;
   /** Asked before running a program found outside programRoots; false stops the toolchain run. */
   confirmProgram?: (path: string) => Promise<boolean>;
 }

@@ -27,7 +27,7 @@ export function sameStamp(a: FileStamp, b: FileStamp): boolean {
 }
 
 /** What a non-regular file is, for the message. */
-function kindOf(s: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
+export function kindOf(s: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
   if (s.isFIFO()) return 'a named pipe (FIFO)';
   if (s.isCharacterDevice()) return 'a character device';
   if (s.isBlockDevice()) return 'a block device';

@@ -10,6 +10,8 @@ const nodeEntries = {
   extension: 'extension/main.ts',
   'debug-adapter': 'debug-adapter/main.ts',
   'language-server': 'language-server/main.ts',
+  // The spool index's worker thread, loaded by path beside the extension and the CLI.
+  'spool-worker': 'replay-engine/tcap/spool/spool-worker.ts',
   // The MCP server: loaded by the CLI's `mcp` command, or run as `node dist/mcp-server.js`.
   'mcp-server': 'mcp-server/main.ts',
 };

@@ -22,6 +22,12 @@ export const COMMAND_IDS = [
   'frozenRun.gotoPosition',
   'frozenRun.openMachinSetting',
   'frozenRun.openTinSetting',
+  'frozenRun.capsules.filter',
+  'frozenRun.capsules.clearFilter',
+  'frozenRun.capsules.addFolder',
+  'frozenRun.capsules.refresh',
+  'frozenRun.capsules.setFolderKey',
+  'frozenRun.capsules.removeFolder',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

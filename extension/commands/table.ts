@@ -38,6 +38,12 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.debugActiveRecording': (ctx) => () => debugActiveRecording(ctx),
   'frozenRun.openMachinSetting': () => () => openSetting('frozenRun.machinPath'),
   'frozenRun.openTinSetting': () => () => openSetting('frozenRun.tinPath'),
+  'frozenRun.capsules.filter': (ctx) => () => ctx.capsules.filter(),
+  'frozenRun.capsules.clearFilter': (ctx) => () => ctx.capsules.clearFilter(),
+  'frozenRun.capsules.addFolder': (ctx) => () => ctx.capsules.addFolder(),
+  'frozenRun.capsules.refresh': (ctx) => () => ctx.capsules.refresh(),
+  'frozenRun.capsules.setFolderKey': (ctx) => (node?: unknown) => ctx.capsules.setFolderKey(node),
+  'frozenRun.capsules.removeFolder': (ctx) => (node?: unknown) => ctx.capsules.removeFolder(node),
 };
 
 export function registerCommands(ctx: Ctx): vscode.Disposable[] {

@@ -9,6 +9,7 @@ export const USAGE = `usage:
   frozen-run history FILE VAR [--goroutine G] [--json] [--machin PATH] [--program PATH]
       every value VAR took, with op and goroutine (needs machin: --machin PATH or MACHIN=PATH)
   frozen-run compare A B [--json]          two runs of the same program side by side
+  frozen-run spool DIR [--json]            a Tin spool's capsules grouped by failure (spool --help)
   frozen-run secret FILE.tcap TEXT ...     is TEXT the secret behind a capsule's handle? (secret --help)
   frozen-run against FILE.tcap BUILD ...   replay a Tin capsule against a build (against --help)
   frozen-run mcp [--toolchain] [--key-file PATH]

@@ -1,6 +1,6 @@
 // `frozen-run history FILE VAR [--goroutine G] [--json]`: every value VAR took, from machin's
 // `replay --print` (through the machin bridge). Needs machin; says so when it is missing.
-import { RecordingError } from '../model/errors';
+import { RecordingError, type EngineWarning } from '../model/errors';
 import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
 import { OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
@@ -40,15 +40,7 @@ export async function runHistory(argv: string[]): Promise<number> {
  */
 export function historyAnswer(rec: Recording, file: string, variable: string, goroutine?: string): HistoryJson {
   const tl = rec.timeline;
-  if (!rec.histories) {
-    // Say why when it is not simply "machin is missing" (a program that cannot be found, a time limit).
-    const why = rec.warnings.find((w) => w.code !== 'toolchain-missing' && /machin|program/i.test(w.message) && !/not found/.test(w.message))?.message;
-    throw new RecordingError(
-      'toolchain-missing',
-      `${file}: no value histories: they come from \`machin replay --print\`, so machin is needed (--machin PATH, or the MACHIN environment variable, or machin on PATH)${why ? ` — ${why}` : ''}`,
-      { file },
-    );
-  }
+  if (!rec.histories) throw noHistories(file, rec.warnings);
   let only = -1;
   if (goroutine !== undefined) {
     only = tl.threadIndex(goroutine);
@@ -64,4 +56,20 @@ export function historyAnswer(rec: Recording, file: string, variable: string, go
     .filter((e) => only < 0 || e.thread === only)
     .map((e) => ({ op: e.position, goroutine: tl.threads[e.thread].id, value: e.value }));
   return { file: tl.file, variable, goroutine: goroutine ?? null, entries };
+}
+
+/** Why there are no values, from what the bridge warned: the first cause that stopped machin's run. */
+function noHistories(file: string, warnings: EngineWarning[]): RecordingError {
+  const has = (code: string) => warnings.find((w) => w.code === code);
+  const missing = has('program-missing');
+  if (missing) {
+    return new RecordingError('program-missing', `${file}: no value histories: machin replays the recorded program to print them, and the program is missing: ${missing.message} (--program PATH names it)`, { file });
+  }
+  const machin = has('toolchain-missing');
+  if (machin) {
+    return new RecordingError('toolchain-missing', `${file}: no value histories: they come from \`machin replay --print\`, so machin is needed (--machin PATH, or the MACHIN environment variable, or machin on PATH): ${machin.message}`, { file });
+  }
+  const stopped = ['toolchain-timeout', 'program-not-confirmed', 'toolchain-failed', 'replay-deadlock', 'program-unreadable'].map(has).find(Boolean);
+  const code = stopped?.code === 'toolchain-timeout' ? 'toolchain-timeout' : 'toolchain-failed';
+  return new RecordingError(code, `${file}: no value histories: machin replay --print gave none${stopped ? `: ${stopped.message}` : ''}`, { file });
 }

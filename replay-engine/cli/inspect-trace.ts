@@ -27,24 +27,10 @@ export function traceInspectJson(rec: MflrrRecording): TraceInspectJson {
   const tl = rec.timeline;
   const { steps, io } = rec.threadCounts();
   const panic = rec.panic;
-  return {
-    format: 'mflrr',
-    file: tl.file,
-    version: rec.header.version,
-    boundary: rec.header.boundary,
-    program: rec.header.program,
-    safe: rec.header.safe,
-    scheduleTotal: tl.stepCount,
-    ioTotal: rec.ioTotal,
-    recordCount: tl.recordCount,
-    bestEffort: rec.bestEffort,
+  return traceFacts(rec, {
     threads: tl.threads.map((t, i) => ({ id: t.id, label: t.label, ops: steps[i], io: io[i] })),
-    panic: panic ? { message: panic.message, thread: tl.threads[panic.thread].id, op: panic.position } : null,
     causalChain: panic ? Array.from(panic.causalChain, (t) => tl.threads[t].id) : null,
-    verify: rec.verify ? { ...rec.verify } : null,
-    cutLine: rec.cutLine,
-    warnings: rec.warnings.map((w) => (w.line === undefined ? { code: w.code, message: w.message } : { code: w.code, message: w.message, line: w.line })),
-  };
+  });
 }
 
 /**
@@ -56,8 +42,18 @@ export function traceInspectDocument(rec: MflrrRecording): object {
   const { steps, io } = rec.threadCounts();
   const panic = rec.panic;
   const threadIds = tl.threads.map((t) => JSON.stringify(t.id));
+  return traceFacts(rec, {
+    threads: new JsonSequence(tl.threads.length, (i) => `{"id":${threadIds[i]},"label":${JSON.stringify(tl.threads[i].label)},"ops":${steps[i]},"io":${io[i]}}`),
+    causalChain: panic ? new JsonSequence(panic.causalChain.length, (k) => threadIds[panic.causalChain[k]]) : null,
+  });
+}
+
+/** Every field of `inspect --json` but the two long lists, which the caller makes as it needs them. */
+function traceFacts<T, C>(rec: MflrrRecording, lists: { threads: T; causalChain: C }) {
+  const tl = rec.timeline;
+  const panic = rec.panic;
   return {
-    format: 'mflrr',
+    format: 'mflrr' as const,
     file: tl.file,
     version: rec.header.version,
     boundary: rec.header.boundary,
@@ -67,9 +63,9 @@ export function traceInspectDocument(rec: MflrrRecording): object {
     ioTotal: rec.ioTotal,
     recordCount: tl.recordCount,
     bestEffort: rec.bestEffort,
-    threads: new JsonSequence(tl.threads.length, (i) => `{"id":${threadIds[i]},"label":${JSON.stringify(tl.threads[i].label)},"ops":${steps[i]},"io":${io[i]}}`),
+    threads: lists.threads,
     panic: panic ? { message: panic.message, thread: tl.threads[panic.thread].id, op: panic.position } : null,
-    causalChain: panic ? new JsonSequence(panic.causalChain.length, (k) => threadIds[panic.causalChain[k]]) : null,
+    causalChain: lists.causalChain,
     verify: rec.verify ? { ...rec.verify } : null,
     cutLine: rec.cutLine,
     warnings: rec.warnings.map((w) => (w.line === undefined ? { code: w.code, message: w.message } : { code: w.code, message: w.message, line: w.line })),

@@ -8,6 +8,7 @@ import { USAGE, UsageError } from './args';
 import { runCompareCommand } from './compare-command';
 import { runHistory } from './history-command';
 import { runInspect } from './inspect-command';
+import { runSpool, SPOOL_USAGE } from './spool-command';
 import { runTcapCommand, TCAP_USAGE } from './tcap-commands';
 import { writeText } from './printable';
 
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   inspect: runInspect,
   history: runHistory,
   compare: runCompareCommand,
+  spool: runSpool,
   secret: (argv) => runTcapCommand('secret', argv),
   against: (argv) => runTcapCommand('against', argv),
   mcp: (argv) => loadMcpServer().runMcpCommand(argv),
@@ -45,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command \`${name}\``);
   if (name !== 'mcp' && (rest.includes('--help') || rest.includes('-h'))) {
-    process.stdout.write((name === 'secret' || name === 'against' ? TCAP_USAGE : USAGE) + '\n');
+    process.stdout.write((name === 'secret' || name === 'against' ? TCAP_USAGE : name === 'spool' ? SPOOL_USAGE : USAGE) + '\n');
     return 0;
   }
   return command(rest);

@@ -7,7 +7,8 @@ type Locate = (record: number) => SourceLocation | undefined;
 
 /**
  * Labels the recording's goroutines from the program and makes `sourceLocation(record)` answer
- * with the function the record's goroutine runs. A label the recording already has is kept.
+ * with the function the record's goroutine runs (`threadLocation(thread)` likewise, for a
+ * goroutine with no records). A label the recording already has is kept.
  */
 export function attachProgram(rec: Recording, program: MflProgram): void {
   const tl = rec.timeline;
@@ -17,8 +18,14 @@ export function attachProgram(rec: Recording, program: MflProgram): void {
     return fn ? { path: program.path, line: fn.line, name: fn.name } : undefined;
   });
   const locate: Locate = (record) => (record >= 0 && record < tl.recordCount ? perThread[tl.thread[record]] : undefined);
-  // MflrrRecording routes sourceLocation() through its `locateSource` hook; other recordings get the method itself.
-  const hooked = rec as Recording & { locateSource?: Locate | null };
-  if ('locateSource' in hooked) hooked.locateSource = locate;
-  else rec.sourceLocation = locate;
+  const locateThread = (thread: number) => perThread[thread];
+  // MflrrRecording routes sourceLocation() / threadLocation() through its hooks; other recordings get the methods.
+  const hooked = rec as Recording & { locateSource?: Locate | null; locateThread?: typeof locateThread | null };
+  if ('locateSource' in hooked) {
+    hooked.locateSource = locate;
+    hooked.locateThread = locateThread;
+  } else {
+    rec.sourceLocation = locate;
+    rec.threadLocation = locateThread;
+  }
 }

@@ -1,5 +1,6 @@
 // The machin bridge: adds to a trace what only re-executing it can tell (panic message, verify
-// verdict, value histories) by running `machin replay` on a checked copy of the trace, and labels
+// verdict, value histories) by running one `machin replay --verify --print` on a checked copy of
+// the trace (machin's plain panic lines say all its `--json` would: docs/machin.md), and labels
 // goroutines from the program source (no toolchain needed for that). Every problem becomes a
 // warning on the recording; only a cancel escapes (as RecordingError('cancelled')).
 import { promises as fs } from 'node:fs';
@@ -59,36 +60,52 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       warn('best-effort-results', 'machin replayed a best-effort trace (the program uses FFI): its panic, verify verdict and values may diverge from the recorded run');
     }
 
-    await withTraceCopy(tl.file, found.path, async (copy) => {
-      for (const w of copy.warnings) warn('trace-copy', w);
-      const runs: ReplayRun[] = [];
-      const plans: string[][] = [['--json'], ['--verify']];
-      const names = program ? assignedVariables(program) : [];
-      if (names.length > 0) plans.push(['--print', names.join(',')]);
-      for (const flags of plans) {
-        let run: ReplayRun;
-        try {
-          run = await runMachinReplay(machin, copy.file, flags, options);
-        } catch (err) {
-          // A time limit or a failed start: keep what the earlier runs gave; the later ones would
-          // most likely hit the same wall, so they are not started.
-          if (err instanceof RecordingError && err.code !== 'cancelled') {
-            warn(err.code, `machin replay ${flags[0]}: ${err.message}`);
-            break;
-          }
-          throw err;
-        }
-        runs.push(run);
-        // machin failed before running the program (no program, a compile error): the other runs would too.
-        if (run.output.failure) break;
-      }
-      const unknown = runs.some((r) => r.output.unknown.length > 0);
-      const version = unknown ? await readMachinVersion(machin, options) : undefined;
-      const threadsBefore = tl.threads.length;
-      mergeReplay(recording, runs, { copy, machinVersion: version, warn });
-      // machin may name goroutines the trace has no line for (they were added): label them too.
-      if (program && tl.threads.length > threadsBefore) attachProgram(recording, program);
+    const names = program ? assignedVariables(program) : [];
+    const print = names.length > 0 ? ['--print', names.join(',')] : [];
+    let panicKnown: () => void = () => undefined;
+    let afterFirstPart = false;
+    const firstPart = new Promise<void>((resolve) => (panicKnown = resolve)).then(() => {
+      afterFirstPart = true;
     });
+    const whole = withTraceCopy(tl.file, found.path, async (copy) => {
+      for (const w of copy.warnings) warn('trace-copy', w);
+      const merge = async (runs: ReplayRun[], valuesOnly = false) => {
+        const unknown = runs.some((r) => r.output.unknown.length > 0);
+        const version = unknown ? await readMachinVersion(machin, options) : undefined;
+        const threadsBefore = tl.threads.length;
+        mergeReplay(recording, runs, { copy, machinVersion: version, warn, valuesOnly });
+        // machin may name goroutines the trace has no line for (they were added): label them too.
+        if (program && tl.threads.length > threadsBefore) attachProgram(recording, program);
+      };
+      // One replay answers everything: --verify and --print only switch on parts of machin's
+      // runtime (MFL_RR_VERIFY, MFL_RR_PROBE in main.go cmdReplay). --json is not asked for: its
+      // causal chain is the trace's own first P `S` lines, which machin writes one write per op.
+      if (!options.deferValues || print.length === 0) {
+        await merge(await replays(machin, copy.file, ['--verify', ...print], print.length > 0, options, warn));
+        return;
+      }
+      // The panic first (one replay as fast as a plain one), then the values: --print makes
+      // machin write a line per assignment, which can double a replay (docs/machin.md).
+      const first = await replays(machin, copy.file, ['--verify'], false, options, warn);
+      await merge(first);
+      panicKnown();
+      // No answer in time, or machin failed before running the program: a second replay would too.
+      if (first.length === 0 || first[0].output.failure) return;
+      await merge(await replays(machin, copy.file, print, false, options, warn), true);
+    });
+    if (!options.deferValues) return await whole;
+    const rec = recording as Recording & { valuesPending?: Promise<void> | null };
+    // Never rejects: a problem after the first part is a warning (one before it is caught below);
+    // a cancel ends the wait too.
+    rec.valuesPending = whole.then(
+      () => undefined,
+      (err) => {
+        if (afterFirstPart && !(err instanceof RecordingError && err.code === 'cancelled')) {
+          warn('toolchain-failed', `machin bridge failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      },
+    );
+    await Promise.race([firstPart, whole]);
   } catch (err) {
     if (err instanceof RecordingError) {
       if (err.code === 'cancelled') throw err;
@@ -97,6 +114,30 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     // A bug of ours must not lose the recording the user opened: say it, keep the trace.
     warn('toolchain-failed', `machin bridge failed: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * Runs one machin replay with `flags`; when `retryPlain` and the probed rebuild fails to compile
+ * (machin's instrumenter, not the program), a plain `--verify` replay still gives the panic
+ * and the verdict. A time limit or a failed start is a warning; a cancel is thrown.
+ */
+async function replays(
+  machin: MachinTool,
+  trace: string,
+  flags: string[],
+  retryPlain: boolean,
+  options: ToolchainOptions,
+  warn: (code: string, message: string) => void,
+): Promise<ReplayRun[]> {
+  const runs: ReplayRun[] = [];
+  try {
+    runs.push(await runMachinReplay(machin, trace, flags, options));
+    if (retryPlain && runs[0].output.failure?.kind === 'error') runs.push(await runMachinReplay(machin, trace, ['--verify'], options));
+  } catch (err) {
+    if (err instanceof RecordingError && err.code !== 'cancelled') warn(err.code, err.message);
+    else throw err;
+  }
+  return runs;
 }
 
 async function loadProgram(path: string, warn: (code: string, message: string) => void): Promise<MflProgram | null> {

@@ -219,7 +219,17 @@ function parseTextPanic(lines: string[], start: number, out: ReplayOutput): numb
   for (let end = start; end < lines.length; end++) {
     const where = PANIC_WHERE.exec(lines[end]);
     if (!where) continue;
-    const message = lines.slice(start, end).join('\n').slice('panic: '.length);
+    // machin writes `panic: ` and the message apart, so another goroutine's probe lines can come
+    // between them (and between the message and its location): those are probes, not message.
+    const block = lines.slice(start, end);
+    block[0] = block[0].slice('panic: '.length);
+    const kept: string[] = [];
+    for (let j = 0; j < block.length; j++) {
+      const probeEnd = block[j].startsWith('probe ') ? parseProbe(block, j, out.probes) : -1;
+      if (probeEnd >= 0) j = probeEnd;
+      else kept.push(block[j]);
+    }
+    const message = kept.join('\n');
     // The --json form, when present too, is richer (it has the causal chain): keep it.
     if (!out.panic || out.panic.form === 'text') {
       out.panic = {

@@ -1,10 +1,12 @@
-// Merges the parsed outputs of `machin replay --json`, `--verify` and `--print` into a recording:
-// the panic (checked against the trace: same schedule total, causal chain = the first P `S`
-// lines), the verify verdict and the value histories. Disagreements become warnings.
+// Merges the parsed outputs of `machin replay --json --verify --print` (one run, or several)
+// into a recording: the panic (checked against the trace: same schedule total, causal chain =
+// the first P `S` lines), the verify verdict and the value histories, each value placed by its
+// goroutine's own completed ops (probe-position.ts). Disagreements become warnings.
 import type { Recording } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
 import { ProbeHistories, type NamedHistoryEntry } from './probe-histories';
+import { probePlacer } from './probe-position';
 import type { ReplayRun } from './run-replay';
 import type { TraceCopy } from './trace-copy';
 
@@ -12,6 +14,8 @@ export interface MergeContext {
   copy: Pick<TraceCopy, 'scheduleTotal'>;
   machinVersion?: string;
   warn: (code: string, message: string) => void;
+  /** A `--print` replay after the panic and verdict were merged: only its values are taken. */
+  valuesOnly?: boolean;
 }
 
 const KNOWN_VERSION = '0.137.0';
@@ -22,11 +26,12 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
   if (ctx.copy.scheduleTotal !== tl.stepCount) {
     warn('replay-mismatch', `the copy given to machin has ${ctx.copy.scheduleTotal} schedule ops but the trace as read has ${tl.stepCount}; machin's results may not line up with the timeline`);
   }
+  addUnrecordedGoroutines(tl, runs, warn);
   let bestEffort = false;
   let panic: ReplayPanic | null = null;
   for (const run of runs) {
     const o = run.output;
-    const what = `machin replay ${run.flags[0]}`;
+    const what = `machin replay ${run.flags.filter((f) => f.startsWith('--')).join(' ')}`.trimEnd();
     bestEffort ||= o.bestEffort;
     if (o.failure) {
       const code = o.failure.kind === 'program-missing' ? 'program-missing' : 'toolchain-failed';
@@ -52,8 +57,15 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
     }
     // Values from a run that ended as the program did (normally, a panic, a deadlock); not from a failed one.
     const ranProgram = !o.failure && (run.exitCode === 0 || o.panic !== null || o.deadlock !== null);
-    if (run.flags[0] === '--print' && ranProgram) rec.histories = historiesFrom(tl, o.probes, (run.flags[1] ?? '').split(','), warn);
+    const print = run.flags.indexOf('--print');
+    if (print >= 0 && ranProgram) {
+      // The goroutine whose end ends the run: the one that panicked, else main.
+      const panicked = runs.find((r) => r.output.panic)?.output.panic?.goroutine ?? (rec.panic ? tl.threads[rec.panic.thread].id : null);
+      const ender = o.deadlock ? -1 : tl.threadIndex(panicked ?? '0');
+      rec.histories = historiesFrom(tl, o.probes, (run.flags[print + 1] ?? '').split(','), ender, warn);
+    }
   }
+  if (ctx.valuesOnly) return;
   if (panic) mergePanic(rec, panic, warn);
   if (bestEffort && !rec.bestEffort) {
     markBestEffort(rec);
@@ -67,15 +79,20 @@ function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']):
   if (p.scheduleTotal !== n) {
     warn('replay-mismatch', `machin counted ${p.scheduleTotal} schedule ops; the trace has ${n}: the panic position may not match the timeline`);
   }
-  let position = p.scheduleOp;
-  if (position > n) {
+  let reported = p.scheduleOp;
+  if (reported > n) {
     warn('replay-mismatch', `machin places the panic after op ${p.scheduleOp}, past the trace's last op ${n}; shown at the end`);
-    position = n;
+    reported = n;
   }
   const thread = threadFor(tl, p.goroutine, warn);
-  let causalChain: Uint32Array;
+  // machin's P is its global counter when the panic ran, which other goroutines may have moved
+  // (it changes from replay to replay, like a probe's @op). Placed by the probe rule instead:
+  // right after the panicking goroutine's own last completed op, the same in every replay. A
+  // goroutine with no op of its own before the panic keeps machin's P.
+  const placer = probePlacer(tl);
+  const position = placer.ownOpsBefore(thread, reported) > 0 ? placer.place(thread, reported) : reported;
+  const causalChain = tl.stepThreads(position);
   if (p.causalChain) {
-    causalChain = Uint32Array.from(p.causalChain, (id) => threadFor(tl, id, warn));
     const k = firstDifference(tl, p.causalChain);
     if (p.causalChain.length !== Math.min(p.scheduleOp, n) || k >= 0) {
       warn(
@@ -85,9 +102,6 @@ function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']):
           : `machin's causal chain has ${p.causalChain.length} ops, the trace has ${Math.min(p.scheduleOp, n)} before the panic`,
       );
     }
-  } else {
-    // The plain form has no chain; by the format it is the first P `S` lines of the trace.
-    causalChain = tl.stepThreads(position);
   }
   rec.panic = { message: p.message, thread, position, causalChain, source: 'machin' };
 }
@@ -99,14 +113,49 @@ function firstDifference(tl: Timeline, chain: string[]): number {
   return -1;
 }
 
-function historiesFrom(tl: Timeline, probes: ReplayRun['output']['probes'], watched: string[], warn: MergeContext['warn']): ProbeHistories {
-  const entries: NamedHistoryEntry[] = probes.map((pr) => ({
-    name: pr.name,
-    thread: threadFor(tl, pr.goroutine, warn),
-    position: pr.op,
-    value: pr.value,
-  }));
+function historiesFrom(tl: Timeline, probes: ReplayRun['output']['probes'], watched: string[], ender: number, warn: MergeContext['warn']): ProbeHistories {
+  const placer = probePlacer(tl);
+  const entries: NamedHistoryEntry[] = [];
+  let racing = 0;
+  for (const pr of probes) {
+    const thread = threadFor(tl, pr.goroutine, warn);
+    // Left out: a value machin prints in some replays and not in others (probe-position.ts).
+    if (ender >= 0 && !placer.alwaysPrinted(thread, pr.op, ender)) racing++;
+    else entries.push({ name: pr.name, thread, position: placer.place(thread, pr.op), value: pr.value });
+  }
+  if (racing > 0) {
+    warn('values-left-out', `${racing} value(s) stored after the last op the run surely reaches were left out: machin prints them in some replays and not in others (docs/value-positions.md)`);
+  }
+  // machin prints goroutines' probes in the order they happened to run, which differs between
+  // replays; within one goroutine the order is fixed. By position, then thread (a stable sort
+  // keeps each goroutine's own order), every replay of a trace gives the same history.
+  entries.sort((a, b) => a.position - b.position || a.thread - b.thread);
   return new ProbeHistories(entries, watched.filter(Boolean));
+}
+
+/**
+ * Goroutines machin names that have no line in the trace, added in id order before anything
+ * refers to them: the order machin printed them in differs between replays, thread indexes must not.
+ */
+function addUnrecordedGoroutines(tl: Timeline, runs: ReplayRun[], warn: MergeContext['warn']): void {
+  const ids = new Set<string>();
+  for (const { output: o } of runs) {
+    if (o.panic) ids.add(o.panic.goroutine);
+    for (const pr of o.probes) ids.add(pr.goroutine);
+  }
+  for (const id of [...ids].filter((g) => tl.threadIndex(g) < 0).sort(compareGoroutineIds)) threadFor(tl, id, warn);
+}
+
+/** `0.2` before `0.10`: paths compared part by part as numbers. */
+function compareGoroutineIds(a: string, b: string): number {
+  const pa = a.split('.');
+  const pb = b.split('.');
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const d = Number(pa[i]) - Number(pb[i]);
+    if (d !== 0 && !Number.isNaN(d)) return d;
+    if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
+  }
+  return pa.length - pb.length;
 }
 
 /**

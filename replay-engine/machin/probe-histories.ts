@@ -1,6 +1,7 @@
 // Value histories from `machin replay --print` probes: every value of every probed variable in
-// true order, and the value on one goroutine as of a cursor position (its last probe with
-// `@op` <= p on that goroutine; names are per goroutine, formats/mflrr.md).
+// position order, and the value on one goroutine as of a cursor position (its last probe placed
+// at or before p on that goroutine; names are per goroutine, formats/mflrr.md). Positions come
+// from probe-position.ts, never from machin's `@op` as printed.
 import type { HistoryEntry, ValueHistories } from '../model/recording';
 import { lowerBound } from '../model/lower-bound';
 
@@ -15,7 +16,7 @@ export class ProbeHistories implements ValueHistories {
   private readonly byThread = new Map<string, Map<number, HistoryEntry[]>>();
 
   /**
-   * @param entries in true order (the order machin printed them)
+   * @param entries by position; each goroutine's own entries in the order it stored them
    * @param watched the names that were asked for: each is listed even when it took no value
    *   (machin prints nothing for a variable never assigned before the run ended, or not probed)
    */

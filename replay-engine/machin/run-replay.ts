@@ -1,11 +1,13 @@
 // One `machin replay` run: an argument array, the time limit (a cut or diverging trace can make
 // machin wait forever), cancellation, output echoed to the caller as it arrives.
+import { RecordingError } from '../model/errors';
 import { runProcess } from '../toolchain/run-process';
 import type { ToolchainOptions } from '../open-options';
 import type { MachinTool } from './find-machin';
 import { parseReplayOutput, type ReplayOutput } from './machin-output';
 
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
+let runs = 0;
 
 export interface ReplayRun {
   /** The flags after `replay TRACE`, e.g. ['--json'] or ['--print', 'a,b']. */
@@ -21,11 +23,44 @@ export interface ReplayRun {
 export async function runMachinReplay(machin: MachinTool, trace: string, flags: string[], options: ToolchainOptions): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
   options.onOutput?.(`$ ${machin.path} ${args.join(' ')}\n`);
-  const result = await runProcess(machin.path, args, {
-    timeLimitMs: options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
-    signal: options.signal,
-    onOutput: options.onOutput ? (_stream, text) => options.onOutput!(text) : undefined,
-  });
+  const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  let result;
+  try {
+    result = await runProcess(machin.path, args, {
+      timeLimitMs,
+      signal: options.signal,
+      // Beside the copy, in its private folder (removed with it); a file, not a pipe: see stderrFile.
+      stderrFile: `${trace}.stderr-${++runs}`,
+      onOutput: options.onOutput ? (stream, text) => options.onOutput!(stream === 'stderr' ? withoutProbes(text) : text) : undefined,
+    });
+  } catch (err) {
+    if (err instanceof RecordingError && err.code === 'toolchain-timeout') {
+      options.onOutput?.('[stopped: time limit]\n');
+      throw new RecordingError('toolchain-timeout', timeLimitMessage(flags, timeLimitMs));
+    }
+    throw err;
+  }
   options.onOutput?.(`[exit ${result.exitCode}]\n`);
   return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: parseReplayOutput(result.stderr) };
+}
+
+/**
+ * machin waits forever when the program asks for a schedule the trace does not have (it was
+ * changed since the recording) and, of course, when the run is just long: both are said.
+ */
+export function timeLimitMessage(flags: string[], ms: number): string {
+  const seconds = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+  const what = ['machin replay', ...flags.filter((f) => f.startsWith('--'))].join(' ');
+  return (
+    `${what}: no answer within ${seconds}, so it was stopped. Either the program differs from the one ` +
+    `that was recorded (machin then waits forever for a schedule the trace does not have), or the run ` +
+    `takes longer than the limit: raise the setting frozenRun.timeLimitSeconds (on the command line, --time-limit SECONDS)`
+  );
+}
+
+/** machin's stderr for the output channel: probe lines counted, not copied (there may be millions). */
+function withoutProbes(text: string): string {
+  let probes = 0;
+  const kept = text.split('\n').filter((line) => !(line.startsWith('probe ') && / @op\d+$/.test(line) && ++probes));
+  return probes > 0 ? `${kept.join('\n').replace(/\n*$/, '\n')}[${probes} probe lines of --print: the values are in the variable history]\n` : text;
 }

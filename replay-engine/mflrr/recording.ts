@@ -28,8 +28,11 @@ export class MflrrRecording implements TraceRecording {
   panic: PanicInfo | null = null;
   verify: VerifyVerdict | null = null;
   histories: ValueHistories | null = null;
+  valuesPending: Promise<void> | null = null;
   /** Set by the machin bridge when it can place a goroutine's records in the program. */
   locateSource: ((record: number) => SourceLocation | undefined) | null = null;
+  /** Likewise per thread (a goroutine's function), for threads with no records too. */
+  locateThread: ((thread: number) => SourceLocation | undefined) | null = null;
   private counts: { steps: Uint32Array; io: Uint32Array };
 
   constructor(read: TraceRead) {
@@ -95,6 +98,10 @@ export class MflrrRecording implements TraceRecording {
 
   sourceLocation(record: number): SourceLocation | undefined {
     return this.locateSource?.(record);
+  }
+
+  threadLocation(thread: number): SourceLocation | undefined {
+    return this.locateThread?.(thread);
   }
 
   private previousOfThreadIsStep(r: number, t: number): boolean {

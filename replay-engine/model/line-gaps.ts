@@ -2,6 +2,7 @@
 // them, with the number of such lines up to and including that gap. Two typed columns, searched
 // by bisection, so a trace of a million blank lines costs 12 bytes a gap and a log-time lookup
 // per record (a linear walk per lookup made the adapter's timeline data quadratic).
+import { lowerBound } from './lower-bound';
 
 export class LineGaps {
   static readonly EMPTY = new LineGaps();
@@ -36,13 +37,7 @@ export class LineGaps {
 
   /** Extra lines before record r: the cumulative count of the last gap at or before r, by bisection. */
   extraBefore(r: number): number {
-    let lo = 0;
-    let hi = this.n; // the answer is the last index in [0, hi) with record <= r
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.record[mid] <= r) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(0, this.n, (i) => this.record[i] <= r); // one past the last gap at or before r
     return lo === 0 ? 0 : this.cumulative[lo - 1];
   }
 

@@ -89,6 +89,8 @@ interface RecordingBase {
   panic: PanicInfo | null;
   verify: VerifyVerdict | null;
   histories: ValueHistories | null;
+  /** While the values of a deferred enrichment (`deferValues`) are still coming: resolves when they are in; never rejects. */
+  valuesPending?: Promise<void> | null;
   describe(record: number): RecordView;
   /**
    * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to
@@ -100,6 +102,8 @@ interface RecordingBase {
   stamp?: FileStamp;
   /** Where in the program record r's thread runs (the goroutine's function, a select site), when known. */
   sourceLocation?(record: number): SourceLocation | undefined;
+  /** Where in the program a thread runs (a goroutine's function), also for a thread with no records. */
+  threadLocation?(thread: number): SourceLocation | undefined;
 }
 
 /** A machin trace (mflrr/recording.ts): its header is the trace's header lines. */

@@ -190,3 +190,13 @@ function resumeError(r: ByteReader, view: DataView, dataAt: number, dataLength: 
   if (dataLength !== 8) return r.damaged(`effect ${i} (sched.resume@1) result is ${dataLength} bytes, a task number is one 8-byte word`, dataAt);
   return r.damaged(`effect ${i} (sched.resume@1) resumes task ${view.getBigInt64(dataAt, true)}, not a task number`, dataAt);
 }
+
+/** A resume's result word: the task switched in. The effects after it, until the next resume, are its. */
+export function resumedTask(data: Uint8Array, r: ByteReader, i: number): number {
+  if (data.length !== 8) throw r.damaged(`effect ${i} (sched.resume@1) result is ${data.length} bytes, a task number is one 8-byte word`, r.pos - data.length);
+  const view = new DataView(data.buffer, data.byteOffset, 8);
+  const lo = view.getUint32(0, true);
+  const hi = view.getInt32(4, true);
+  if (hi !== 0 || lo > MAX_TASK) throw r.damaged(`effect ${i} (sched.resume@1) resumes task ${view.getBigInt64(0, true)}, not a task number`, r.pos - 8);
+  return lo;
+}

@@ -95,10 +95,14 @@ export function authenticateV1(bytes: Uint8Array, keys: CapsuleKeys, file: strin
         { file, offset: bytes.length },
       );
     }
-    throw new RecordingError(
-      'wrong-key-or-damaged',
-      `${file}: ${WRONG_KEY_OR_DAMAGED} (the tag does not match: either the key is not the one the server used, or a byte of the file changed). Try the right key; if it is right, get a fresh copy of the capsule.`,
-      { file },
-    );
+    throw wrongKeyOrDamagedError(file);
   }
+}
+
+export function wrongKeyOrDamagedError(file: string): RecordingError {
+  return new RecordingError(
+    'wrong-key-or-damaged',
+    `${file}: ${WRONG_KEY_OR_DAMAGED} (the tag does not match: either the key is not the one the server used, or a byte of the file changed). Try the right key; if it is right, get a fresh copy of the capsule.`,
+    { file },
+  );
 }

@@ -19,13 +19,13 @@ export interface KeyCandidate {
  * said which key. Otherwise TIN_REPLAY_KEY and, for a saved test, the public test key are both
  * tried, so a developer with a production key in the environment can still open saved tests.
  */
-export function capsuleKeyCandidates(file: string, options: OpenOptions): KeyCandidate[] {
+export function capsuleKeyCandidates(file: string, options: OpenOptions, savedTest = isSavedTest(file)): KeyCandidate[] {
   if (options.keyHex !== undefined) return [{ key: parseKeyHex(options.keyHex, 'the key option'), source: 'the given key' }];
   if (options.keyFile !== undefined) return [{ key: readKeyFile(options.keyFile), source: `the key file ${options.keyFile}` }];
   const out: KeyCandidate[] = [];
   const envKey = (options.env ?? process.env).TIN_REPLAY_KEY;
   if (envKey !== undefined && envKey !== '') out.push({ key: parseKeyHex(envKey, 'TIN_REPLAY_KEY'), source: 'TIN_REPLAY_KEY' });
-  if (isSavedTest(file)) out.push({ key: publicTestKey(), source: 'the public test key (the capsule is a saved test in cases.json)' });
+  if (savedTest) out.push({ key: publicTestKey(), source: 'the public test key (the capsule is a saved test in cases.json)' });
   if (out.length === 0) {
     throw new RecordingError(
       'no-key',
@@ -67,18 +67,24 @@ interface CaseEntry {
 
 /** True when a cases.json beside the capsule lists it (`replay.capsule` is its file name). */
 export function isSavedTest(file: string): boolean {
+  return savedTestNames(dirname(file)).has(basename(file));
+}
+
+/** The capsule names a folder's cases.json lists as saved tests (read once for a whole spool). */
+export function savedTestNames(folder: string): Set<string> {
+  const names = new Set<string>();
   let cases: unknown;
   try {
-    cases = JSON.parse(readFileSync(join(dirname(file), 'cases.json'), 'utf8'));
+    cases = JSON.parse(readFileSync(join(folder, 'cases.json'), 'utf8'));
   } catch {
-    return false;
+    return names;
   }
-  if (!Array.isArray(cases)) return false;
-  const name = basename(file);
+  if (!Array.isArray(cases)) return names;
   const publicHex = Buffer.from(publicTestKey()).toString('hex');
-  return cases.some((c: CaseEntry) => {
-    if (typeof c !== 'object' || c === null || c.replay?.capsule !== name) return false;
+  for (const c of cases as CaseEntry[]) {
+    if (typeof c !== 'object' || c === null || typeof c.replay?.capsule !== 'string') continue;
     // A saved capsule is sealed under the documented public key; an entry naming another key is not one.
-    return c.replay.key === undefined || (typeof c.replay.key === 'string' && c.replay.key.toLowerCase() === publicHex);
-  });
+    if (c.replay.key === undefined || (typeof c.replay.key === 'string' && c.replay.key.toLowerCase() === publicHex)) names.add(c.replay.capsule);
+  }
+  return names;
 }

@@ -20,6 +20,13 @@ export interface ProcessOptions {
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
   /** Bytes written to the child's stdin, then closed. Default: stdin closed at once. */
   stdin?: string;
+  /**
+   * Write the child's stderr to this new file instead of a pipe, read it back when the child
+   * ends (onOutput then gets it in one piece). For a child that makes many small unbuffered
+   * writes (machin's probes): through a pipe each one wakes this process, which measured 1.4x
+   * slower on 720k probe lines.
+   */
+  stderrFile?: string;
 }
 
 export interface ProcessResult {
@@ -65,8 +72,18 @@ export function runningProcessCount(): number {
 export async function runProcess(command: string, args: string[], options: ProcessOptions): Promise<ProcessResult> {
   // Loaded on first use: a CLI run that starts no toolchain (--no-toolchain) never pays for it.
   const { spawn } = await import('node:child_process');
+  const { openSync, closeSync, readFileSync } = await import('node:fs');
+  const errFd = options.stderrFile ? openSync(options.stderrFile, 'wx', 0o600) : null;
+  let errOpen = errFd !== null;
+  const readErr = () => {
+    if (!errOpen) return '';
+    errOpen = false;
+    closeSync(errFd!);
+    return readFileSync(options.stderrFile!, 'utf8');
+  };
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted || shuttingDown) {
+      readErr();
       reject(new RecordingError('cancelled', `${command}: cancelled before it started`));
       return;
     }
@@ -74,7 +91,7 @@ export async function runProcess(command: string, args: string[], options: Proce
       cwd: options.cwd,
       env: toolchainEnv(process.env, options.env),
       shell: false,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', errFd ?? 'pipe'],
       detached: process.platform !== 'win32', // own process group, so every stop reaches its children too
     });
     let stdout = '';
@@ -83,16 +100,16 @@ export async function runProcess(command: string, args: string[], options: Proce
     let exited = false;
     const waiters: Array<() => void> = [];
     let graceTimer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
       options.onOutput?.('stdout', d);
     });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
       options.onOutput?.('stderr', d);
     });
-    child.stdin.on('error', () => undefined); // the child may exit before reading stdin
-    child.stdin.end(options.stdin ?? '');
+    child.stdin!.on('error', () => undefined); // the child may exit before reading stdin
+    child.stdin!.end(options.stdin ?? '');
 
     const kill = (why: 'timeout' | 'cancelled') => {
       if (ended || exited) return;
@@ -129,11 +146,16 @@ export async function runProcess(command: string, args: string[], options: Proce
 
     child.on('error', (err: NodeJS.ErrnoException) => {
       settle();
+      readErr();
       const code = err.code === 'ENOENT' ? 'toolchain-missing' : 'toolchain-failed';
       reject(new RecordingError(code, `${command}: ${err.code === 'ENOENT' ? 'not found' : err.message}`));
     });
     child.on('close', (code, sig) => {
       settle();
+      if (errFd !== null) {
+        stderr = readErr();
+        if (stderr) options.onOutput?.('stderr', stderr);
+      }
       if (ended === 'timeout') {
         reject(new RecordingError('toolchain-timeout', `${command} ${args[0] ?? ''}: no answer within ${limitText(options.timeLimitMs)}; stopped it (raise the time limit in settings if the run is long)`));
       } else if (ended === 'cancelled') {

@@ -1,17 +1,17 @@
-// `frozen-run compare` through the built CLI (node dist/cli.js), on the real flaky runs; with
-// machin-standin (a STAND-IN that replays outputs recorded from real machin 0.137.0, see
-// test/standins/) for value histories. Expected answers come from the files' text and from the
-// recorded `--print` output, not from the engine.
+// `frozen-run compare` through the built CLI (node dist/cli.js), on the real flaky runs; with the
+// real machin 0.137.0 for value histories. Expected answers come from the files' text and from
+// machin's recorded `--print` output (positions by docs/value-positions.md), not from the engine.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildCli, ROOT } from '../engine/build-cli';
+import { buildCli } from '../engine/build-cli';
+import { alwaysPrinted, expectedPosition, machinPath, probeLines, scheduleOf as goroutinesOf } from '../support/machin';
 import { buildBody, seal, word, FIXTURE_KEY } from '../tcap/support/seal';
 import { FLAKY_RUNS, TempTraces, scheduleOf } from './support/traces';
 
-const STANDIN = join(ROOT, 'test/standins/bin/machin');
+const MACHIN = machinPath();
 let cli = '';
 const temp = new TempTraces();
 before(async () => {
@@ -35,17 +35,16 @@ function firstScheduleDifference(a: string, b: string) {
   return { k, a: sa[k], b: sb[k] };
 }
 
-/** `probe G NAME = VALUE @opP` lines of the recorded `--print` run, per (goroutine, name). */
+/** machin's recorded `--print` probes per (goroutine, name), each at its position by the rule. */
 function probes(name: string): Map<string, Array<{ value: string; op: number }>> {
   const outputs = JSON.parse(readFileSync(join(FLAKY_RUNS, 'outputs.json'), 'utf8'));
   const stderr: string = outputs[name]['replay {trace} --print got,order'].stderr;
+  const schedule = goroutinesOf(runFile(name));
   const out = new Map<string, Array<{ value: string; op: number }>>();
-  for (const line of stderr.split('\n')) {
-    const m = /^probe (\S+) (\S+) = (.*) @op(\d+)$/.exec(line);
-    if (!m) continue;
-    const key = `${m[1]} ${m[2]}`;
+  for (const p of probeLines(stderr).filter((q) => alwaysPrinted(schedule, q.goroutine, q.op, '0'))) {
+    const key = `${p.goroutine} ${p.name}`;
     if (!out.has(key)) out.set(key, []);
-    out.get(key)!.push({ value: m[3], op: Number(m[4]) });
+    out.get(key)!.push({ value: p.value, op: expectedPosition(schedule, p.goroutine, p.op) });
   }
   return out;
 }
@@ -95,8 +94,8 @@ describe('frozen-run compare', () => {
     assert.match(lines[1], new RegExp(`op ${want.k}: r1\\.mflrr runs goroutine ${want.a.goroutine.replace('.', '\\.')}\\b.*r14\\.mflrr runs goroutine ${want.b.goroutine.replace('.', '\\.')}\\b`));
   });
 
-  it('with machin (stand-in): the first variable whose value differs, and where', () => {
-    const r = run(runFile('r1.mflrr'), runFile('r14.mflrr'), '--json', '--machin', STANDIN);
+  it('with machin: the first variable whose value differs, and where', () => {
+    const r = run(runFile('r1.mflrr'), runFile('r14.mflrr'), '--json', '--machin', MACHIN);
     assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.deepEqual(json.histories, { a: true, b: true });

@@ -1,31 +1,46 @@
 // The facts the extension takes from the adapter's events (debug-adapter/contract.ts), as data:
 // thread labels from the threads event, and the stopped thread's watched values and program place
 // from the cursor event (what the language server shows as inline values). Checked against the
-// crash fixture's program and machin's recorded `--print` output, with the machin stand-in.
+// crash fixture's program and the real machin's `--print` values, placed by the position rule
+// (test/support/machin.ts computes it apart from the engine).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { expectedHistory, probeLines, runMachin } from '../support/machin';
 import { EVENT, type CursorEventBody, type ThreadsEventBody } from '../../debug-adapter/contract';
-import { buildAdapter, copyFixture, launchAndStop, machinFixtures, moveAndStop, standinEnv, startAdapter } from './support';
+import { buildAdapter, copyFixture, launchAndStop, machinFixtures, moveAndStop, machinEnv, startAdapter } from './support';
 
 before(buildAdapter);
 
 const crash = machinFixtures().find((f) => f.name === 'crash/crash.mflrr')!;
 
-/** The last value machin printed for each name on goroutine `g` at or before op `p`. */
-function printedAt(g: string, p: number): Record<string, string> {
-  const outputs = JSON.parse(readFileSync(path.join(crash.dir, 'outputs.json'), 'utf8')) as { replays: Array<{ args: string[]; stderr: string }> };
-  const run = outputs.replays.find((r) => r.args.includes('--print'))!;
+const NAMES = ['ch', 'xs', 'idx', 'a', 'b'];
+
+/** machin's values for goroutine `g` as of position `p`: the last of each name placed at or before it. */
+function printedAt(trace: string, g: string, p: number): Record<string, string> {
+  const probes = probeLines(runMachin(['replay', trace, '--print', NAMES.join(',')], { timeoutMs: 30_000 }).stderr);
   const values: Record<string, string> = {};
-  for (const m of run.stderr.matchAll(/^probe (\S+) (\w+) = (.*) @op(\d+)$/gm)) if (m[1] === g && Number(m[4]) <= p) values[m[2]] = m[3];
+  for (const name of NAMES) {
+    const last = expectedHistory(trace, probes, name, '0').filter((e) => e.goroutine === g && e.op <= p).at(-1);
+    if (last) values[name] = last.value;
+  }
   return values;
+}
+
+/** The first cursor event from `from` on that carries watched values (Replay to Panic sends them once the values replay is in). */
+async function cursorWithValues(cursors: CursorEventBody[], from: number): Promise<CursorEventBody> {
+  for (let waited = 0; waited < 60_000; waited += 50) {
+    const c = cursors.slice(from).find((x) => x.watched);
+    if (c) return c;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no cursor event with watched values');
 }
 
 test('thread labels and the watched values at the cursor arrive as event data', async () => {
   const copy = copyFixture(crash);
-  const s = await startAdapter(standinEnv());
+  const s = await startAdapter(machinEnv());
   const threads: ThreadsEventBody[] = [];
   const cursors: CursorEventBody[] = [];
   s.dc.on(EVENT.threads, (e: DebugProtocol.Event) => threads.push(e.body));
@@ -36,18 +51,19 @@ test('thread labels and the watched values at the cursor arrive as event data', 
     assert.equal(threads.length, 1);
     assert.deepEqual(Object.fromEntries(threads[0].threads.map((t) => [t.id, t.label])), { '0': 'main', '0.1': 'worker', '0.2': 'worker' });
     assert.equal(threads[0].threadCount, 3);
-    const atPanic = cursors[cursors.length - 1];
+    const atPanic = await cursorWithValues(cursors, 0);
     assert.equal(atPanic.thread, '0');
     assert.equal(atPanic.threadLabel, 'main');
-    assert.ok(atPanic.watched, 'no watched values at the panic');
-    assert.equal(path.basename(atPanic.watched.programPath), path.basename(crash.program));
-    assert.deepEqual(atPanic.watched.values, printedAt('0', atPanic.position));
-    assert.equal(atPanic.watched.values.idx, '12');
+    assert.equal(atPanic.reason, 'exception');
+    assert.equal(path.basename(atPanic.watched!.programPath), path.basename(crash.program));
+    assert.deepEqual(atPanic.watched!.values, printedAt(copy.trace, '0', atPanic.position));
+    assert.equal(atPanic.watched!.values.idx, '12');
     // One step back: the values as of that position, not the panic's.
+    const before = cursors.length;
     await moveAndStop(s, () => s.dc.stepBackRequest({ threadId: atPanic.threadId }));
-    const back = cursors[cursors.length - 1];
+    const back = await cursorWithValues(cursors, before);
     assert.ok(back.position < atPanic.position);
-    assert.deepEqual(back.watched?.values, printedAt('0', back.position));
+    assert.deepEqual(back.watched?.values, printedAt(copy.trace, '0', back.position));
   } finally {
     await s.dc.stop();
   }

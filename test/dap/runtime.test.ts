@@ -64,6 +64,31 @@ describe('runtime', () => {
   });
 });
 
+describe('stepping back from the end', () => {
+  test('the first Step Back (any thread, or the thread of the last op) lands on an earlier op', async () => {
+    const rec = await readRecording(path.join(MACHIN_FIXTURES, 'crash/crash.mflrr'));
+    const tl = rec.timeline;
+    const total = tl.stepCount;
+    const main = tl.threadIndex('0');
+    const rt = new ReplayRuntime(rec, { log: () => undefined });
+    await rt.continueForward();
+    assert.equal(rt.atEnd, true);
+    let stop = await rt.stepBackIn();
+    assert.equal(rt.position, total - 1, 'step back in: one op earlier');
+    assert.equal(stop.reason, 'step');
+    await rt.continueForward();
+    stop = await rt.stepBack(main);
+    assert.equal(stop.reason, 'step');
+    assert.equal(rt.position, total - 1, 'step back on main (whose op is the last): one op earlier');
+    // A thread whose last op is earlier: its last record is the first step back, already an earlier op.
+    const worker = tl.threadIndex('0.2');
+    await rt.continueForward();
+    await rt.stepBack(worker);
+    assert.equal(rt.position, tl.positionOf(tl.recordOfStep(1)));
+    assert.ok(rt.position < total);
+  });
+});
+
 describe('condition language', () => {
   const scope = (vars: Record<string, string | number>) => ({ lookup: (n: string) => vars[n] });
   const cases: Array<[string, Record<string, string | number>, unknown]> = [

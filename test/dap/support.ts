@@ -1,19 +1,19 @@
 // Shared by the DAP tests: builds the standalone adapter, starts Microsoft's DebugClient against
 // `node dist/debug-adapter.js` over stdio, and reads the fixtures independently of the engine
-// (trace lines, machin's own recorded outputs) so the adapter is checked against them.
+// (trace lines, machin's own recorded outputs) so the adapter is checked against them. machin is
+// the real one (test/support/machin.ts builds it).
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { alwaysPrinted, expectedPosition, MACHIN_BIN, machinPath, probeLines, scheduleOf } from '../support/machin';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const ADAPTER = path.join(ROOT, 'dist/debug-adapter.js');
 export const MACHIN_FIXTURES = path.resolve(ROOT, '../shared/fixtures/machin');
 export const TIN_FIXTURES = path.resolve(ROOT, '../shared/fixtures/tin');
-/** Holds `machin`, the launcher of the machin stand-in (replays outputs recorded from real machin; not machin). */
-export const STANDIN_BIN = path.join(ROOT, 'test/standins/bin');
 export const FIXTURE_KEY = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
 
 let built: Promise<void> | undefined;
@@ -61,8 +61,10 @@ export function noMachinEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-export function standinEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return noMachinEnv({ PATH: `${STANDIN_BIN}:/usr/local/bin:/usr/bin:/bin`, ...extra });
+/** The real machin first on PATH (built on first use). */
+export function machinEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  machinPath();
+  return noMachinEnv({ PATH: `${MACHIN_BIN}:/usr/local/bin:/usr/bin:/bin`, ...extra });
 }
 
 /** Launch, answer `initialized` with breakpoints set by `configure`, and wait for the first stop. */
@@ -142,9 +144,7 @@ export interface MachinFixture {
   program: string;
   /** machin's own `--json` panic, when the run panicked. */
   panic: { panic: string; goroutine: string; scheduleOp: number; scheduleTotal: number; causalChain: string[] } | null;
-  /** Whether machin's `--json` output was recorded (else the panic is not known). */
-  hasJson: boolean;
-  /** machin's own `--print` probes. */
+  /** machin's own `--print` probes printed in every replay, each `op` its position by docs/value-positions.md (not machin's racy @op). */
   probes: Array<{ goroutine: string; name: string; value: string; op: number }>;
 }
 
@@ -165,12 +165,12 @@ export function machinFixtures(): MachinFixture[] {
       const json = replays.find((r) => r.args.includes('--json'));
       const jsonLine = json?.stderr.split('\n').find((l) => l.startsWith('{'));
       const print = replays.find((r) => r.args.includes('--print'));
-      const probes = (print?.stderr ?? '')
-        .split('\n')
-        .map((l) => /^probe (\S+) (\S+) = (.*) @op(\d+)$/.exec(l))
-        .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => ({ goroutine: m[1], name: m[2], value: m[3], op: Number(m[4]) }));
-      out.push({ name: `${d}/${trace}`, dir, trace: path.join(dir, trace), program, panic: jsonLine ? JSON.parse(jsonLine) : null, hasJson: json !== undefined, probes });
+      const schedule = scheduleOf(path.join(dir, trace));
+      const panic = jsonLine ? JSON.parse(jsonLine) : null;
+      const probes = probeLines(print?.stderr ?? '')
+        .filter((p) => alwaysPrinted(schedule, p.goroutine, p.op, panic?.goroutine ?? '0'))
+        .map((p) => ({ ...p, op: expectedPosition(schedule, p.goroutine, p.op) }));
+      out.push({ name: `${d}/${trace}`, dir, trace: path.join(dir, trace), program, panic, probes });
     }
   }
   return out;

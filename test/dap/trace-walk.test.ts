@@ -11,6 +11,7 @@ for (const fx of machinFixtures()) {
   if (records.length === 0) continue; // the empty (deadlock) trace: see launch-errors
   const goroutines = [...new Set(records.map((r) => r.goroutine))];
   const schedBefore = (i: number) => records.slice(0, i + 1).filter((r) => r.tag === 'S').length;
+  const total = schedBefore(records.length - 1);
 
   describe(`trace only: ${fx.name}`, () => {
     let s: Session;
@@ -43,7 +44,9 @@ for (const fx of machinFixtures()) {
       assert.match(end.body.description ?? '', /End of the recording/);
       assert.equal(lastCursor(s).reason, 'end');
       assert.equal(lastCursor(s).atEnd, true);
-      for (let i = records.length - 1; i >= -1; i--) {
+      // The last record is done at the end's own op, so the first Step Back from the end goes one
+      // op earlier, to the record before it (issue 12: it must not report the same op again).
+      for (let i = records.length - 2; i >= -1; i--) {
         const stop = await moveAndStop(s, () => s.dc.customRequest('frozenRun/stepBackIn', {}));
         if (i >= 0) {
           const top = await topFrame(s, ids.get(records[i].goroutine)!);
@@ -62,9 +65,16 @@ for (const fx of machinFixtures()) {
         const at = await moveAndStop(s, () => s.dc.stepInRequest({ threadId: 1 }));
         const t = at.body.threadId!;
         const here = { line: (await topFrame(s, t)).line, position: lastCursor(s).position, record: lastCursor(s).record };
-        // On the thread's last record, `next` runs to the end of the recording; stepBack comes back.
+        // On the thread's last record, `next` runs to the end of the recording; stepBack comes back,
+        // except onto a record done at the end's own op: that is the end's state, so Step Back goes
+        // one op earlier (and the walk is put back on record i).
         await moveAndStop(s, () => s.dc.nextRequest({ threadId: t }));
+        const fromEnd = lastCursor(s).atEnd === true;
         await moveAndStop(s, () => s.dc.stepBackRequest({ threadId: t }));
+        if (fromEnd && here.position === total) {
+          assert.ok(lastCursor(s).position < total, `stepBack from the end at record ${i} goes to an earlier op`);
+          await moveAndStop(s, () => s.dc.customRequest('frozenRun/goto', { record: here.record }));
+        }
         assert.deepEqual({ line: (await topFrame(s, t)).line, position: lastCursor(s).position, record: lastCursor(s).record }, here, `next then stepBack at record ${i}`);
         await moveAndStop(s, () => s.dc.stepBackRequest({ threadId: t }));
         await moveAndStop(s, () => s.dc.nextRequest({ threadId: t }));

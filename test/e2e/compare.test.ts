@@ -1,7 +1,6 @@
 // Compare With... in a real VS Code (code-server in Chromium, harness.ts): two real flaky
 // runs side by side, the divergence shown and selected, and "Debug from divergence" starting a
-// session stopped there. machin is the stand-in on PATH (test/standins: replays outputs recorded
-// from real machin 0.137.0).
+// session stopped there. machin is the real machin 0.137.0 on PATH.
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';

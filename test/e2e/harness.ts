@@ -7,12 +7,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
+import { machinPath } from '../support/machin';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 export const resultsDir = join(repoRoot, 'test-results', 'e2e');
 const vsixPath = join(repoRoot, 'dist', 'frozen-run.vsix');
-/** The machin stand-in (replays machin's recorded outputs) put first on the server's PATH. */
-export const standinBin = join(repoRoot, 'test', 'standins', 'bin');
+/** The tin stand-in (test/standins/tin-standin.mjs: no tin can be had); machin is the real one. */
+const tinStandin = join(repoRoot, 'test', 'standins', 'bin', 'tin');
 
 // scripts/code-server.mjs is an ES module (typed by code-server.d.mts); loaded dynamically.
 const codeServer = () => import('../../scripts/code-server.mjs');
@@ -71,22 +72,21 @@ export interface StartOptions {
   trust?: boolean;
   /** Added to the server's environment, which the extension host inherits. */
   env?: Record<string, string>;
-  /** Put the machin stand-in on PATH (default true). */
-  machinStandin?: boolean;
+  /** Put the toolchains (the real machin, the tin stand-in) first on PATH (default true). */
+  toolchains?: boolean;
 }
 
 /**
  * `machin` and `tin` wrappers, first on PATH, that append each invocation to a log and then run
- * the stand-in: proof of whether the extension started a toolchain process.
+ * the real machin (built by test/support/machin.ts) or the tin stand-in: proof of whether the
+ * extension started a toolchain process.
  */
 function toolchainSpy(base: string): { bin: string; log: string } {
   const bin = join(base, 'spy-bin');
   const log = join(base, 'toolchain-runs.log');
   mkdirSync(bin, { recursive: true });
-  for (const tool of ['machin', 'tin']) {
-    const target = join(standinBin, tool);
-    const body = existsSync(target) ? `exec "${target}" "$@"` : `echo "${tool}: no stand-in" >&2; exit 127`;
-    writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${log}"\n${body}\n`, { mode: 0o755 });
+  for (const [tool, target] of [['machin', machinPath()], ['tin', tinStandin]]) {
+    writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${log}"\nexec "${target}" "$@"\n`, { mode: 0o755 });
   }
   return { bin, log };
 }
@@ -117,7 +117,7 @@ export async function startVsCode(opts: StartOptions): Promise<VsCode> {
   const env: Record<string, string> = { ...opts.env };
   const pathParts = [process.env.PATH ?? ''];
   const spy = toolchainSpy(base);
-  if (opts.machinStandin !== false) pathParts.unshift(spy.bin);
+  if (opts.toolchains !== false) pathParts.unshift(spy.bin);
   env.PATH = pathParts.join(delimiter);
   let serverLog = '';
   const server = await cs.startCodeServer({ folder: workspace, userDataDir, extensionsDir, trust: opts.trust ?? true, env, log: (s) => { serverLog += s; } });

@@ -25,13 +25,13 @@ const PUBLIC_TEST_KEY = createHash('sha256').update('tin replay saved tests: not
 /** A stand-in for the user's fixed source: tin builds a .tin BUILD; the stand-in only needs it to exist. */
 const BUILD_SOURCE = '// orders service, with the fix for the index out of range\nfn handle(req) {\n  // ...\n}\n';
 
-interface StandinRun {
+interface TinStandinRun {
   argv: string[];
   keyInEnv: boolean;
 }
 
 /** A folder outside the workspace for the stand-in's scenario and log; removed by `done`. */
-function standinFiles(scenario?: object): { env: Record<string, string>; runs: () => StandinRun[]; done: () => void } {
+function tinStandinFiles(scenario?: object): { env: Record<string, string>; runs: () => TinStandinRun[]; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'frozen-run-tin-e2e-'));
   const log = join(dir, 'tin-standin.log');
   const env: Record<string, string> = { TIN_STANDIN_LOG: log };
@@ -42,7 +42,7 @@ function standinFiles(scenario?: object): { env: Record<string, string>; runs: (
   }
   return {
     env,
-    runs: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StandinRun) : []),
+    runs: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as TinStandinRun) : []),
     done: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -118,7 +118,7 @@ async function resultToast(vs: VsCode, text: string) {
 test('Replay Against Build runs tin replay with the key in its environment and marks the divergence', { timeout: 300_000 }, async () => {
   const recordedKey = '4:INCR 11:hits:orders\n';
   const gotKey = '4:INCR 13:hits:orders:9\n';
-  const standin = standinFiles({
+  const tin = tinStandinFiles({
     status: 500,
     recorded: 500,
     divergence: { effect: 7, got: { kind: 'redis@1', key: gotKey }, recorded: { kind: 'redis@1', key: recordedKey } },
@@ -126,7 +126,7 @@ test('Replay Against Build runs tin replay with the key in its environment and m
     body: 'internal error: stock lookup failed\n',
   });
   try {
-    await withVsCode({ name: 'tin-replay-against-build', env: { TIN_REPLAY_KEY: ORDERS_KEY, ...standin.env } }, async (vs) => {
+    await withVsCode({ name: 'tin-replay-against-build', env: { TIN_REPLAY_KEY: ORDERS_KEY, ...tin.env } }, async (vs) => {
       const { page } = vs;
       const capsule = join(vs.workspace, 'orders-panic.tcap');
       const build = join(vs.workspace, 'orders.tin');
@@ -171,7 +171,7 @@ test('Replay Against Build runs tin replay with the key in its environment and m
       // tin was started once, with the documented arguments; the key in its environment only.
       const argv = ['replay', capsule, '--against', build, '--live', 'redis@1'];
       assert.deepEqual(vs.toolchainRuns(), [`tin ${argv.join(' ')}`]);
-      assert.deepEqual(standin.runs(), [{ argv, keyInEnv: true }]);
+      assert.deepEqual(tin.runs(), [{ argv, keyInEnv: true }]);
       assert.ok(!vs.toolchainRuns().join('\n').includes(ORDERS_KEY), 'the key was passed to tin on its command line');
       const logs = vs.extensionHostLogs();
       assert.ok(logs.includes('diverged (exit 3)'), 'the report is not in the output channel log');
@@ -179,16 +179,16 @@ test('Replay Against Build runs tin replay with the key in its environment and m
       assert.deepEqual(readFileSync(capsule), capsuleBefore, 'the capsule was modified');
     });
   } finally {
-    standin.done();
+    tin.done();
   }
 });
 
 test('Save as Regression Test writes tests/regressions, says so, and leaves the capsule alone', { timeout: 300_000 }, async () => {
-  const standin = standinFiles({ status: 200, recorded: 500, body: 'order 9: 3 lines\n' });
+  const tin = tinStandinFiles({ status: 200, recorded: 500, body: 'order 9: 3 lines\n' });
   try {
     // No TIN_REPLAY_KEY: the key is typed once and kept in secret storage, so the only way tin can
     // have it is the environment the extension gives it.
-    await withVsCode({ name: 'tin-save-regression-test', env: { TIN_REPLAY_KEY: '', ...standin.env } }, async (vs) => {
+    await withVsCode({ name: 'tin-save-regression-test', env: { TIN_REPLAY_KEY: '', ...tin.env } }, async (vs) => {
       const { page } = vs;
       const capsule = join(vs.workspace, 'orders-panic.tcap');
       const build = join(vs.workspace, 'orders.tin');
@@ -236,21 +236,21 @@ test('Save as Regression Test writes tests/regressions, says so, and leaves the 
 
       const argv = ['replay', capsule, '--against', build, '--save-test', 'orders-panic', '--issue', '317'];
       assert.deepEqual(vs.toolchainRuns(), [`tin ${argv.join(' ')}`]);
-      assert.deepEqual(standin.runs(), [{ argv, keyInEnv: true }], 'tin did not get the key from secret storage in its environment');
+      assert.deepEqual(tin.runs(), [{ argv, keyInEnv: true }], 'tin did not get the key from secret storage in its environment');
       assert.ok(!vs.toolchainRuns().join('\n').includes(ORDERS_KEY), 'the key was passed to tin on its command line');
       assert.ok(!vs.extensionHostLogs().includes(ORDERS_KEY), 'the capsule key appears in the extension host logs');
       assert.ok(!readFileSync(casesPath, 'utf8').includes(ORDERS_KEY), 'the capsule key was written to cases.json');
     });
   } finally {
-    standin.done();
+    tin.done();
   }
 });
 
 test('a build that still diverges is not saved as a test; a faithful replay then clears the mark', { timeout: 300_000 }, async () => {
   const diverged = { status: 500, recorded: 500, divergence: { effect: 12, got: { kind: 'redis@1', key: '3:DEL 6:cart:9\n' }, recorded: null }, body: '' };
-  const standin = standinFiles(diverged);
+  const tin = tinStandinFiles(diverged);
   try {
-    await withVsCode({ name: 'tin-save-refused', env: { TIN_REPLAY_KEY: ORDERS_KEY, ...standin.env } }, async (vs) => {
+    await withVsCode({ name: 'tin-save-refused', env: { TIN_REPLAY_KEY: ORDERS_KEY, ...tin.env } }, async (vs) => {
       const build = join(vs.workspace, 'orders.tin');
       writeFileSync(build, BUILD_SOURCE);
       const dir = join(vs.workspace, 'tests', 'regressions');
@@ -272,7 +272,7 @@ test('a build that still diverges is not saved as a test; a faithful replay then
       assert.deepEqual(readFileSync(join(vs.workspace, 'orders-panic.tcap')), capsuleBefore, 'the capsule was modified');
 
       // The build fixed: Replay Against Build is faithful, says so, and the mark goes away.
-      writeFileSync(standin.env.TIN_STANDIN_SCENARIO, JSON.stringify({ status: 200, recorded: 500, body: 'order 9: 3 lines\n' }));
+      writeFileSync(tin.env.TIN_STANDIN_SCENARIO, JSON.stringify({ status: 200, recorded: 500, body: 'order 9: 3 lines\n' }));
       await vs.runCommand('Frozen Run: Replay Against Build...');
       await pickFile(vs, 'The build to replay against', build);
       await (await quickInput(vs, 'effects to perform for real (--live)')).press('Enter');
@@ -280,11 +280,11 @@ test('a build that still diverges is not saved as a test; a faithful replay then
       await line.getByText('diverged', { exact: false }).waitFor({ state: 'detached', timeout: 30_000 });
       assert.equal(((await line.textContent()) ?? '').trim(), '', 'the divergence mark stayed after a faithful replay');
       await vs.shot('faithful');
-      assert.equal(standin.runs().length, 2);
-      assert.ok(standin.runs().every((r) => r.keyInEnv && !r.argv.join(' ').includes(ORDERS_KEY)));
+      assert.equal(tin.runs().length, 2);
+      assert.ok(tin.runs().every((r) => r.keyInEnv && !r.argv.join(' ').includes(ORDERS_KEY)));
     });
   } finally {
-    standin.done();
+    tin.done();
   }
 });
 

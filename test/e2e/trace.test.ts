@@ -1,7 +1,7 @@
 // A machin trace in a real VS Code: open the crash trace and see its goroutines on the timeline,
 // Replay to Panic stops on the exception with the panic message in the Call Stack view, and
-// stepping back moves the timeline's cursor. machin is the stand-in on PATH
-// (test/standins/bin/machin replays outputs recorded from real machin 0.137.0).
+// stepping back moves the timeline's cursor. machin is the real machin 0.137.0 on PATH
+// (test/support/machin.ts builds it).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withVsCode, type VsCode } from './harness';
@@ -21,7 +21,7 @@ async function goroutines(vs: VsCode): Promise<string[]> {
 test('the crash trace opens on the timeline with one lane per goroutine', { timeout: 300_000 }, async () => {
   await withVsCode({ name: 'trace-open' }, async (vs) => {
     await openTimeline(vs, 'crash.mflrr');
-    // In a trusted workspace machin (the stand-in) adds the panic, and the program the labels.
+    // In a trusted workspace machin adds the panic, and the program the labels.
     await vs.timeline().getByText(PANIC).first().waitFor({ timeout: 60_000 });
     const lanes = await goroutines(vs);
     assert.equal(lanes.length, 3, `lanes: ${lanes.join(' | ')}`);

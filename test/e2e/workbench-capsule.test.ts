@@ -29,7 +29,7 @@ async function settingShown(vs: VsCode, title: string): Promise<void> {
 }
 
 test('capsule keys, words, tin missing, a cut capsule and a trace without machin', { timeout: 400_000 }, async () => {
-  await withVsCode({ name: 'workbench-capsule', machinStandin: false, env: { TIN_REPLAY_KEY: WRONG_KEY } }, async (vs) => {
+  await withVsCode({ name: 'workbench-capsule', toolchains: false, env: { TIN_REPLAY_KEY: WRONG_KEY } }, async (vs) => {
     const { page } = vs;
     // A copy cut to 100 bytes: it cannot hold a body and a tag.
     const whole = readFileSync(join(vs.workspace, 'orders-panic.tcap'));

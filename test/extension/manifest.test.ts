@@ -94,7 +94,7 @@ test('the timeline is the default editor of both formats', () => {
   assert.deepEqual(editor.selector.map((s: { filenamePattern: string }) => s.filenamePattern).sort(), ['*.mflrr', '*.tcap']);
 });
 
-test('the debugger: schema without keys, snippets, breakpoints in both documents', () => {
+test('the debugger: schema without keys, snippets, breakpoints in both documents and in .mfl programs', () => {
   const [dbg] = contributes.debuggers;
   assert.equal(dbg.type, 'frozen-run');
   const props = dbg.configurationAttributes.launch.properties;
@@ -103,7 +103,7 @@ test('the debugger: schema without keys, snippets, breakpoints in both documents
   assert.deepEqual(schema, [...KNOWN_LAUNCH_ATTRIBUTES].sort());
   for (const p of Object.keys(props)) assert.doesNotMatch(p, /key/i, 'a key attribute in the launch schema');
   assert.ok(dbg.configurationSnippets.length >= 2 && dbg.initialConfigurations.length >= 1);
-  assert.deepEqual(contributes.breakpoints.map((b: { language: string }) => b.language).sort(), ['mflrr', 'tcap-decoded']);
+  assert.deepEqual(contributes.breakpoints.map((b: { language: string }) => b.language).sort(), ['mfl', 'mflrr', 'tcap-decoded']);
 });
 
 test("the languages take the adapter's served documents by their mime types", () => {

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mcpLaunch } from '../../extension/mcp-launch';
 import { MACHIN_FIXTURES } from '../support/paths';
-import { buildServer, CLI, cleanEnv, MACHIN_STANDIN } from '../mcp/support';
+import { buildServer, CLI, cleanEnv, MACHIN } from '../mcp/support';
 
 const root = join(__dirname, '..', '..');
 before(() => buildServer());
@@ -28,7 +28,7 @@ test('Restricted Mode: the server runs no toolchain; trusted: machin, the time l
 test('the definition starts a server an MCP client can use (trusted: machin runs, on a program in the roots)', async () => {
   const trace = join(MACHIN_FIXTURES, 'crash', 'crash.mflrr');
   for (const [roots, panics] of [[[MACHIN_FIXTURES], true], [['/nowhere'], false]] as const) {
-    const launch = mcpLaunch({ execPath: process.execPath, cliPath: CLI, trusted: true, machinPath: MACHIN_STANDIN, programRoots: [...roots], timeLimitMs: 60_000 });
+    const launch = mcpLaunch({ execPath: process.execPath, cliPath: CLI, trusted: true, machinPath: MACHIN, programRoots: [...roots], timeLimitMs: 60_000 });
     const transport = new StdioClientTransport({ command: launch.command, args: launch.args, env: { ...cleanEnv(), ...launch.env }, stderr: 'pipe' });
     const client = new Client({ name: 'frozen-run-tests', version: '1.0.0' });
     await client.connect(transport);

@@ -7,6 +7,8 @@ import fc from 'fast-check';
 import { RecordingError } from '../../replay-engine/model/errors';
 import { readRecording } from '../../replay-engine/open';
 import { openCapsuleBytes } from '../../replay-engine/tcap/read-capsule';
+import { summariseCapsule } from '../../replay-engine/tcap/spool/capsule-summary';
+import { folderKeyResolver } from '../../replay-engine/tcap/spool/folder-keys';
 import { respValue } from '../../replay-engine/tcap/decode/resp';
 import { httpKeyValue, httpResultValue } from '../../replay-engine/tcap/decode/http-effect';
 import { requestValue } from '../../replay-engine/tcap/decode/http-request';
@@ -119,6 +121,7 @@ export function targets(): Target[] {
   const respish = fc
     .array(fc.constantFrom('*', '$', ':', '+', '-', '_', '\r\n', '3', '-1', '99999999999', 'OK', '2', '*2\r\n', '$-1\r\n'), { maxLength: 40 })
     .map((parts) => u8(Buffer.from(parts.join(''), 'latin1')));
+  const spoolKeys = folderKeyResolver({ keyHex: FIXTURE_KEY, env: {} });
   return [
     {
       name: 'mflrr reader',
@@ -142,6 +145,34 @@ export function targets(): Target[] {
         // A body that opens must also decode every record without throwing.
         for (let r = 0; r < rec.timeline.recordCount; r++) rec.describe(r);
         rec.decodedDocument();
+      },
+    },
+    {
+      // The spool index decrypts only the layout words: it must refuse exactly what a full open
+      // refuses, and agree with it on what it reads.
+      name: 'spool summary = full open (sealed again)',
+      input: sealedBody,
+      run: (bytes) => {
+        let opened;
+        try {
+          opened = openCapsuleBytes(bytes, 'fuzz.tcap', { keyHex: FIXTURE_KEY, env: {} });
+        } catch (e) {
+          if (!(e instanceof RecordingError)) throw e;
+        }
+        let summary;
+        try {
+          summary = summariseCapsule(bytes, 'fuzz.tcap', 'fuzz.tcap', spoolKeys);
+        } catch (e) {
+          if (!(e instanceof RecordingError)) throw e;
+          if (opened) throw new Error(`the spool index refused a capsule that opens: ${e.message}`);
+          return;
+        }
+        if (!opened) throw new Error('the spool index read a capsule that does not open');
+        let fault = -1;
+        for (let r = 0; r < opened.timeline.recordCount && fault < 0; r++) if (opened.outcome(r) === 1) fault = r;
+        if (summary.effectCount !== opened.timeline.recordCount || (summary.firstFault?.seq ?? -1) !== fault) {
+          throw new Error('the spool index and a full open disagree on the effects');
+        }
       },
     },
     { name: 'RESP decoder', input: fc.oneof(respish, anyBytes), run: (b) => void respValue(b) },

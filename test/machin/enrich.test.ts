@@ -1,7 +1,9 @@
-// The machin bridge end to end through machin-standin (a stand-in that replays the outputs
-// recorded from real machin 0.137.0): every fixture's panic, causal chain, verify verdict and
-// value histories must equal what outputs.json says; labels come from the program; time limits,
-// cancellation, program trust and clean-up are exercised for real.
+// The machin bridge end to end with the real machin 0.137.0 (test/support/machin.ts builds it):
+// every fixture's panic, causal chain, verify verdict and value histories must equal what
+// machin printed when the fixture was made (outputs.json; positions by the rule of
+// docs/value-positions.md, since machin's own @op varies); labels come from the program; time
+// limits (a cut trace, a changed program: machin waits forever), cancellation, program trust and
+// clean-up are exercised for real.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,9 +17,10 @@ import { runMachinReplay } from '../../replay-engine/machin/run-replay';
 import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { RecordingError } from '../../replay-engine/model/errors';
 import type { Recording } from '../../replay-engine/model/recording';
-import { fixtureTraces, recorded, stageFixture, STANDIN_BIN, tempDir, type FixtureTrace } from './support';
+import { expectedHistory, MACHIN_BIN, machinPath, pointTraceAt, probeLines, recordProgram, runMachin } from '../support/machin';
+import { fixtureTraces, recorded, stageFixture, tempDir, type FixtureTrace } from './support';
 
-const STANDIN = path.join(STANDIN_BIN, 'machin');
+const MACHIN = machinPath();
 const hash = (f: string) => createHash('sha256').update(readFileSync(f, 'latin1'), 'latin1').digest('hex');
 const fixtures = fixtureTraces().filter((fx) => statSync(fx.traceFile).size > 0);
 const byName = (name: string) => fixtures.find((f) => f.name === name)!;
@@ -45,29 +48,36 @@ function expected(fx: FixtureTrace) {
   const json = recorded(fx, '--json');
   const panicLine = json?.stderr.split('\n').find((l) => l.startsWith('{"panic"'));
   const panic = panicLine ? (JSON.parse(panicLine) as { panic: string; goroutine: string; scheduleOp: number; causalChain: string[] }) : null;
-  const verifyText = recorded(fx, '--verify')?.stderr ?? '';
+  // The second shape of outputs.json (flaky-runs) has no --verify: asked of the real machin here.
+  const verifyText = recorded(fx, '--verify')?.stderr ?? verifyOf(fx);
   const v = /replay-verify: schedule (\d+)\/(\d+) ops, io-underrun=(\w+), boundary=(\S+) -> (\w+)/.exec(verifyText);
   const verify = v ? { scheduleDone: +v[1], scheduleTotal: +v[2], ioUnderrun: v[3] === 'yes', boundary: v[4], verdict: v[5] } : null;
   const print = recorded(fx, '--print');
-  const probes: Array<{ goroutine: string; name: string; value: string; op: number }> = [];
-  for (const m of (print?.stderr ?? '').matchAll(/^probe (\S+) (\S+) = ([\s\S]*?) @op(\d+)$/gm)) {
-    probes.push({ goroutine: m[1], name: m[2], value: m[3], op: Number(m[4]) });
-  }
+  const probes = probeLines(print?.stderr ?? '');
   const printed = print ? print.args[print.args.indexOf('--print') + 1].split(',') : [];
-  return { panic, verify, probes, printed, hasJson: !!json };
+  const history = (name: string) => expectedHistory(fx.traceFile, probes, name, panic?.goroutine);
+  return { panic, verify, printed, history, hasJson: !!json };
+}
+
+function verifyOf(fx: FixtureTrace): string {
+  const dir = tempDir('verify-');
+  const program = path.join(dir, path.basename(fx.programFile));
+  copyFileSync(fx.programFile, program);
+  const trace = pointTraceAt(fx.traceFile, program, path.join(dir, 'trace.mflrr'));
+  return runMachin(['replay', trace, '--verify'], { timeoutMs: 30_000 }).stderr;
 }
 
 function ids(rec: Recording, threads: ArrayLike<number>): string[] {
   return Array.from(threads, (t) => rec.timeline.threads[t].id);
 }
 
-describe('enrich through machin-standin, every fixture', () => {
+describe('enrich with the real machin, every fixture', () => {
   for (const fx of fixtures) {
     it(fx.name, async () => {
       const { dir, trace, rec } = await staged(fx);
       const before = hash(trace);
       const want = expected(fx);
-      await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir], timeLimitMs: 30_000 });
+      await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000 });
 
       if (want.panic) {
         const p = rec.panic!;
@@ -83,14 +93,14 @@ describe('enrich through machin-standin, every fixture', () => {
 
       const h = rec.histories!;
       for (const name of want.printed) {
-        const got = h.entries(name).map((e) => ({ goroutine: rec.timeline.threads[e.thread].id, name, value: e.value, op: e.position }));
-        assert.deepEqual(got, want.probes.filter((p) => p.name === name), name);
+        const got = h.entries(name).map((e) => ({ op: e.position, goroutine: rec.timeline.threads[e.thread].id, value: e.value }));
+        assert.deepEqual(got, want.history(name), name);
       }
-      // valueAt: the last value with op <= p on that goroutine, at every position.
+      // valueAt: the last value placed at or before p on that goroutine, at every position.
       for (const name of want.printed) {
         for (let t = 0; t < rec.timeline.threads.length; t++) {
           for (let p = 0; p <= rec.timeline.stepCount; p++) {
-            const own = want.probes.filter((e) => e.name === name && e.goroutine === rec.timeline.threads[t].id && e.op <= p);
+            const own = want.history(name).filter((e) => e.goroutine === rec.timeline.threads[t].id && e.op <= p);
             assert.equal(h.valueAt(name, t, p), own.at(-1)?.value, `${name} on ${rec.timeline.threads[t].id} at ${p}`);
           }
         }
@@ -104,7 +114,7 @@ describe('enrich through machin-standin, every fixture', () => {
   it('labels goroutines from the program', async () => {
     const labels = async (name: string) => {
       const { dir, rec } = await staged(byName(name));
-      await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir] });
+      await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir] });
       return Object.fromEntries(rec.timeline.threads.map((t) => [t.id, t.label]));
     };
     assert.deepEqual(await labels('crash/crash.mflrr'), { '0': 'main', '0.1': 'worker', '0.2': 'worker' });
@@ -125,7 +135,7 @@ describe('enrich through machin-standin, every fixture', () => {
 
   it('a best-effort trace: results labelled best-effort', async () => {
     const { dir, rec } = await staged(byName('ffi/ffi.mflrr'));
-    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir] });
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir] });
     assert.equal(rec.bestEffort, true);
     assert.equal(rec.verify?.verdict, 'DIVERGED');
     assert.ok(rec.warnings.some((w) => w.code === 'best-effort-results'));
@@ -143,7 +153,7 @@ describe('enrich: finding things, trust, failures', () => {
   });
 
   it('machin from the MACHIN variable and from PATH', async () => {
-    for (const env of [{ MACHIN: STANDIN, PATH: '' }, { PATH: STANDIN_BIN }]) {
+    for (const env of [{ MACHIN, PATH: '' }, { PATH: MACHIN_BIN }]) {
       const { dir, rec } = await staged(byName('gopanic/gopanic.mflrr'));
       await enrichWithMachin(rec, { programRoots: [dir], env });
       assert.equal(rec.panic?.message, 'integer divide by zero');
@@ -153,7 +163,7 @@ describe('enrich: finding things, trust, failures', () => {
   it('--no-toolchain: nothing runs, labels still set', async () => {
     const { dir, rec } = await staged(byName('crash/crash.mflrr'));
     const output: string[] = [];
-    await enrichWithMachin(rec, { noToolchain: true, machinPath: STANDIN, programRoots: [dir], onOutput: (t) => output.push(t) });
+    await enrichWithMachin(rec, { noToolchain: true, machinPath: MACHIN, programRoots: [dir], onOutput: (t) => output.push(t) });
     assert.deepEqual(output, []);
     assert.equal(rec.panic, null);
     assert.equal(rec.timeline.threads.find((t) => t.id === '0.2')?.label, 'worker');
@@ -165,7 +175,7 @@ describe('enrich: finding things, trust, failures', () => {
     const trace = path.join(ws, 'crash.mflrr');
     copyFileSync(fx.traceFile, trace);
     const rec = await readMflrr(trace);
-    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [ws] });
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [ws] });
     assert.match(rec.warnings.find((w) => w.code === 'program-missing')?.message ?? '', /program \/home\/ci\/app\/crash\.mfl not found.*open it in the workspace or set program/);
     assert.equal(rec.panic, null);
 
@@ -173,7 +183,7 @@ describe('enrich: finding things, trust, failures', () => {
     const program = path.join(elsewhere, 'renamed.mfl');
     copyFileSync(fx.programFile, program);
     const again = await readMflrr(trace);
-    await enrichWithMachin(again, { machinPath: STANDIN, programRoots: [ws], program });
+    await enrichWithMachin(again, { machinPath: MACHIN, programRoots: [ws], program });
     assert.equal(again.panic?.message, 'index out of range [12] with length 2');
   });
 
@@ -185,7 +195,7 @@ describe('enrich: finding things, trust, failures', () => {
     copyFileSync(fx.programFile, path.join(ws, 'src/deep/gopanic.mfl'));
     copyFileSync(fx.traceFile, path.join(ws, 'traces/gopanic.mflrr'));
     const rec = await readMflrr(path.join(ws, 'traces/gopanic.mflrr'));
-    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [ws] });
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [ws] });
     assert.equal(rec.panic?.message, 'integer divide by zero');
   });
 
@@ -201,7 +211,7 @@ describe('enrich: finding things, trust, failures', () => {
     const output: string[] = [];
 
     const refused = await readMflrr(trace);
-    await enrichWithMachin(refused, { machinPath: STANDIN, programRoots: [ws], onOutput: (t) => output.push(t), confirmProgram: async (p) => (asked.push(p), false) });
+    await enrichWithMachin(refused, { machinPath: MACHIN, programRoots: [ws], onOutput: (t) => output.push(t), confirmProgram: async (p) => (asked.push(p), false) });
     assert.deepEqual(asked, [program]);
     assert.deepEqual(output, [], 'machin never ran');
     assert.equal(refused.panic, null);
@@ -209,11 +219,11 @@ describe('enrich: finding things, trust, failures', () => {
     assert.equal(refused.timeline.threads.find((t) => t.id === '0.1')?.label, 'worker', 'reading the source needs no confirmation');
 
     const noPrompt = await readMflrr(trace);
-    await enrichWithMachin(noPrompt, { machinPath: STANDIN, programRoots: [ws] });
+    await enrichWithMachin(noPrompt, { machinPath: MACHIN, programRoots: [ws] });
     assert.equal(noPrompt.panic, null, 'no way to ask: no run');
 
     const confirmed = await readMflrr(trace);
-    await enrichWithMachin(confirmed, { machinPath: STANDIN, programRoots: [ws], confirmProgram: async () => true });
+    await enrichWithMachin(confirmed, { machinPath: MACHIN, programRoots: [ws], confirmProgram: async () => true });
     assert.equal(confirmed.panic?.message, 'index out of range [12] with length 2');
   });
 
@@ -222,7 +232,7 @@ describe('enrich: finding things, trust, failures', () => {
     writeFileSync(trace, `${readFileSync(trace, 'utf8')}S 0.`);
     const before = hash(trace);
     const rec = await readMflrr(trace);
-    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir], timeLimitMs: 20_000 });
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 20_000 });
     assert.equal(rec.panic?.message, 'integer divide by zero');
     assert.equal(hash(trace), before);
     assert.deepEqual(leftCopies(), []);
@@ -231,20 +241,22 @@ describe('enrich: finding things, trust, failures', () => {
 
 describe('enrich: time limits and cancellation', () => {
   it('the time limit stops a replay that waits forever (a cut trace handed to machin directly)', async () => {
-    const { trace, program } = await staged(byName('gopanic/gopanic.mflrr'));
+    const { trace, program } = await staged(byName('pipeline/pipeline.mflrr'));
     const cut = path.join(path.dirname(trace), 'cut.mflrr');
-    writeFileSync(cut, readFileSync(trace, 'utf8').replace('/home/ci/app/gopanic.mfl', program) + 'S 0.');
+    // Cut in the first goroutine id: machin waits for a goroutine `0.` that never comes.
+    const header = readFileSync(trace, 'utf8').split('\n').slice(0, 4).join('\n').replace('/home/ci/app/pipeline.mfl', program);
+    writeFileSync(cut, `${header}\nS 0.`);
     const started = Date.now();
     await assert.rejects(
-      runMachinReplay({ path: STANDIN, from: 'setting' }, cut, ['--json'], { timeLimitMs: 1500 }),
-      (e: unknown) => e instanceof RecordingError && e.code === 'toolchain-timeout' && /no answer within 1.5 s/.test(e.message),
+      runMachinReplay({ path: MACHIN, from: 'setting' }, cut, ['--json'], { timeLimitMs: 1500 }),
+      (e: unknown) => e instanceof RecordingError && e.code === 'toolchain-timeout' && /no answer within 1.5 s.*frozenRun\.timeLimitSeconds/.test(e.message),
     );
     assert.ok(Date.now() - started < 1500 + 5000, 'stopped soon after the limit');
   });
 
   it('through enrich a time limit becomes a warning, and the copy is removed', async () => {
     const { dir, rec } = await staged(byName('crash/crash.mflrr'));
-    await enrichWithMachin(rec, { machinPath: STANDIN, programRoots: [dir], timeLimitMs: 1 });
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 1 });
     assert.ok(rec.warnings.some((w) => w.code === 'toolchain-timeout'), JSON.stringify(rec.warnings));
     assert.equal(rec.panic, null);
     assert.deepEqual(leftCopies(), []);
@@ -254,7 +266,7 @@ describe('enrich: time limits and cancellation', () => {
     const { dir, rec } = await staged(byName('flaky/flaky.mflrr'));
     const ac = new AbortController();
     const running = enrichWithMachin(rec, {
-      machinPath: STANDIN,
+      machinPath: MACHIN,
       programRoots: [dir],
       signal: ac.signal,
       onOutput: (t) => {
@@ -266,7 +278,7 @@ describe('enrich: time limits and cancellation', () => {
     const before = await readMflrr(path.join(dir, 'flaky.mflrr'));
     const pre = new AbortController();
     pre.abort();
-    await assert.rejects(enrichWithMachin(before, { machinPath: STANDIN, programRoots: [dir], signal: pre.signal }), (e: unknown) => e instanceof RecordingError && e.code === 'cancelled');
+    await assert.rejects(enrichWithMachin(before, { machinPath: MACHIN, programRoots: [dir], signal: pre.signal }), (e: unknown) => e instanceof RecordingError && e.code === 'cancelled');
     assert.deepEqual(leftCopies(), []);
   });
 });
@@ -286,8 +298,11 @@ describe('merging machin results that disagree with the trace', () => {
     );
     const tl = rec.timeline;
     assert.equal(tl.threads[rec.panic!.thread].id, '0.3');
-    assert.deepEqual(ids(rec, rec.panic!.causalChain), ['0.1', '0', '0']);
-    assert.deepEqual(rec.histories!.entries('q'), [{ thread: rec.panic!.thread, position: 2, value: '1' }]);
+    // The chain shown is the trace's own first ops up to the panic (the timeline is the trace);
+    // machin's different chain is the warning below.
+    assert.deepEqual(ids(rec, rec.panic!.causalChain), ['0.1', '0.2', '0']);
+    // 0.3 has no op in the trace: none of its own had completed, so its value is placed at 0.
+    assert.deepEqual(rec.histories!.entries('q'), [{ thread: rec.panic!.thread, position: 0, value: '1' }]);
     const text = warnings.join('\n');
     assert.match(text, /replay-mismatch: machin counted 5 schedule ops; the trace has 4/);
     assert.match(text, /causal chain differs from the trace at op 1 \(machin: 0, trace: 0\.2\)/);
@@ -296,18 +311,70 @@ describe('merging machin results that disagree with the trace', () => {
   });
 });
 
-describe('enrich: a later run that times out keeps the earlier results', () => {
-  it('the --json panic stays when --verify hits the time limit', async () => {
+describe('enrich: one machin replay per recording', () => {
+  it('--verify and --print share one machin process; the panic comes from its plain lines', async () => {
     const { dir, rec } = await staged(byName('gopanic/gopanic.mflrr'));
-    // The first run gets the whole limit; then the limit is made impossible to meet.
-    const options = { machinPath: STANDIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t: string) => {
-      if (t.startsWith('[exit')) options.timeLimitMs = 1;
-    } };
-    await enrichWithMachin(rec, options);
+    const output: string[] = [];
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t) => output.push(t) });
+    const started = output.filter((t) => t.startsWith('$ '));
+    assert.equal(started.length, 1, started.join(''));
+    assert.match(started[0], / replay \S+ --verify --print \S+\n$/);
     assert.equal(rec.panic?.message, 'integer divide by zero');
-    assert.match(rec.warnings.find((w) => w.code === 'toolchain-timeout')?.message ?? '', /^machin replay --verify: .*no answer within/);
-    assert.equal(rec.histories, null, 'the --print run was not started');
+    assert.deepEqual(ids(rec, rec.panic!.causalChain), ['0', '0', '0.1', '0.1', '0', '0.2'], 'the first P `S` lines, as --json would say');
+    assert.ok(rec.histories!.entries('q').length > 0);
+  });
+
+  it('deferValues: the panic and verdict from one replay, the values from a second, after', async () => {
+    const { dir, rec } = await staged(byName('crash/crash.mflrr'));
+    const output: string[] = [];
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, deferValues: true, onOutput: (t) => output.push(t) });
+    assert.equal(rec.panic?.message, 'index out of range [12] with length 2');
+    assert.equal(rec.histories, null, 'not yet');
+    assert.ok(rec.valuesPending);
+    await rec.valuesPending;
+    assert.deepEqual(rec.histories!.entries('idx').map((e) => [e.position, e.value]), [[0, '0'], [3, '5'], [4, '12']]);
+    const started = output.filter((t) => t.startsWith('$ '));
+    assert.equal(started.length, 2);
+    assert.match(started[0], / replay \S+ --verify\n$/);
+    assert.match(started[1], / replay \S+ --print \S+\n$/);
     assert.deepEqual(leftCopies(), []);
+  });
+});
+
+describe('enrich: what real machin does with a changed or missing program', () => {
+  it('a program changed since the recording makes machin wait forever: the time limit ends it and says why', async () => {
+    const { dir, program, rec } = await staged(byName('crash/crash.mflrr'));
+    // One worker fewer: the replay waits for the turn the trace gives to goroutine 0.2, never spawned.
+    writeFileSync(program, readFileSync(program, 'utf8').replace('    go worker(ch, 7)\n', ''));
+    const started = Date.now();
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 4000 });
+    assert.ok(Date.now() - started < 4000 + 5000, 'stopped soon after the limit');
+    const w = rec.warnings.find((x) => x.code === 'toolchain-timeout')?.message ?? '';
+    assert.match(w, /no answer within 4 s/);
+    assert.match(w, /program differs from the one that was recorded/);
+    assert.match(w, /frozenRun\.timeLimitSeconds.*--time-limit/);
+    assert.equal(rec.panic, null);
+    assert.deepEqual(leftCopies(), []);
+  });
+
+  it('a program that is gone when machin runs: machin\'s own error, parsed as program-missing', async () => {
+    const { trace } = await staged(byName('crash/crash.mflrr'));
+    const run = await runMachinReplay({ path: MACHIN, from: 'setting' }, trace, ['--json'], { timeLimitMs: 30_000 });
+    assert.equal(run.exitCode, 1);
+    assert.equal(run.stderr, 'error: open /home/ci/app/crash.mfl: no such file or directory\n');
+    assert.equal(run.output.failure?.kind, 'program-missing');
+  });
+
+  it('a goroutine that panics without a record of its own is added, labelled and placed', async () => {
+    const dir = mkdtempSync(path.join(privateTmp, 'ws-'));
+    const { trace, program } = recordProgram(dir, 'quiet', 'func boom(d) { x := 10 / d  println(str(x)) }\nfunc main() {\n    go boom(0)\n    sleep(50)\n}\n');
+    const rec = await readMflrr(trace);
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000 });
+    assert.equal(rec.panic?.message, 'integer divide by zero', JSON.stringify(rec.warnings));
+    const t = rec.panic!.thread;
+    assert.equal(rec.timeline.threads[t].id, '0.1');
+    assert.equal(rec.timeline.threads[t].label, 'boom');
+    assert.deepEqual(rec.threadLocation?.(t), { path: program, line: 1, name: 'boom' });
   });
 });
 
@@ -318,14 +385,14 @@ describe('enrich: a trace without a program line', () => {
     const trace = path.join(ws, 'hand-made.mflrr');
     writeFileSync(trace, readFileSync(fx.traceFile, 'utf8').replace(/^program .*\n/m, ''));
     const bare = await readMflrr(trace);
-    await enrichWithMachin(bare, { machinPath: STANDIN, programRoots: [ws] });
+    await enrichWithMachin(bare, { machinPath: MACHIN, programRoots: [ws] });
     assert.match(bare.warnings.find((w) => w.code === 'program-missing')?.message ?? '', /no `program` line.*set program/);
     assert.equal(bare.panic, null);
 
     const program = path.join(ws, 'gopanic.mfl');
     copyFileSync(fx.programFile, program);
     const named = await readMflrr(trace);
-    await enrichWithMachin(named, { machinPath: STANDIN, programRoots: [ws], program });
+    await enrichWithMachin(named, { machinPath: MACHIN, programRoots: [ws], program });
     assert.equal(named.panic?.message, 'integer divide by zero');
     assert.equal(named.timeline.threads.find((t) => t.id === '0.2')?.label, 'divide');
   });

@@ -189,3 +189,20 @@ describe('machin replay output forms the fixtures do not show', () => {
     for (const junk of ['', '\n\n', '\u0000\u0001', '{"panic":"x","goroutine":1}]}', 'replay-verify: schedule x/y']) assert.doesNotThrow(() => parseReplayOutput(junk));
   });
 });
+
+describe('a panic with other goroutines\' probe lines in between', () => {
+  it('keeps the message whole and the probes as probes (seen with the real machin under load)', () => {
+    const stderr = [
+      'panic: probe 0.2 k = 1 @op16',
+      'probe 0.2 item = job-1 @op16',
+      'probe 0.2 k = 4 @op19',
+      'index out of range [4] with length 3',
+      '  (replay: goroutine 0, schedule op 15/20)',
+      '',
+    ].join('\n');
+    const out = parseReplayOutput(stderr);
+    assert.equal(out.panic?.message, 'index out of range [4] with length 3');
+    assert.deepEqual([out.panic?.goroutine, out.panic?.scheduleOp], ['0', 15]);
+    assert.deepEqual(out.probes.map((p) => `${p.goroutine} ${p.name}=${p.value} @${p.op}`), ['0.2 k=1 @16', '0.2 item=job-1 @16', '0.2 k=4 @19']);
+  });
+});

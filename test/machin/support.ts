@@ -5,8 +5,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/machin');
-/** Holds `machin`, the launcher of test/standins/machin-standin.mjs (a stand-in, not machin). */
-export const STANDIN_BIN = path.resolve(__dirname, '../standins/bin');
 
 const madeDirs: string[] = [];
 process.on('exit', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GEN_MFLRR, MACHIN_FIXTURES, TIN_FIXTURES } from '../support/paths';
 import { FIXTURE_KEY, randomKeyHex } from '../tcap/support/seal';
-import { cleanEnv, cliError, MACHIN_STANDIN, McpSession } from './support';
+import { cleanEnv, cliError, MACHIN, McpSession } from './support';
 
 const CRASH = join(MACHIN_FIXTURES, 'crash', 'crash.mflrr');
 const STDIN = join(MACHIN_FIXTURES, 'stdin', 'stdin.mflrr');
@@ -95,13 +95,13 @@ describe('MCP server: bad input to every tool', () => {
     assertClear(await s.error('find_value_change', { recording: CRASH, variable: 'idx', thread: '0', direction: 'backward' }), /--toolchain/);
     assertClear(await s.error('find_value_change', { recording: CRASH, variable: 'idx', thread: '0', direction: 'sideways' }), /direction/);
     assertClear(await s.error('variable_history', { recording: CRASH }), /variable/);
-    const machin = await McpSession.start(['--toolchain', '--machin', MACHIN_STANDIN]);
+    const machin = await McpSession.start(['--toolchain', '--machin', MACHIN]);
     try {
       const unknown = await machin.error('variable_history', { recording: CRASH, variable: 'nosuch' });
       assertClear(unknown, /no values of `nosuch`/, /idx/);
-      assert.equal(unknown, cliError(['history', CRASH, 'nosuch', '--machin', MACHIN_STANDIN]));
+      assert.equal(unknown, cliError(['history', CRASH, 'nosuch', '--machin', MACHIN]));
       const thread = await machin.error('variable_history', { recording: CRASH, variable: 'idx', thread: '5' });
-      assert.equal(thread, cliError(['history', CRASH, 'idx', '--goroutine', '5', '--machin', MACHIN_STANDIN]));
+      assert.equal(thread, cliError(['history', CRASH, 'idx', '--goroutine', '5', '--machin', MACHIN]));
       assertClear(await machin.error('find_value_change', { recording: CRASH, variable: 'idx', thread: '0', direction: 'forward', position: 9 }), /past the end/);
       const none = await machin.ok('find_value_change', { recording: CRASH, variable: 'idx', thread: '0', direction: 'forward', position: 4 });
       assert.equal(none.found, false);

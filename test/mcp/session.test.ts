@@ -15,7 +15,7 @@ import { HeldRecordings } from '../../mcp-server/held-recordings';
 import { registerTools } from '../../mcp-server/tools';
 import { MACHIN_FIXTURES, TIN_FIXTURES } from '../support/paths';
 import { FIXTURE_KEY } from '../tcap/support/seal';
-import { cleanEnv, MACHIN_STANDIN, McpSession } from './support';
+import { cleanEnv, MACHIN, McpSession } from './support';
 
 const CRASH = join(MACHIN_FIXTURES, 'crash', 'crash.mflrr');
 const ORDERS = join(TIN_FIXTURES, 'orders-panic.tcap');
@@ -33,7 +33,7 @@ const KEY_FORMS = [FIXTURE_KEY, FIXTURE_KEY.toUpperCase(), Buffer.from(FIXTURE_K
 
 describe('MCP server: a session of 1,000 calls', () => {
   it('answers every call, memory stays steady, no key in any answer', async (t) => {
-    const s = await McpSession.start(['--toolchain', '--machin', MACHIN_STANDIN], cleanEnv({ TIN_REPLAY_KEY: FIXTURE_KEY }));
+    const s = await McpSession.start(['--toolchain', '--machin', MACHIN], cleanEnv({ TIN_REPLAY_KEY: FIXTURE_KEY }));
     const texts: string[] = [];
     let calls = 0;
     const call = async (name: string, args: Record<string, unknown>) => {
@@ -90,7 +90,7 @@ describe('MCP server: a session of 1,000 calls', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const server = new McpServer({ name: 'frozen-run', version: 'test' });
-    registerTools(server, new HeldRecordings({ machinPath: MACHIN_STANDIN, env: cleanEnv({ TIN_REPLAY_KEY: FIXTURE_KEY }) }), true);
+    registerTools(server, new HeldRecordings({ machinPath: MACHIN, env: cleanEnv({ TIN_REPLAY_KEY: FIXTURE_KEY }) }), true);
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'frozen-run-tests', version: '1.0.0' });

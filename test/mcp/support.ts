@@ -6,10 +6,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { join } from 'node:path';
-import { REPO_ROOT, STANDIN_BIN } from '../support/paths';
+import { REPO_ROOT } from '../support/paths';
+import { machinPath } from '../support/machin';
 
 export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
-export const MACHIN_STANDIN = join(STANDIN_BIN, 'machin');
+/** The real machin 0.137.0 (built once per checkout by test/support/machin.ts). */
+export const MACHIN = machinPath();
 
 let built: Promise<void> | null = null;
 

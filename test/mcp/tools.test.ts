@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GEN_MFLRR, MACHIN_FIXTURES, TIN_FIXTURES } from '../support/paths';
 import { FIXTURE_KEY } from '../tcap/support/seal';
-import { cleanEnv, cliJson, MACHIN_STANDIN, McpSession } from './support';
+import { cleanEnv, cliJson, MACHIN, McpSession } from './support';
 
 const CRASH = join(MACHIN_FIXTURES, 'crash', 'crash.mflrr');
 // A trace no fixture has: 300 ops over 6 goroutines, one line in eight an I/O line.
@@ -28,11 +28,11 @@ function traceRecords(file: string): Array<{ line: number; text: string }> {
   return readFileSync(file, 'utf8').split('\n').map((text, i) => ({ line: i + 1, text })).filter((l) => /^[SI] /.test(l.text));
 }
 
-describe('MCP server with machin (the stand-in) on a trace', () => {
+describe('MCP server with machin (the real one) on a trace', () => {
   let s: McpSession;
-  const cli = (args: string[]) => cliJson([...args, '--machin', MACHIN_STANDIN]);
+  const cli = (args: string[]) => cliJson([...args, '--machin', MACHIN]);
   before(async () => {
-    s = await McpSession.start(['--toolchain', '--machin', MACHIN_STANDIN]);
+    s = await McpSession.start(['--toolchain', '--machin', MACHIN]);
   });
   after(() => s.close());
 

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildBody, FIXTURE_KEY, seal } from '../tcap/support/seal';
-import { MACHIN_FIXTURES, REPO_ROOT, STANDIN_BIN, TIN_FIXTURES } from '../support/paths';
+import { MACHIN_FIXTURES, REPO_ROOT, TIN_FIXTURES } from '../support/paths';
+import { machinPath } from '../support/machin';
 
 export interface CatalogueCase {
   name: string;
@@ -113,7 +114,7 @@ export const CATALOGUE: CatalogueCase[] = [
     name: 'missing program',
     shows: 'warning',
     warningCode: 'program-missing',
-    make: (d) => ({ file: trace(d, 'crash.mflrr', readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'))), args: ['--machin', join(STANDIN_BIN, 'machin')] }),
+    make: (d) => ({ file: trace(d, 'crash.mflrr', readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'))), args: ['--machin', machinPath()] }),
   },
   {
     name: 'program outside the trace folder',
@@ -125,7 +126,7 @@ export const CATALOGUE: CatalogueCase[] = [
       copyFileSync(join(MACHIN_FIXTURES, 'crash/crash.mfl'), join(d, 'outside/evil.mfl'));
       mkdirSync(join(d, 'mail'));
       const text = readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1').replace(/^program .*$/m, 'program ../outside/evil.mfl');
-      return { file: trace(d, 'mail/crash.mflrr', text), args: ['--machin', join(STANDIN_BIN, 'machin')] };
+      return { file: trace(d, 'mail/crash.mflrr', text), args: ['--machin', machinPath()] };
     },
   },
   {
@@ -173,7 +174,7 @@ export const CATALOGUE: CatalogueCase[] = [
     // A limit far below what any process start takes, so every replay run hits it.
     make: (d) => ({
       file: crashWithProgram(d, readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1')),
-      args: ['--machin', join(STANDIN_BIN, 'machin'), '--time-limit', '0.001'],
+      args: ['--machin', machinPath(), '--time-limit', '0.001'],
     }),
   },
 ];

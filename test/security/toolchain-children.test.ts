@@ -1,5 +1,5 @@
 // Toolchain children never outlive a stop, and never see the capsule key. The child here is a
-// small script standing in for a machin that will not stop: it ignores SIGTERM and starts a
+// small script put in machin's place, one that will not stop: it ignores SIGTERM and starts a
 // grandchild that ignores it too (the real machin on a cut trace waits forever; this one also
 // refuses to die politely). Stopping it by time limit, cancel, Ctrl-C or SIGTERM of the CLI, or a
 // DAP disconnect must kill the whole group, wait for it, and only then remove the trace copy.

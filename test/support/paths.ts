@@ -9,4 +9,5 @@ export const FIXTURES = resolve(SHARED, 'fixtures');
 export const MACHIN_FIXTURES = resolve(FIXTURES, 'machin');
 export const TIN_FIXTURES = resolve(FIXTURES, 'tin');
 export const GEN_MFLRR = resolve(SHARED, 'tools/gen_mflrr.py');
-export const STANDIN_BIN = resolve(REPO_ROOT, 'test/standins/bin');
+/** Holds `tin`, the launcher of the tin stand-in (test/standins/tin-standin.mjs; no tin can be had). */
+export const TIN_STANDIN_BIN = resolve(REPO_ROOT, 'test/standins/bin');

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { REPO_ROOT, STANDIN_BIN } from '../support/paths';
+import { REPO_ROOT, TIN_STANDIN_BIN } from '../support/paths';
 import { fixtureCapsules, TIN_FIXTURES } from './support/fixtures';
 import { FIXTURE_KEY, randomKeyHex } from './support/seal';
 
@@ -126,7 +126,7 @@ describe('frozen-run capsule commands', () => {
     writeFileSync(build, 'fn main() {}\n');
     const scenario = join(dir, 'scenario.json');
     writeFileSync(scenario, JSON.stringify({ status: 500, recorded: 500, divergence: { effect: 2, got: { kind: 'redis@1', key: '3:GET 6:cart:8\n' }, recorded: null }, body: 'declined' }));
-    const env = cleanEnv({ TIN_REPLAY_KEY: FIXTURE_KEY, TIN_STANDIN_SCENARIO: scenario, PATH: `${STANDIN_BIN}:${process.env.PATH}` });
+    const env = cleanEnv({ TIN_REPLAY_KEY: FIXTURE_KEY, TIN_STANDIN_SCENARIO: scenario, PATH: `${TIN_STANDIN_BIN}:${process.env.PATH}` });
     const text = tcap(['against', DECLINED, build, '--live', 'redis@1'], env);
     assert.equal(text.code, 3, text.stderr);
     assert.equal(text.stdout, 'replay: status 500 (recorded 500)\nreplay: divergence at effect 2: got redis@1 "3:GET 6:cart:8\\n", recorded nothing more\ndeclined\n');
@@ -149,7 +149,7 @@ describe('frozen-run capsule commands', () => {
     // The saved test: no key at all, tin's recorded output.
     const savedDir = mkdtempSync(join(tmpdir(), 'tcap-saved-'));
     for (const f of ['cases.json', 'checkout-total.tcap']) copyFileSync(join(TIN_FIXTURES, 'tests', 'regressions', f), join(savedDir, f));
-    const saved = tcap(['against', join(savedDir, 'checkout-total.tcap'), build], cleanEnv({ PATH: `${STANDIN_BIN}:${process.env.PATH}` }));
+    const saved = tcap(['against', join(savedDir, 'checkout-total.tcap'), build], cleanEnv({ PATH: `${TIN_STANDIN_BIN}:${process.env.PATH}` }));
     assert.equal(saved.code, 0, saved.stderr);
     assert.equal(saved.stdout, 'replay: status 200 (recorded 500)\ntotal 3800\n');
     assertNoKey(saved, SAVED_KEY);

@@ -15,8 +15,8 @@ import { runTinReplay } from '../../replay-engine/tin/tin-replay';
 import { TIN_FIXTURES } from './support/fixtures';
 import { FIXTURE_KEY, randomKeyHex, u8 } from './support/seal';
 
-const STANDIN_BIN = resolve(__dirname, '..', 'standins', 'bin');
-const TIN = join(STANDIN_BIN, 'tin');
+const TIN_STANDIN_BIN = resolve(__dirname, '..', 'standins', 'bin');
+const TIN = join(TIN_STANDIN_BIN, 'tin');
 const DECLINED = join(TIN_FIXTURES, 'checkout-declined.tcap');
 const SAVED = join(TIN_FIXTURES, 'tests', 'regressions', 'checkout-total.tcap');
 const KEY = u8(Buffer.from(FIXTURE_KEY, 'hex'));
@@ -85,7 +85,7 @@ describe('tin bridge with tin-standin', () => {
   it('finds tin from the setting, the TIN variable, then PATH, and says how when it cannot', () => {
     assert.equal(findTin({ tinPath: TIN, env: {} }), TIN);
     assert.equal(findTin({ env: { TIN: TIN } }), TIN);
-    assert.equal(findTin({ env: { PATH: `/nonexistent:${STANDIN_BIN}` } }), TIN);
+    assert.equal(findTin({ env: { PATH: `/nonexistent:${TIN_STANDIN_BIN}` } }), TIN);
     assert.throws(() => findTin({ env: { PATH: '/nonexistent' } }), (e: unknown) => e instanceof RecordingError && e.code === 'toolchain-missing' && /TIN environment variable/.test(e.message));
     assert.throws(() => findTin({ env: { TIN: '/no/such/tin' } }), /not an executable file/);
   });

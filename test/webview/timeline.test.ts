@@ -26,9 +26,9 @@ after(async () => browser?.close());
 
 async function crash() {
   const recording = await machinFixture('crash');
-  const model = timelineModel(recording);
-  model.panic = machinPanic('crash', recording);
-  return { recording, model };
+  // machin's panic as the host has it (the host's builder maps its goroutine to its lane).
+  recording.panic = machinPanic('crash', recording);
+  return { recording, model: timelineModel(recording) };
 }
 
 describe('timeline webview', () => {
@@ -114,7 +114,10 @@ describe('timeline webview', () => {
     assert.match((await v.page.locator('canvas').getAttribute('aria-label')) ?? '', /4 records, 4 schedule ops, 3 goroutines/);
 
     const live = v.page.locator('[aria-live]');
+    // Lanes main first (0, 0.1, 0.2): the first key selects the top lane's first record.
     await v.page.keyboard.press('ArrowRight');
+    assert.match((await live.textContent()) ?? '', /^Record 2\/4 · op 2\/4 · 0 · sched/);
+    await v.page.keyboard.press('ArrowDown');
     assert.match((await live.textContent()) ?? '', /^Record 0\/4 · op 0\/4 · 0\.1 · sched/);
     await v.page.keyboard.press('ArrowDown');
     assert.match((await live.textContent()) ?? '', /^Record 1\/4 · op 1\/4 · 0\.2/);
@@ -212,10 +215,9 @@ describe('timeline webview', () => {
     const v = await openView(browser, 'timeline', { host: timelineHost(recording, model) });
     await v.page.waitForSelector('canvas');
     assert.match((await v.page.locator('dl.facts').textContent()) ?? '', new RegExp(XSS_IMG.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-    // Lanes: 0.1 (records 0, 4) and 0 (records 1, 2: the hostile I/O reads, then 3).
+    // Lanes main first: 0 (records 1, 2: the hostile I/O reads, then 3) and 0.1 (records 0, 4).
     await v.page.locator('canvas').focus();
-    await v.page.keyboard.press('ArrowRight'); // record 0 on lane 0.1
-    await v.page.keyboard.press('ArrowDown'); // nearest on lane 0: record 1, the <img> read
+    await v.page.keyboard.press('ArrowRight'); // the top lane's first: record 1, the <img> read
     await v.page.waitForFunction(() => document.querySelector('.details .record-summary')?.textContent?.includes('<img'));
     const imgDetails = (await v.page.locator('.details').textContent()) ?? '';
     await v.page.keyboard.press('ArrowRight'); // record 2, the <script> read
@@ -266,7 +268,10 @@ describe('timeline webview', () => {
     await v.page.keyboard.press('+');
     const box = await canvasBox(v.page);
     const fit = fitAllView(model.recordCount, box.width);
-    const before = await waitForSaved(v.page, (s) => s.selected === 1 && Math.abs(s.scale - fit.scale / 2.25) < 1e-9, 'record 1 is selected and zoomed in twice');
+    // The first key selects the top lane's first record, the second its next one.
+    const topLane = Array.from(model.recordThread.keys()).filter((r) => model.recordThread[r] === 0);
+    const second = topLane[1];
+    const before = await waitForSaved(v.page, (s) => s.selected === second && Math.abs(s.scale - fit.scale / 2.25) < 1e-9, `record ${second} is selected and zoomed in twice`);
     const announced = await v.page.locator('[aria-live]').textContent();
     await v.page.reload();
     await v.page.waitForSelector('canvas');

@@ -5,8 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecording } from '../../../replay-engine/open';
-import type { Recording } from '../../../replay-engine/model/recording';
-import type { PanicMsg } from '../../../webview-ui/protocol';
+import type { PanicInfo, Recording } from '../../../replay-engine/model/recording';
 
 import { FIXTURES } from '../../support/paths';
 export { FIXTURES };
@@ -16,7 +15,7 @@ export async function machinFixture(name: string): Promise<Recording> {
 }
 
 /** The panic as the real `machin replay --json` printed it for this fixture, mapped to thread indices. */
-export function machinPanic(name: string, recording: Recording): PanicMsg | null {
+export function machinPanic(name: string, recording: Recording): PanicInfo | null {
   const outputs = JSON.parse(readFileSync(join(FIXTURES, 'machin', name, 'outputs.json'), 'utf8')) as {
     replays: Array<{ args: string[]; stderr: string }>;
   };
@@ -24,10 +23,13 @@ export function machinPanic(name: string, recording: Recording): PanicMsg | null
   const line = run?.stderr.split('\n').find((l) => l.startsWith('{'));
   if (!line) return null;
   const j = JSON.parse(line) as { panic: string; goroutine: string; scheduleOp: number };
+  const steps = recording.timeline.stepThreads();
   return {
     message: j.panic,
     position: j.scheduleOp,
     thread: recording.timeline.threadIndex(j.goroutine),
+    causalChain: Uint32Array.from(steps.subarray(0, j.scheduleOp)),
+    source: 'machin',
   };
 }
 

@@ -1,20 +1,22 @@
-// The adapter with machin on PATH, which here is the machin stand-in (it replays outputs recorded
-// from real machin 0.137.0; it is not machin). Each fixture trace is copied with its program into
-// a temp folder, as a trace mailed from another machine would be. Expectations come from machin's
-// own recorded outputs (outputs.json), parsed here independently of the engine.
+// The adapter with the real machin 0.137.0 on PATH. Each fixture trace is copied with its program
+// into a temp folder, as a trace mailed from another machine would be. Expectations come from
+// machin's own outputs (outputs.json, made with this machin), parsed here independently of the
+// engine, values placed by docs/value-positions.md.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { expectedHistory, panicPosition, probeLines, recordProgram, runMachin, scheduleOf } from '../support/machin';
+import { tempDir } from '../machin/support';
 import {
-  buildAdapter, copyFixture, lastCursor, launchAndStop, machinFixtures, moveAndStop, standinEnv, startAdapter, topFrame, traceRecords, variablesOf, type Session,
+  buildAdapter, copyFixture, lastCursor, launchAndStop, machinFixtures, moveAndStop, machinEnv, startAdapter, topFrame, traceRecords, variablesOf, type Session,
 } from './support';
 
 before(buildAdapter);
 
 for (const fx of machinFixtures()) {
   if (traceRecords(fx.trace).length === 0) continue;
-  describe(`with the machin stand-in: ${fx.name}`, () => {
+  describe(`with machin: ${fx.name}`, () => {
     let s: Session;
     let copy: { dir: string; trace: string };
     let threadIds: Map<string, number>;
@@ -22,7 +24,7 @@ for (const fx of machinFixtures()) {
 
     before(async () => {
       copy = copyFixture(fx);
-      s = await startAdapter(standinEnv());
+      s = await startAdapter(machinEnv());
       await launchAndStop(s, { recording: copy.trace, replayToPanic: true, timeLimitSeconds: 30 });
       const threads = await s.dc.threadsRequest();
       threadIds = new Map(threads.body.threads.map((t) => [t.name.split(' ')[0], t.id]));
@@ -56,16 +58,18 @@ for (const fx of machinFixtures()) {
 
     if (fx.panic) {
       const p = fx.panic;
+      const schedule = scheduleOf(fx.trace);
+      const stopAt = panicPosition(schedule, p.goroutine, p.scheduleOp);
       test('replay to panic stops on machin\'s own op and goroutine, with the panic as exception info', async () => {
         const stop = [...s.events].reverse().find((e) => e.event === 'stopped')!;
         assert.equal(stop.body.reason, 'exception');
         assert.equal(stop.body.threadId, threadIds.get(p.goroutine));
-        assert.equal(lastCursor(s).position, p.scheduleOp);
+        assert.equal(lastCursor(s).position, stopAt);
         assert.equal(lastCursor(s).thread, p.goroutine);
         const info = await s.dc.exceptionInfoRequest({ threadId: stop.body.threadId });
         assert.equal(info.body.exceptionId, 'panic');
         assert.equal(info.body.description, p.panic);
-        assert.ok(info.body.details?.stackTrace?.endsWith(p.causalChain.slice(-200).join(' → ')), info.body.details?.stackTrace);
+        assert.ok(info.body.details?.stackTrace?.endsWith(schedule.slice(0, stopAt).slice(-200).join(' → ')), info.body.details?.stackTrace);
         const chain = s.events.find((e) => e.event === 'frozenRun/causalChain');
         assert.deepEqual(chain?.body.steps, p.causalChain);
       });
@@ -78,7 +82,7 @@ for (const fx of machinFixtures()) {
         assert.match(scopes[0].name, /^Program \(goroutine /);
         const watched = Object.fromEntries(Object.entries(await variablesOf(s, frame.id, scopes[0].name)).filter(([k]) => !k.startsWith('(')));
         const expected: Record<string, string> = {};
-        for (const probe of fx.probes) if (probe.goroutine === p.goroutine && probe.op <= p.scheduleOp) expected[probe.name] = probe.value;
+        for (const probe of fx.probes) if (probe.goroutine === p.goroutine && probe.op <= stopAt) expected[probe.name] = probe.value;
         assert.deepEqual(watched, expected);
         for (const [name, value] of Object.entries(expected)) {
           const r = await s.dc.evaluateRequest({ expression: name, frameId: frame.id, context: 'watch' });
@@ -106,13 +110,14 @@ for (const fx of machinFixtures()) {
           assert.equal(lastCursor(s).position, opsUpTo(i));
           if (i === at) assert.equal(stop.body.reason, 'exception', 'stepping onto the panic is an exception stop');
         }
-        assert.equal(lastCursor(s).position, p.scheduleOp);
+        assert.equal(lastCursor(s).position, stopAt);
       });
     } else {
       test('a run that did not panic stops at its end and says so', async () => {
         const stop = [...s.events].reverse().find((e) => e.event === 'stopped')!;
         assert.notEqual(stop.body.reason, 'exception');
-        assert.match(stop.body.text ?? '', fx.hasJson ? /the run did not panic/ : /no panic is known/);
+        // machin's --json gave no panic and --verify a verdict: it is known that the run did not panic.
+        assert.match(stop.body.text ?? '', /the run did not panic/);
         assert.equal(lastCursor(s).position, total);
       });
     }
@@ -197,7 +202,7 @@ describe('crash trace: a condition `idx > 10` stops where machin says idx became
   const fx = machinFixtures().find((f) => f.name === 'crash/crash.mflrr')!;
   before(async () => {
     copy = copyFixture(fx);
-    s = await startAdapter(standinEnv());
+    s = await startAdapter(machinEnv());
     await launchAndStop(s, { recording: copy.trace, stopOnEntry: true, timeLimitSeconds: 30 });
   });
   after(async () => {
@@ -231,12 +236,84 @@ describe('crash trace: a condition `idx > 10` stops where machin says idx became
     assert.equal(res.body.breakpoints[0].verified, true);
     const stop = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
     assert.equal(stop.body.reason, 'function breakpoint');
-    assert.equal(lastCursor(s).position, fx.panic!.scheduleOp);
+    assert.equal(lastCursor(s).position, panicPosition(scheduleOf(fx.trace), fx.panic!.goroutine, fx.panic!.scheduleOp));
     assert.equal(lastCursor(s).thread, fx.panic!.goroutine);
     await s.dc.setFunctionBreakpointsRequest({ breakpoints: [] });
     await s.dc.setExceptionBreakpointsRequest({ filters: ['panic'] });
     await moveAndStop(s, () => s.dc.customRequest('frozenRun/goto', { position: 0 }));
     const exc = await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
     assert.equal(exc.body.reason, 'exception');
+  });
+});
+
+describe('a program recorded here: five launches stop at the same panic with the same values', () => {
+  const SOURCE = `func talker(ch, id, n) { i := 0  for i < n { msg := id * 100 + i  ch <- msg  i = i + 1 } }
+func main() {
+    ch := make(chan int)
+    go talker(ch, 1, 5)
+    go talker(ch, 2, 5)
+    got := 0  sum := 0
+    for got < 10 { v := <-ch  sum = sum + v  got = got + 1 }
+    xs := []int{1}
+    println(str(xs[got]))
+}
+`;
+
+  test('panic, position, goroutine and every Watched variable of every goroutine, five times over', async () => {
+    const dir = tempDir('dap-machin-');
+    const { trace } = recordProgram(dir, 'talkers', SOURCE);
+    const json = runMachin(['replay', trace, '--json'], { timeoutMs: 30_000 });
+    const panic = JSON.parse(json.stderr.split('\n').find((l) => l.startsWith('{"panic"'))!) as { panic: string; goroutine: string; scheduleOp: number };
+    const probes = probeLines(runMachin(['replay', trace, '--print', 'i,msg,got,sum,v'], { timeoutMs: 30_000 }).stderr);
+    const stopAt = panicPosition(scheduleOf(trace), panic.goroutine, panic.scheduleOp);
+    const answers: string[] = [];
+    for (let launch = 0; launch < 5; launch++) {
+      const s = await startAdapter(machinEnv());
+      try {
+        const stop = await launchAndStop(s, { recording: trace, replayToPanic: true, timeLimitSeconds: 30 });
+        assert.equal(stop.body.reason, 'exception', s.output.join(''));
+        assert.equal(lastCursor(s).position, stopAt);
+        assert.equal(lastCursor(s).thread, panic.goroutine);
+        const info = await s.dc.exceptionInfoRequest({ threadId: stop.body.threadId! });
+        assert.equal(info.body.description, panic.panic);
+        const seen: Record<string, Record<string, string>> = {};
+        for (const t of (await s.dc.threadsRequest()).body.threads) {
+          const g = t.name.split(' ')[0];
+          const frame = (await s.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames[0];
+          const program = (await s.dc.scopesRequest({ frameId: frame.id })).body.scopes.find((sc) => sc.name.startsWith('Program ('))!;
+          seen[g] = Object.fromEntries(Object.entries(await variablesOf(s, frame.id, program.name)).filter(([k]) => !k.startsWith('(')));
+          // machin's values by the position rule: the last placed at or before the stop.
+          const want: Record<string, string> = {};
+          for (const name of ['i', 'msg', 'got', 'sum', 'v']) {
+            const last = expectedHistory(trace, probes, name, panic.goroutine).filter((e) => e.goroutine === g && e.op <= stopAt).at(-1);
+            if (last) want[name] = last.value;
+          }
+          assert.deepEqual(seen[g], want, `goroutine ${g}, launch ${launch + 1}`);
+        }
+        answers.push(JSON.stringify({ stop: lastCursor(s), seen }));
+      } finally {
+        await s.dc.stop();
+      }
+    }
+    assert.equal(new Set(answers).size, 1, answers.join('\n'));
+  });
+
+  test('a goroutine that panicked with no record of its own: the panic and its function as frames', async () => {
+    const dir = tempDir('dap-machin-');
+    const { trace, program } = recordProgram(dir, 'quiet', 'func boom(d) { x := 10 / d  println(str(x)) }\nfunc main() {\n    go boom(0)\n    sleep(50)\n}\n');
+    const s = await startAdapter(machinEnv());
+    try {
+      const stop = await launchAndStop(s, { recording: trace, replayToPanic: true, timeLimitSeconds: 30 });
+      assert.equal(stop.body.reason, 'exception');
+      const t = (await s.dc.threadsRequest()).body.threads.find((x) => x.name.startsWith('0.1'))!;
+      assert.equal(stop.body.threadId, t.id);
+      const frames = (await s.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames;
+      assert.equal(frames[0].name, 'panic: integer divide by zero');
+      assert.equal(frames[1]?.name, 'boom');
+      assert.equal(frames[1]?.source?.path, program);
+      assert.equal(frames[1]?.line, 1);
+    } finally {
+      await s.dc.stop();
+    }
   });
 });

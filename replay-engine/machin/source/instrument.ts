@@ -1,0 +1,144 @@
+// The instrumented copy of a `.mfl` program: a fresh integer local at the top of every function
+// body (`fr_stmt0 := 12;`), an assignment of a statement number to it before every statement
+// (`fr_stmt0 = 13;`) and at the end of a body that does not end with a return, so that
+// `machin replay --print fr_stmt0,...` reports per goroutine every statement executed, in order
+// (toolchains/machin/README.md: machin accepts such a copy and replays it with the same verdict).
+// Nothing is inserted on a line of its own, so the copy keeps the program's line numbers. A
+// function literal gets a local of its own (`fr_stmt1` one level in), so a closure never writes
+// the local of the function it is written in. The `;` after each probe stops machin reading a
+// statement that starts with `<-` or `(` as the rest of the probe's expression.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { readRegularFile } from '../../regular-file';
+import { makePrivateDir } from '../private-temp';
+import { MflSyntaxError, positionOf } from './mfl-lexer';
+import { parseStatements, type MflStatementModel, type StatementKind } from './statement-model';
+import { lowerBound } from '../../model/lower-bound';
+
+/** One row of the statement table; positions are 1-based, `end` just past the statement's text. */
+export interface StatementRow {
+  id: number;
+  kind: StatementKind;
+  /** Index into StatementTable.functions. */
+  fn: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** For a return: calls of program functions its values make, or null when not fixed. */
+  returnCalls: number | null;
+}
+
+export interface StatementTable {
+  /** Function names (`worker`, `main.func1`), indexed by StatementRow.fn. */
+  functions: Array<{ name: string; parent: number | null; entry: number; exit: number | null; line: number }>;
+  /** Indexed by id - 1. */
+  rows: StatementRow[];
+  /** The probe local of each function-literal depth: index 0 for top-level functions. */
+  probeNames: string[];
+}
+
+export interface InstrumentedProgram {
+  /** The instrumented text. */
+  text: string;
+  table: StatementTable;
+}
+
+/** A program the instrumenter cannot read: where, and why; no copy is written. */
+export class InstrumentError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+    readonly reason: string,
+  ) {
+    super(`${file}:${line}:${column}: ${reason} (statement-level stepping is off for this program; record-level stepping still works)`);
+    this.name = 'InstrumentError';
+  }
+}
+
+const PROBE_BASE = 'fr_stmt';
+
+export function instrumentSource(src: string, file: string): InstrumentedProgram {
+  let model: MflStatementModel;
+  try {
+    model = parseStatements(src);
+  } catch (err) {
+    if (err instanceof MflSyntaxError) {
+      const { line, column } = positionOf(src, err.offset);
+      throw new InstrumentError(file, line, column, err.reason);
+    }
+    throw err;
+  }
+  const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
+  const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
+
+  // Insertions at source offsets; several may share an offset (an exit after the last statement).
+  const inserts: Array<{ at: number; order: number; text: string }> = [];
+  for (const s of model.statements) {
+    const fn = model.functions[s.fn];
+    const name = probeNames[fn.depth];
+    if (s.kind === 'entry') inserts.push({ at: fn.bodyOpen + 1, order: 0, text: ` ${name} := ${s.id}; ` });
+    else if (s.kind === 'exit') inserts.push({ at: fn.bodyClose, order: 2, text: ` ${name} = ${s.id}; ` });
+    else inserts.push({ at: s.start, order: 1, text: `${name} = ${s.id}; ` });
+  }
+  inserts.sort((a, b) => a.at - b.at || a.order - b.order);
+  let text = '';
+  let from = 0;
+  for (const ins of inserts) {
+    text += src.slice(from, ins.at) + ins.text;
+    from = ins.at;
+  }
+  text += src.slice(from);
+
+  const lineStarts = [0];
+  for (let i = 0; i < src.length; i++) if (src[i] === '\n') lineStarts.push(i + 1);
+  const at = (offset: number): { line: number; column: number } => {
+    const lo = lowerBound(1, lineStarts.length, (i) => lineStarts[i] <= offset) - 1; // the line holding offset
+    return { line: lo + 1, column: offset - lineStarts[lo] + 1 };
+  };
+  const rows = model.statements.map((s): StatementRow => {
+    const start = at(s.start);
+    const end = at(s.end);
+    return { id: s.id, kind: s.kind, fn: s.fn, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, returnCalls: s.returnCalls };
+  });
+  const functions = model.functions.map((f) => ({ name: f.name, parent: f.parent, entry: f.entry, exit: f.exit, line: at(f.funcStart).line }));
+  return { text, table: { functions, rows, probeNames } };
+}
+
+/** `fr_stmt0`, `fr_stmt1`, ...; a suffix is added to the base until no name is one the program spells. */
+function chooseProbeNames(identifiers: Set<string>, depths: number): string[] {
+  for (let k = 0; ; k++) {
+    const base = k === 0 ? PROBE_BASE : `${PROBE_BASE}_${k}_`;
+    const names = Array.from({ length: depths }, (_, d) => `${base}${d}`);
+    if (names.every((n) => !identifiers.has(n))) return names;
+  }
+}
+
+export interface InstrumentedCopy extends InstrumentedProgram {
+  /** The private folder (mode 0700) holding the copy. */
+  dir: string;
+  /** The instrumented `.mfl` file, named as the program is. */
+  file: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * Reads the program as a regular file only (a FIFO or a device is refused by name; the program
+ * is never written) and writes its instrumented copy into a fresh private
+ * temporary folder. Throws InstrumentError, with nothing written, for a program it cannot read.
+ */
+export async function writeInstrumentedCopy(programPath: string): Promise<InstrumentedCopy> {
+  const src = Buffer.from(await readRegularFile(programPath)).toString('utf8');
+  const instrumented = instrumentSource(src, programPath);
+  const dir = await makePrivateDir();
+  const remove = () => fs.rm(dir, { recursive: true, force: true });
+  try {
+    const file = path.join(dir, path.basename(programPath));
+    await fs.writeFile(file, instrumented.text, { mode: 0o600 });
+    return { ...instrumented, dir, file, remove };
+  } catch (err) {
+    await remove();
+    throw err;
+  }
+}

@@ -1,0 +1,581 @@
+// The statements of a `.mfl` program, found by following machin 0.137.0's own grammar
+// (parser.go: parseStmt, parseIf, parseFor, parseSelect, precedence climbing for expressions).
+// machin needs no separator between statements (`{ i := 1  for i <= n { out <- i  i = i + 1 } }`),
+// so where a statement ends is only known by parsing its expressions; a statement is therefore an
+// offset range, never a line. A program this parser cannot follow throws MflSyntaxError: the
+// instrumenter then writes no copy at all rather than a wrong one.
+import { lexMfl, MflSyntaxError, type MflToken } from './mfl-lexer';
+
+export type StatementKind = 'entry' | 'statement' | 'return' | 'exit';
+
+export interface MflStatement {
+  /** Statement number, from 1, unique in the program. */
+  id: number;
+  kind: StatementKind;
+  /** Index into MflStatementModel.functions. */
+  fn: number;
+  /** Source offsets: the statement's text (entry: the `func` keyword to the body's `{`; exit: the body's `}`). */
+  start: number;
+  end: number;
+  /**
+   * For a return: how many calls of the program's functions its values make, each of which
+   * enters a frame before this one is left; null when that is not fixed by the text (a call
+   * through a variable, `&&`/`||` around a call).
+   */
+  returnCalls: number | null;
+}
+
+export interface MflFunctionBody {
+  /** `main`, or `main.func1` for the first function literal inside main. */
+  name: string;
+  /** Index of the function this literal is written in, or null for a top-level function. */
+  parent: number | null;
+  /** 0 for a top-level function, 1 for a literal inside it, and so on. */
+  depth: number;
+  /** Offsets of the `func` keyword, the body's `{` and its `}`. */
+  funcStart: number;
+  bodyOpen: number;
+  bodyClose: number;
+  entry: number;
+  /** The exit statement (the body's `}`), or null when the body ends with a return. */
+  exit: number | null;
+}
+
+export interface MflStatementModel {
+  functions: MflFunctionBody[];
+  /** Indexed by id - 1. */
+  statements: MflStatement[];
+  /** Every identifier the program spells, for choosing names that cannot collide. */
+  identifiers: Set<string>;
+}
+
+const PRECEDENCE: Record<string, number> = {
+  '||': 1, '&&': 2, '==': 3, '!=': 3, '<': 4, '<=': 4, '>': 4, '>=': 4,
+  '+': 5, '-': 5, '|': 5, '^': 5, '*': 6, '/': 6, '%': 6, '<<': 6, '>>': 6, '&': 6,
+};
+
+/** A file in `machin pack`'s distribution form: every non-empty line is base64, no whitespace. */
+export function isPackedSource(src: string): boolean {
+  const lines = src.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines.length > 0 && lines.every((l) => !/[ \t]/.test(l));
+}
+
+export function parseStatements(src: string): MflStatementModel {
+  if (isPackedSource(src)) {
+    throw new MflSyntaxError(0, 'this program is in machin pack form (base64 lines); open its readable .mfl source instead');
+  }
+  return new StatementParser(lexMfl(src)).file();
+}
+
+/** The calls a return's values make, counted while they are parsed. */
+interface CallCount {
+  calls: number;
+  certain: boolean;
+  shortCircuit: boolean;
+}
+
+class StatementParser {
+  private pos = 0;
+  private readonly functions: MflFunctionBody[] = [];
+  private readonly statements: MflStatement[] = [];
+  private readonly structs = new Set<string>();
+  private readonly declared = new Set<string>();
+  private readonly identifiers = new Set<string>();
+  /** Per function being parsed (innermost last): the names it binds. */
+  private readonly bound: Array<Set<string>> = [];
+  private counting: CallCount | null = null;
+  private literals = new Map<number, number>();
+
+  constructor(private readonly toks: MflToken[]) {
+    // machin parses type declarations first so that `T{` is known to open a struct literal.
+    for (let i = 0; i < toks.length; i++) {
+      const t = toks[i];
+      if (t.kind === 'ident') this.identifiers.add(t.text);
+      if (t.kind === 'keyword' && (t.text === 'type' || t.text === 'func') && toks[i + 1]?.kind === 'ident') {
+        (t.text === 'type' ? this.structs : this.declared).add(toks[i + 1].text);
+      }
+    }
+    // extern cstructs are struct types too (`extern "c" { cstruct P { ... } }`).
+    for (let i = 0; i + 1 < toks.length; i++) {
+      if (toks[i].text === 'cstruct' && toks[i + 1].kind === 'ident') this.structs.add(toks[i + 1].text);
+    }
+  }
+
+  file(): MflStatementModel {
+    while (this.peek().kind !== 'eof') {
+      const t = this.peek();
+      if (t.text === ';') this.next();
+      else if (t.kind === 'keyword' && (t.text === 'type' || t.text === 'extern')) this.skipToBalancedBrace();
+      else if (t.kind === 'keyword' && t.text === 'var') {
+        this.next();
+        this.expect('ident');
+        this.expectText('=');
+        this.expr();
+      } else if (t.kind === 'keyword' && (t.text === 'func' || t.text === 'export')) {
+        if (t.text === 'export') this.next();
+        this.funcDecl();
+      } else throw this.error(t, `expected a declaration (func, type, var, extern), found ${describe(t)}`);
+    }
+    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers };
+  }
+
+  // ---- tokens ----
+
+  private peek(ahead = 0): MflToken {
+    return this.toks[Math.min(this.pos + ahead, this.toks.length - 1)];
+  }
+
+  private next(): MflToken {
+    const t = this.peek();
+    if (t.kind !== 'eof') this.pos++;
+    return t;
+  }
+
+  private at(text: string): boolean {
+    const t = this.peek();
+    return (t.kind === 'punct' || t.kind === 'op' || t.kind === 'keyword') && t.text === text;
+  }
+
+  private expectText(text: string): MflToken {
+    if (!this.at(text)) throw this.error(this.peek(), `expected \`${text}\`, found ${describe(this.peek())}`);
+    return this.next();
+  }
+
+  private expect(kind: 'ident'): MflToken {
+    if (this.peek().kind !== kind) throw this.error(this.peek(), `expected a name, found ${describe(this.peek())}`);
+    return this.next();
+  }
+
+  private lastEnd(): number {
+    return this.toks[this.pos - 1]?.end ?? 0;
+  }
+
+  private error(t: MflToken, reason: string): MflSyntaxError {
+    return new MflSyntaxError(t.start, reason);
+  }
+
+  private skipToBalancedBrace(): void {
+    while (!this.at('{')) {
+      if (this.peek().kind === 'eof') throw this.error(this.peek(), 'expected `{`, found the end of the file');
+      this.next();
+    }
+    this.skipBalanced();
+  }
+
+  /** Skips a bracketed group starting at the current token, function literals included. */
+  private skipBalanced(): void {
+    const open = this.next();
+    const close = { '(': ')', '[': ']', '{': '}' }[open.text];
+    let depth = 1;
+    while (depth > 0) {
+      const t = this.next();
+      if (t.kind === 'eof') throw this.error(open, `\`${open.text}\` is never closed`);
+      if (t.text === open.text && t.kind === 'punct') depth++;
+      else if (t.text === close && t.kind === 'punct') depth--;
+    }
+  }
+
+  private add(kind: StatementKind, fn: number, start: number, end: number, returnCalls: number | null = null): MflStatement {
+    const s: MflStatement = { id: this.statements.length + 1, kind, fn, start, end, returnCalls };
+    this.statements.push(s);
+    return s;
+  }
+
+  // ---- functions and blocks ----
+
+  private funcDecl(): void {
+    const func = this.expectText('func');
+    const name = this.expect('ident').text;
+    const params = this.paramList();
+    if (this.at('(')) for (const r of this.paramList()) params.add(r);
+    // contract clauses: `requires EXPR` / `ensures EXPR`
+    while (this.peek().kind === 'ident' && (this.peek().text === 'requires' || this.peek().text === 'ensures')) {
+      this.next();
+      this.expr();
+    }
+    this.functionBody(name, null, func.start, params);
+  }
+
+  private paramList(): Set<string> {
+    const names = new Set<string>();
+    this.expectText('(');
+    while (!this.at(')')) {
+      names.add(this.expect('ident').text);
+      if (this.at('...')) this.next();
+      if (this.at(',')) this.next();
+      else break;
+    }
+    this.expectText(')');
+    return names;
+  }
+
+  private functionBody(name: string, parent: number | null, funcStart: number, params: Set<string>): number {
+    const open = this.expectText('{');
+    const index = this.functions.length;
+    const body: MflFunctionBody = {
+      name, parent, depth: parent === null ? 0 : this.functions[parent].depth + 1,
+      funcStart, bodyOpen: open.start, bodyClose: -1, entry: 0, exit: null,
+    };
+    this.functions.push(body);
+    body.entry = this.add('entry', index, funcStart, open.end).id;
+    this.bound.push(params);
+    const saved = this.counting;
+    this.counting = null; // a literal's calls happen when it is called, not when it is written
+    let last: MflStatement | null = null;
+    while (!this.at('}')) {
+      if (this.peek().kind === 'eof') throw this.error(open, 'this function body is never closed');
+      last = this.statement(index);
+      while (this.at(';')) this.next();
+    }
+    const close = this.next();
+    this.counting = saved;
+    this.bound.pop();
+    body.bodyClose = close.start;
+    if (last?.kind !== 'return') body.exit = this.add('exit', index, close.start, close.end).id;
+    return index;
+  }
+
+  private block(fn: number): void {
+    const open = this.expectText('{');
+    while (!this.at('}')) {
+      if (this.peek().kind === 'eof') throw this.error(open, 'this block is never closed');
+      this.statement(fn);
+      while (this.at(';')) this.next();
+    }
+    this.next();
+  }
+
+  private bind(name: string): void {
+    this.bound[this.bound.length - 1]?.add(name);
+  }
+
+  // ---- statements ----
+
+  /** One statement at the current token; its number is taken before its parts are parsed. */
+  private statement(fn: number): MflStatement {
+    const t = this.peek();
+    const s = this.add('statement', fn, t.start, t.end);
+    if (t.kind === 'keyword') {
+      switch (t.text) {
+        case 'return':
+          this.next();
+          s.kind = 'return';
+          if (!this.at('}') && !this.at(';')) {
+            const count: CallCount = { calls: 0, certain: true, shortCircuit: false };
+            this.counting = count;
+            this.exprList();
+            this.counting = null;
+            s.returnCalls = count.certain && !(count.shortCircuit && count.calls > 0) ? count.calls : null;
+          } else s.returnCalls = 0;
+          break;
+        case 'break':
+        case 'continue':
+          this.next();
+          break;
+        case 'if':
+          this.ifChain(fn);
+          break;
+        case 'while':
+          this.next();
+          this.expr();
+          this.block(fn);
+          break;
+        case 'for':
+          this.forLoop(fn);
+          break;
+        case 'arena':
+          this.next();
+          this.block(fn);
+          break;
+        case 'go':
+          this.next();
+          this.postfix();
+          break;
+        case 'select':
+          this.select(fn);
+          break;
+        case 'var':
+          this.next();
+          this.bind(this.expect('ident').text);
+          this.expectText('=');
+          this.expr();
+          break;
+        default:
+          this.simpleStatement();
+      }
+    } else this.simpleStatement();
+    s.end = this.lastEnd();
+    return s;
+  }
+
+  private simpleStatement(): void {
+    if (this.peek().kind === 'ident' && this.peek(1).text === ':=') {
+      this.bind(this.next().text);
+      this.next();
+      this.expr();
+      return;
+    }
+    const first = this.peek();
+    this.exprForStatement();
+    if (this.at(',')) {
+      if (first.kind === 'ident') this.bind(first.text);
+      while (this.at(',')) {
+        this.next();
+        const t = this.peek();
+        this.exprForStatement();
+        if (t.kind === 'ident') this.bind(t.text);
+      }
+      if (!this.at(':=') && !this.at('=')) throw this.error(this.peek(), `expected := or = after a list of names, found ${describe(this.peek())}`);
+      this.next();
+      this.exprList();
+    } else if (this.at('<-') || this.at('=')) {
+      this.next();
+      this.expr();
+    }
+  }
+
+  /** `if c {..} else if d {..} else {..}`: one statement; an `else if` is part of it, as in machin's tree. */
+  private ifChain(fn: number): void {
+    this.expectText('if');
+    this.expr();
+    this.block(fn);
+    if (this.at('else')) {
+      this.next();
+      if (this.at('if')) this.ifChain(fn);
+      else this.block(fn);
+    }
+  }
+
+  private forLoop(fn: number): void {
+    this.expectText('for');
+    if (this.at('{')) return this.block(fn);
+    if (this.peek().kind === 'ident' && (this.peek(1).text === ':=' || this.peek(1).text === ',')) {
+      this.bind(this.next().text);
+      if (this.at(',')) {
+        this.next();
+        this.bind(this.expect('ident').text);
+      }
+      this.expectText(':=');
+      this.expectText('range');
+      this.expr();
+      return this.block(fn);
+    }
+    this.expr();
+    this.block(fn);
+  }
+
+  private select(fn: number): void {
+    this.expectText('select');
+    this.expectText('{');
+    while (!this.at('}')) {
+      const kw = this.peek();
+      if (kw.kind === 'eof') throw this.error(kw, 'this select is never closed');
+      if (kw.text === 'default') {
+        this.next();
+      } else if (kw.text === 'case') {
+        this.next();
+        if (this.at('<-')) {
+          this.next();
+          this.expr();
+        } else if (this.peek().kind === 'ident' && (this.peek(1).text === ':=' || this.peek(1).text === ',')) {
+          this.bind(this.next().text);
+          if (this.at(',')) {
+            this.next();
+            this.bind(this.expect('ident').text);
+          }
+          this.expectText(':=');
+          this.expectText('<-');
+          this.expr();
+        } else {
+          this.exprForStatement();
+          this.expectText('<-');
+          this.expr();
+        }
+      } else throw this.error(kw, `select: expected \`case\` or \`default\`, found ${describe(kw)}`);
+      this.expectText(':');
+      for (;;) {
+        const v = this.peek();
+        if (v.text === 'case' || v.text === 'default' || v.text === '}' || v.kind === 'eof') break;
+        this.statement(fn);
+        while (this.at(';')) this.next();
+      }
+    }
+    this.next();
+  }
+
+  // ---- expressions (only to find where they end, and the calls a return makes) ----
+
+  private exprList(): void {
+    this.expr();
+    while (this.at(',')) {
+      this.next();
+      this.expr();
+    }
+  }
+
+  private expr(): void {
+    this.unary();
+    this.binary(1);
+  }
+
+  /** A statement's leading expression stops before `<-`: it may be a send's channel. */
+  private exprForStatement(): void {
+    this.unary();
+    if (!this.at('<-')) this.binary(1);
+  }
+
+  private binary(minPrec: number): void {
+    for (;;) {
+      const t = this.peek();
+      if (t.kind !== 'op') return;
+      // `x<-1` is `x < -1` in an expression (machin issue #208).
+      const prec = t.text === '<-' ? PRECEDENCE['<'] : PRECEDENCE[t.text];
+      if (prec === undefined || prec < minPrec) return;
+      if ((t.text === '&&' || t.text === '||') && this.counting) this.counting.shortCircuit = true;
+      this.next();
+      this.unary();
+      this.binary(prec + 1);
+    }
+  }
+
+  private unary(): void {
+    const t = this.peek();
+    if (t.kind === 'op' && (t.text === '-' || t.text === '!' || t.text === '^' || t.text === '<-')) {
+      this.next();
+      this.unary();
+      return;
+    }
+    this.postfix();
+  }
+
+  private postfix(): void {
+    this.primary();
+    for (;;) {
+      if (this.at('.')) {
+        this.next();
+        this.expect('ident');
+      } else if (this.at('(')) {
+        if (this.counting) this.counting.certain = false; // a call of a computed function value
+        this.callArgs();
+      } else if (this.at('[')) {
+        this.next();
+        if (!this.at(':')) this.expr();
+        if (this.at(':')) {
+          this.next();
+          if (!this.at(']')) this.expr();
+        }
+        this.expectText(']');
+      } else return;
+    }
+  }
+
+  private primary(): void {
+    const t = this.peek();
+    switch (t.kind) {
+      case 'int':
+      case 'float':
+      case 'string':
+        this.next();
+        return;
+      case 'keyword':
+        if (t.text === 'true' || t.text === 'false' || t.text === 'nil') {
+          this.next();
+          return;
+        }
+        if (t.text === 'make') {
+          this.next();
+          if (!this.at('(')) throw this.error(this.peek(), 'expected `(` after make');
+          this.skipBalanced();
+          return;
+        }
+        if (t.text === 'func') return this.funcLiteral();
+        throw this.error(t, `unexpected keyword \`${t.text}\``);
+      case 'ident':
+        this.next();
+        if (this.at('(')) {
+          this.countCall(t.text);
+          this.callArgs();
+        } else if (this.at('{') && this.structs.has(t.text)) this.structLiteral();
+        return;
+      case 'punct':
+        if (t.text === '(') {
+          this.next();
+          this.expr();
+          this.expectText(')');
+          return;
+        }
+        if (t.text === '[') return this.sliceLiteral();
+    }
+    throw this.error(t, `unexpected ${describe(t)}`);
+  }
+
+  private countCall(callee: string): void {
+    if (!this.counting) return;
+    const local = this.bound[this.bound.length - 1]?.has(callee);
+    if (local) this.counting.certain = false; // a function value held in a variable
+    else if (this.declared.has(callee)) this.counting.calls++;
+    // anything else is a builtin (println, len, str, ...): no frame of the program
+  }
+
+  private callArgs(): void {
+    this.expectText('(');
+    while (!this.at(')')) {
+      if (this.peek().kind === 'eof') throw this.error(this.peek(), 'a call is never closed: add `)`');
+      this.expr();
+      if (this.at('...')) this.next();
+      if (this.at(',')) this.next();
+      else break;
+    }
+    this.expectText(')');
+  }
+
+  private structLiteral(): void {
+    this.expectText('{');
+    while (!this.at('}')) {
+      if (this.peek().kind === 'ident' && this.peek(1).text === ':') {
+        this.next();
+        this.next();
+      }
+      this.expr();
+      if (this.at(',')) this.next();
+      else break;
+    }
+    this.expectText('}');
+  }
+
+  private sliceLiteral(): void {
+    this.expectText('[');
+    this.expectText(']');
+    const elem = this.next();
+    if (elem.kind !== 'ident' && !(elem.kind === 'keyword' && elem.text === 'func')) {
+      throw this.error(elem, `a slice literal's element type must be a name, found ${describe(elem)}`);
+    }
+    this.expectText('{');
+    while (!this.at('}')) {
+      this.expr();
+      if (this.at(',')) this.next();
+      else break;
+    }
+    this.expectText('}');
+  }
+
+  private funcLiteral(): void {
+    const func = this.expectText('func');
+    const parent = this.currentFunction();
+    const k = (this.literals.get(parent) ?? 0) + 1;
+    this.literals.set(parent, k);
+    const params = this.paramList();
+    const name = `${this.functions[parent]?.name ?? 'global'}.func${k}`;
+    this.functionBody(name, parent < 0 ? null : parent, func.start, params);
+  }
+
+  /** The innermost function whose body is open (the last one not yet closed). */
+  private currentFunction(): number {
+    for (let i = this.functions.length - 1; i >= 0; i--) if (this.functions[i].bodyClose < 0) return i;
+    return -1;
+  }
+}
+
+function describe(t: MflToken): string {
+  return t.kind === 'eof' ? 'the end of the file' : `\`${t.text}\``;
+}

@@ -1,0 +1,149 @@
+// The spool index: every capsule of a folder (never a `.tmp` being written), summarised and handed
+// out one by one as it is read, so memory is the capsule being read plus one small summary each,
+// whatever the spool's size. A large spool is read on worker threads (spool-workers.ts); a small one
+// on this thread, in slices that give the event loop a turn. A capsule that cannot be read is
+// listed with the engine's reason and never stops the rest.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { fileError } from '../../file-error';
+import { RecordingError } from '../../model/errors';
+import type { OpenOptions } from '../../open-options';
+import { kindOf, notRegularError } from '../../regular-file';
+import { summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
+import { folderKeyResolver } from './folder-keys';
+import { isCapsuleName, parseSpoolName } from './spool-name';
+import { summariseOnWorkers, workerCount, workerScriptFound } from './spool-workers';
+
+export interface SpoolProgress {
+  done: number;
+  total: number;
+  bytes: number;
+}
+
+export interface SpoolOptions extends Pick<OpenOptions, 'keyHex' | 'keyFile' | 'env'> {
+  /** 1: read on this thread only; n > 1: on n worker threads; default: workers for a large spool when cores are spare. */
+  threads?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: SpoolProgress) => void;
+}
+
+/** The capsule names of a folder, newest name first. A folder that cannot be listed is a RecordingError. */
+export async function listSpool(folder: string): Promise<string[]> {
+  const dir = resolve(folder);
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    const err = fileError(dir, e);
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      throw new RecordingError('io', `${dir}: not a folder; give the spool folder (TIN_REPLAY_DIR) that holds the .tcap files`, { file: dir });
+    }
+    throw err;
+  }
+  return entries
+    .filter((e) => (e.isFile() || e.isSymbolicLink()) && isCapsuleName(e.name))
+    .map((e) => e.name)
+    .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+}
+
+/**
+ * One capsule file, summarised or listed as unreadable with its reason (never throws); undefined
+ * when it is gone (a spool drops its oldest capsules as it fills).
+ */
+export function readSpoolCapsule(file: string, keysFor: (file: string) => FolderKeys): SpoolCapsule | undefined {
+  const name = basename(file);
+  let size = 0;
+  try {
+    let bytes: Uint8Array;
+    try {
+      bytes = readIntoScratch(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw fileError(file, e);
+    }
+    size = bytes.length;
+    return summariseCapsule(bytes, file, name, keysFor);
+  } catch (e) {
+    const fromName = parseSpoolName(name);
+    const err = e instanceof RecordingError ? e : new RecordingError('damaged', `${file}: cannot be read: ${e instanceof Error ? e.message : String(e)}`, { file });
+    return { readable: false, file, name, size, wall: fromName?.wall ?? null, core: fromName?.core ?? null, code: err.code, reason: err.message };
+  }
+}
+
+/** One read buffer per thread, grown to the largest capsule: reading a spool allocates nothing per capsule. */
+let scratch = new Uint8Array(256 * 1024);
+
+/** The file's bytes in the scratch buffer (valid until the next call). */
+function readIntoScratch(file: string): Uint8Array {
+  // As every recording is opened (regular-file.ts): O_NONBLOCK so a FIFO's open returns, and only a
+  // regular file is read, never past the size it had when opened.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notRegularError(file, kindOf(stat));
+    const size = stat.size;
+    if (scratch.length < size) scratch = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, scratch, at, size - at, at);
+      if (n === 0) break; // cut while being read: the envelope checks say so
+      at += n;
+    }
+    return scratch.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Work done between two turns of the event loop, so a host (VS Code) stays responsive. */
+const SLICE_MS = 10;
+
+/**
+ * Every capsule of the folder, newest name first. Throws only for the folder itself, a malformed
+ * key or a cancel.
+ */
+export async function* readSpool(folder: string, options: SpoolOptions = {}): AsyncGenerator<SpoolCapsule> {
+  const dir = resolve(folder);
+  const names = await listSpool(dir);
+  const keysFor = folderKeyResolver({ ...options, env: options.env ?? process.env });
+  if (names.length) keysFor(join(dir, names[0])); // a malformed key is said once, for the whole spool
+  let bytes = 0;
+  options.onProgress?.({ done: 0, total: names.length, bytes });
+  const workers = options.threads === undefined ? workerCount(names.length) : options.threads > 1 && workerScriptFound() ? options.threads : 0;
+  if (workers > 0) {
+    let done = 0;
+    const setup = { dir, keyHex: options.keyHex, keyFile: options.keyFile, env: options.env ?? process.env };
+    try {
+      for await (const batch of summariseOnWorkers(setup, names, workers, () => options.signal?.aborted === true)) {
+        for (const capsule of batch) {
+          if (options.signal?.aborted) throw cancelled(dir);
+          bytes += capsule?.size ?? 0;
+          options.onProgress?.({ done: ++done, total: names.length, bytes });
+          if (capsule) yield capsule;
+        }
+      }
+      if (options.signal?.aborted) throw cancelled(dir);
+      return;
+    } catch (e) {
+      // A worker that could not start (no threads in this host): read on this thread instead.
+      if (e instanceof RecordingError || done > 0) throw e;
+    }
+  }
+  let sliceStart = Date.now();
+  for (let i = 0; i < names.length; i++) {
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      sliceStart = Date.now();
+    }
+    if (options.signal?.aborted) throw cancelled(dir);
+    const capsule = readSpoolCapsule(join(dir, names[i]), keysFor);
+    bytes += capsule?.size ?? 0;
+    options.onProgress?.({ done: i + 1, total: names.length, bytes });
+    if (capsule) yield capsule;
+  }
+}
+
+export function cancelled(dir: string): RecordingError {
+  return new RecordingError('cancelled', `${dir}: indexing the spool was cancelled`, { file: dir });
+}

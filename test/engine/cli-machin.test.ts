@@ -1,0 +1,138 @@
+// `frozen-run inspect` and `history` with the real machin 0.137.0 (test/support/machin.ts builds
+// it): panic, causal chain, verify verdict and histories must equal what machin prints, for the
+// fixtures (outputs.json, recorded with this machin) and for a program recorded here. History
+// positions follow docs/value-positions.md, computed here independently of the engine.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { buildCli, CLI } from './build-cli';
+import { MACHIN_FIXTURES } from '../support/paths';
+import { expectedHistory, machinPath, panicPosition, probeLines, recordProgram, runMachin, scheduleOf } from '../support/machin';
+import { tempDir } from '../machin/support';
+
+const FIX = MACHIN_FIXTURES;
+const MACHIN = machinPath();
+before(async () => {
+  await buildCli();
+});
+
+interface Replay {
+  args: string[];
+  stderr: string;
+}
+
+function run(args: string[], machin: string[] = ['--machin', MACHIN]) {
+  const r = spawnSync(process.execPath, [CLI, ...args, ...machin], { encoding: 'utf8', env: { ...process.env, MACHIN: '' }, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `inspect --json` against machin's own `--json` and `--verify` stderr. */
+function assertInspect(file: string, jsonStderr: string, verifyStderr: string) {
+  const r = run(['inspect', file, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  const jsonLine = jsonStderr.split('\n').find((l) => l.startsWith('{"panic"'));
+  if (jsonLine) {
+    const p = JSON.parse(jsonLine) as { panic: string; goroutine: string; scheduleOp: number; causalChain: string[] };
+    // machin's P is racy (docs/value-positions.md): the panic is placed by the rule, and its
+    // causal chain is the trace's first ops up to there, a prefix of machin's own chain.
+    const schedule = scheduleOf(file);
+    const op = panicPosition(schedule, p.goroutine, p.scheduleOp);
+    assert.deepEqual(j.panic, { message: p.panic, thread: p.goroutine, op });
+    assert.deepEqual(j.causalChain, schedule.slice(0, op));
+    assert.deepEqual(j.causalChain, p.causalChain.slice(0, op));
+  } else {
+    assert.equal(j.panic, null);
+  }
+  const v = /replay-verify: schedule (\d+)\/(\d+) ops, io-underrun=(yes|no), boundary=(\S+) -> (\w+)/.exec(verifyStderr);
+  if (v) assert.deepEqual(j.verify, { scheduleDone: Number(v[1]), scheduleTotal: Number(v[2]), ioUnderrun: v[3] === 'yes', boundary: v[4], verdict: v[5] });
+  else assert.equal(j.verify, null);
+}
+
+const dirs = readdirSync(FIX).filter((d) => {
+  try {
+    return Array.isArray((JSON.parse(readFileSync(join(FIX, d, 'outputs.json'), 'utf8')) as { replays?: unknown }).replays);
+  } catch {
+    return false;
+  }
+});
+
+describe('frozen-run with the real machin, fixtures', () => {
+  for (const d of dirs) {
+    const trace = readdirSync(join(FIX, d)).find((f) => f.endsWith('.mflrr'));
+    if (!trace) continue;
+    const file = join(FIX, d, trace);
+    const replays = (JSON.parse(readFileSync(join(FIX, d, 'outputs.json'), 'utf8')) as { replays: Replay[] }).replays;
+    if (readFileSync(file).length === 0) continue; // the empty deadlock trace: see cli.test.ts
+
+    it(`${d}: inspect --json agrees with machin replay --json and --verify`, () => {
+      const of = (flag: string) => replays.find((x) => x.args.includes(flag))?.stderr ?? '';
+      assertInspect(file, of('--json'), of('--verify'));
+    });
+
+    const print = replays.find((x) => x.args.includes('--print'));
+    if (!print) continue;
+    const panicLine = replays.find((x) => x.args.includes('--json'))?.stderr.split('\n').find((l) => l.startsWith('{"panic"'));
+    const ender = panicLine ? (JSON.parse(panicLine) as { goroutine: string }).goroutine : '0';
+    const probes = probeLines(print.stderr);
+    // Two variables per fixture keep the run short; every value of each is compared.
+    const names = [...new Set(probes.map((m) => m.name))].slice(0, 2);
+    for (const name of names) {
+      it(`${d}: history ${name} --json equals machin replay --print, positions by the rule`, () => {
+        const r = run(['history', file, name, '--json']);
+        assert.equal(r.code, 0, r.stderr);
+        const j = JSON.parse(r.stdout) as { entries: Array<{ op: number; goroutine: string; value: string }> };
+        assert.deepEqual(j.entries, expectedHistory(file, probes, name, ender));
+      });
+    }
+  }
+});
+
+describe('frozen-run with the real machin, a program recorded here', () => {
+  const SOURCE = `func produce(ch, n) { k := 0  for k < n { item := "job-" + str(k)  ch <- item  k = k + 1 } close(ch) }
+func main() {
+    ch := make(chan string)
+    go produce(ch, 5)
+    go produce(ch, 4)
+    seen := 0  last := ""
+    for seen < 9 { last = <-ch  seen = seen + 1 }
+    parts := []int{1, 2, 3}
+    println(last + str(parts[seen - 5]))
+}
+`;
+
+  it('inspect --json and history of every variable machin prints agree with machin, in five launches', () => {
+    const dir = tempDir('cli-machin-');
+    const { trace } = recordProgram(dir, 'jobs', SOURCE);
+    const json = runMachin(['replay', trace, '--json'], { timeoutMs: 30_000 });
+    assert.match(json.stderr, /"panic":"index out of range \[4\] with length 3"/);
+    assertInspect(trace, json.stderr, '');
+    const names = ['k', 'item', 'seen', 'last', 'n'];
+    const printed = runMachin(['replay', trace, '--print', names.join(',')], { timeoutMs: 30_000 });
+    const probes = probeLines(printed.stderr);
+    const everyName = [...new Set(probes.map((p) => p.name))].sort();
+    assert.deepEqual(everyName, ['item', 'k', 'last', 'seen'], 'machin prints these (n is a parameter: never assigned)');
+    for (const name of everyName) {
+      const want = expectedHistory(trace, probes, name);
+      for (let launch = 0; launch < (name === 'item' ? 5 : 1); launch++) {
+        const r = run(['history', trace, name, '--json']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.deepEqual((JSON.parse(r.stdout) as { entries: unknown }).entries, want, `${name}, launch ${launch + 1}`);
+      }
+    }
+  });
+
+  it('history with --machin but the program missing says the program is missing, not that machin is needed', () => {
+    const dir = tempDir('cli-machin-');
+    const trace = join(dir, 'crash.mflrr');
+    copyFileSync(join(FIX, 'crash/crash.mflrr'), trace);
+    const r = run(['history', trace, 'idx']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /the program is missing: program \/home\/ci\/app\/crash\.mfl not found/);
+    assert.doesNotMatch(r.stderr, /machin is needed/);
+    const none = run(['history', trace, 'idx'], []);
+    assert.match(none.stderr, /machin is needed/, 'without machin anywhere, that is what it says');
+  });
+});

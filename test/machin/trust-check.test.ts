@@ -1,0 +1,31 @@
+// An instrumented replay that does not end as the plain one is not trusted, and says why.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseReplayOutput } from '../../replay-engine/machin/machin-output';
+import { instrumentedReplayDiffers } from '../../replay-engine/machin/source/trust-check';
+
+const faithful = 'replay-verify: schedule 4/4 ops, io-underrun=no, boundary=faithful -> FAITHFUL\n';
+const diverged = 'replay-verify: schedule 3/4 ops, io-underrun=no, boundary=faithful -> DIVERGED\n';
+const panic = (g: string, op: number) => `panic: index out of range [12] with length 2\n  (replay: goroutine ${g}, schedule op ${op}/4)\n`;
+const deadlock = (order: string[]) => `fatal: deadlock — all 2 goroutine(s) blocked, none can make progress:\n${order.map((g) => `  goroutine ${g}  waiting to receive on channel #0\n`).join('')}`;
+
+describe('trusting an instrumented replay', () => {
+  it('trusts one that ends as the plain replay, whatever order machin lists blocked goroutines in', () => {
+    assert.equal(instrumentedReplayDiffers(parseReplayOutput(faithful), parseReplayOutput(faithful)), null);
+    assert.equal(instrumentedReplayDiffers(parseReplayOutput(panic('0', 4)), parseReplayOutput(panic('0', 4))), null);
+    const a = parseReplayOutput(deadlock(['0', '0.1']));
+    assert.ok(a.deadlock, 'the deadlock form is recognised');
+    assert.equal(instrumentedReplayDiffers(a, parseReplayOutput(deadlock(['0.1', '0']))), null);
+  });
+
+  it('names the verdict that changed', () => {
+    const why = instrumentedReplayDiffers(parseReplayOutput(faithful), parseReplayOutput(diverged));
+    assert.match(why ?? '', /verdict FAITHFUL \(schedule 4\/4\) became DIVERGED \(schedule 3\/4\)/);
+    assert.match(why ?? '', /record-level stepping still works/);
+  });
+
+  it('names a panic that moved or vanished', () => {
+    assert.match(instrumentedReplayDiffers(parseReplayOutput(panic('0', 4)), parseReplayOutput(panic('0.1', 4))) ?? '', /in goroutine 0 at op 4\/4 became .* in goroutine 0\.1/);
+    assert.match(instrumentedReplayDiffers(parseReplayOutput(panic('0', 4)), parseReplayOutput('')) ?? '', /became no panic/);
+  });
+});
