@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { expectedHistory, probeLines, runMachin } from '../support/machin';
+import { expectedHistory, pointTraceAt, probeLines, runMachin } from '../support/machin';
 import { EVENT, type CursorEventBody, type ThreadsEventBody } from '../../debug-adapter/contract';
 import { buildAdapter, copyFixture, launchAndStop, machinFixtures, moveAndStop, machinEnv, startAdapter } from './support';
 
@@ -19,7 +19,10 @@ const NAMES = ['ch', 'xs', 'idx', 'a', 'b'];
 
 /** machin's values for goroutine `g` as of position `p`: the last of each name placed at or before it. */
 function printedAt(trace: string, g: string, p: number): Record<string, string> {
-  const probes = probeLines(runMachin(['replay', trace, '--print', NAMES.join(',')], { timeoutMs: 30_000 }).stderr);
+  // The fixture names its program where it was recorded: replay a copy that names the one here.
+  const here = pointTraceAt(trace, path.join(path.dirname(trace), path.basename(crash.program)), `${trace}.here.mflrr`);
+  const probes = probeLines(runMachin(['replay', here, '--print', NAMES.join(',')], { timeoutMs: 30_000 }).stderr);
+  assert.ok(probes.length > 0, 'machin printed no values');
   const values: Record<string, string> = {};
   for (const name of NAMES) {
     const last = expectedHistory(trace, probes, name, '0').filter((e) => e.goroutine === g && e.op <= p).at(-1);

@@ -1,6 +1,5 @@
 // What a user of rr, Pernosco or Replay.io trips on in VS Code, tried on a machin trace as they
-// would try it (issue 15), with the machin stand-in on PATH (it replays outputs recorded from real
-// machin 0.137.0):
+// would try it (issue 15), with the real machin 0.137.0 on PATH:
 //   - a click on the timeline with no session selects and shows the record, and starts nothing;
 //     Debug from Here does; with a session running a click moves it and the layout stays;
 //   - the debug toolbar groups the reverse buttons after the forward ones, with their own icons,
