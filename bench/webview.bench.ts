@@ -1,5 +1,6 @@
 // The timeline webview in Chromium: first paint for a 400,000-op model and frame cost of pan and
-// zoom at 10,000,000 ops, a 300,000-effect capsule against the 400,000-op trace (paint and pan), in the same host-like harness page the webview tests use. Models are
+// zoom at 10,000,000 ops, a 300,000-effect capsule against the 400,000-op trace (paint and pan),
+// a 750,000-goroutine trace against it (model size, paint, pan, lane scroll), in the same host-like harness page the webview tests use. Models are
 // synthetic typed arrays of that size generated in the page (a real 10M-op trace would mostly
 // measure the trace reader, which has its own benchmark). Baselines run in the same page:
 // - first paint vs. delivering the same bytes to a listener that only waits for the next frame;
@@ -9,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecording } from '../replay-engine/open';
+import { Packr } from 'msgpackr';
 import { packModel } from '../webview-ui/protocol';
 import { timelineModel } from '../extension/view-models/timeline-model';
 import type { Browser, Page } from 'playwright-core';
@@ -85,6 +87,43 @@ async function realTraceModel(ops: number): Promise<{ b64: string; bytes: number
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A trace of `goroutines` goroutines (main, 0.1, and workers 0.1.1 .. spawned by it, each running
+ * twice, once in each half), read by the engine, as the host's packed model; with the size the
+ * same model had when threads travelled as a list of objects (before issue 19).
+ */
+async function manyGoroutinesModel(goroutines: number): Promise<{ b64: string; bytes: number; listBytes: number; records: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'frozen-run-bench-'));
+  try {
+    const file = join(dir, 'server.mflrr');
+    const lines = ['MFLRR 1', 'boundary faithful', 'program /home/ci/app/server.mfl', 'safe 1', 'S 0', 'S 0.1'];
+    for (let round = 0; round < 2; round++) for (let k = 1; k <= goroutines - 2; k++) lines.push(round === 0 && k % 8 === 0 ? `I 0.1.${k} 3132\nS 0.1.${k}` : `S 0.1.${k}`);
+    writeFileSync(file, lines.join('\n') + '\n');
+    const rec = await readRecording(file);
+    const model = timelineModel(rec);
+    const packed = packModel(model);
+    const listBytes = new Packr({ moreTypes: true, useRecords: false }).pack(model).byteLength;
+    return { b64: Buffer.from(packed).toString('base64'), bytes: packed.byteLength, listBytes, records: rec.timeline.recordCount };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Frames of scrolling the lanes (the wheel over the lane names), in a page where a model is shown. */
+async function scrollLanes(page: Page): Promise<number[]> {
+  const box = (await page.locator('canvas').boundingBox())!;
+  await page.mouse.move(box.x + 60, box.y + 200);
+  await settle(page);
+  await frameDurations(page);
+  const frames: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    await page.mouse.wheel(0, i % 10 < 6 ? 1200 : -800);
+    await settle(page);
+    frames.push(...(await frameDurations(page)));
+  }
+  return frames;
 }
 
 function median(xs: number[]): number {
@@ -169,6 +208,53 @@ export async function run(): Promise<BenchResult[]> {
     results.push({ name: `  capsule pan frame, median (${capsulePan.length} frames)`, value: median(capsulePan), unit: 'ms', goal: '< 16 ms', ok: median(capsulePan) < 16 });
     results.push({ name: '  capsule pan frame median / 400k-op trace median', value: panRatio, unit: 'x', goal: '<= 1.25x', ok: panRatio <= 1.25 });
     results.push({ name: '  capsule pan frame p95 / 400k-op trace p95', value: panP95Ratio, unit: 'x', goal: '<= 1.5x', ok: panP95Ratio <= 1.5 });
+
+    // 750,000 goroutines (issue 19) against the 400,000-op trace, in fresh pages, interleaved:
+    // first paint, pan frames, and frames of scrolling the lanes.
+    const many = await manyGoroutinesModel(750_000);
+    results.push({ name: `750k-goroutine model (${(many.records / 1e6).toFixed(2)}M records): packed size`, value: many.bytes / 1e6, unit: 'MB' });
+    results.push({ name: '  / the same model with threads as a list of objects', value: many.bytes / many.listBytes, unit: 'x' });
+    results.push({ name: '  / the 400k-op trace model', value: many.bytes / bytes, unit: 'x' });
+    const manyPaints: number[] = [];
+    const basePaints: number[] = [];
+    const manyPan: number[] = [];
+    const basePan: number[] = [];
+    const manyScroll: number[] = [];
+    const baseScroll: number[] = [];
+    let manyNodes = 0;
+    for (let i = 0; i < 3; i++) {
+      for (const [data, paints, pans, scrolls] of [
+        [many.b64, manyPaints, manyPan, manyScroll],
+        [b64, basePaints, basePan, baseScroll],
+      ] as const) {
+        const pv = await openView(browser, 'timeline', { width: 1400, height: 800 });
+        await pv.page.evaluate((d) => (window as unknown as { harness: { prepareBase64(b: string): number } }).harness.prepareBase64(d), data);
+        paints.push(await hx(pv.page).firstPaint());
+        scrolls.push(...(await scrollLanes(pv.page)));
+        const box = (await pv.page.locator('canvas').boundingBox())!;
+        await pv.page.mouse.move(box.x + box.width / 2, box.y + 80);
+        await pv.page.keyboard.down('Shift');
+        for (let j = 0; j < 20; j++) {
+          await pv.page.mouse.wheel(0, j % 10 < 5 ? 400 : -300);
+          await settle(pv.page);
+          pans.push(...(await frameDurations(pv.page)));
+        }
+        await pv.page.keyboard.up('Shift');
+        if (data === many.b64) manyNodes = Math.max(manyNodes, await pv.page.evaluate(() => document.getElementsByTagName('*').length));
+        const problems = await pv.problems();
+        if (problems.length > 0) throw new Error(`the timeline reported problems: ${problems.join('; ')}`);
+        await pv.page.context().close();
+      }
+    }
+    const manyPaint = median(manyPaints);
+    results.push({ name: 'first paint, 750k goroutines via engine (median of 3)', value: manyPaint, unit: 'ms', goal: '< 2000 ms', ok: manyPaint < 2000 });
+    results.push({ name: '  / 400k-op trace first paint', value: manyPaint / median(basePaints), unit: 'x' });
+    results.push({ name: `  pan frame, median (${manyPan.length} frames)`, value: median(manyPan), unit: 'ms', goal: '< 16 ms', ok: median(manyPan) < 16 });
+    results.push({ name: '  pan frame median / 400k-op trace median', value: median(manyPan) / median(basePan), unit: 'x', goal: '<= 1.5x', ok: median(manyPan) / median(basePan) <= 1.5 });
+    results.push({ name: '  pan frame p95 / 400k-op trace p95', value: p95(manyPan) / p95(basePan), unit: 'x' });
+    results.push({ name: `  lane scroll frame, median (${manyScroll.length} frames)`, value: median(manyScroll), unit: 'ms', goal: '< 16 ms', ok: median(manyScroll) < 16 });
+    results.push({ name: '  lane scroll frame median / 400k-op trace median', value: median(manyScroll) / median(baseScroll), unit: 'x', goal: '<= 1.5x', ok: median(manyScroll) / median(baseScroll) <= 1.5 });
+    results.push({ name: '  DOM nodes in the page (750k goroutines)', value: manyNodes, unit: 'nodes', goal: '< 400', ok: manyNodes < 400 });
 
     // Pan and zoom at 10,000,000 ops.
     const v = await openView(browser, 'timeline', { width: 1400, height: 800 });

@@ -207,12 +207,33 @@ export type HistoryToHost =
 
 const packr = new Packr({ moreTypes: true, useRecords: false });
 
-export function packModel(model: TimelineModel): Uint8Array {
-  return plainBytes(packr.pack(model));
+/**
+ * How `threads` travels: the ids joined by newlines (ids never hold one), and the labels the same
+ * way only when some thread has one. 750,000 goroutines as objects are about 18 MB of msgpack maps
+ * and most of the unpacking time; as one string they cost their characters.
+ */
+interface PackedThreads {
+  threadIds: string;
+  threadLabels?: string;
 }
 
+export function packModel(model: TimelineModel): Uint8Array {
+  const { threads, ...rest } = model;
+  const packed: PackedThreads = { threadIds: threads.map((t) => t.id).join('\n') };
+  if (threads.some((t) => t.label !== '')) packed.threadLabels = threads.map((t) => t.label.replace(/\n/g, ' ')).join('\n');
+  return plainBytes(packr.pack({ ...rest, ...packed }));
+}
+
+/** The model as packModel packed it (a model packed with `threads` as a list reads as well). */
 export function unpackModel(data: Uint8Array): TimelineModel {
-  return packr.unpack(data) as TimelineModel;
+  const raw = packr.unpack(data) as (TimelineModel & Partial<PackedThreads>) | null;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw.threads) || typeof raw.threadIds !== 'string') return raw as TimelineModel;
+  const { threadIds, threadLabels, ...rest } = raw;
+  const ids = threadIds === '' ? [] : threadIds.split('\n');
+  const labels = typeof threadLabels === 'string' ? threadLabels.split('\n') : null;
+  const threads: ThreadMsg[] = new Array(ids.length);
+  for (let t = 0; t < ids.length; t++) threads[t] = { id: ids[t], label: labels?.[t] ?? '' };
+  return { ...rest, threads };
 }
 
 export function packHistory(history: HistoryModel): Uint8Array {

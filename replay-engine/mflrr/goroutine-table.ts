@@ -5,8 +5,9 @@
 import type { TimelineBuilder } from '../model/timeline';
 
 /** Parent-relative goroutine path: `0`, `0.1`, `0.1.2` (spawn counts start at 1). */
-const GOROUTINE_ID = /^0(\.[1-9][0-9]{0,9})*$/;
+export const GOROUTINE_ID = /^0(\.[1-9][0-9]{0,9})*$/;
 export const MAX_ID_BYTES = 1024;
+const ASCII = new TextDecoder();
 
 export class GoroutineTable {
   // Short ids: open addressing over (lo, hi) words; thread index + 1 in `shortThread` (0: empty).
@@ -15,12 +16,14 @@ export class GoroutineTable {
   private shortHi = new Int32Array(1 << 8);
   private shortThread = new Int32Array(1 << 8);
   private shortCount = 0;
-  // Long ids: hash → entries, bytes kept back to back.
+  // Long ids: hash → entries, bytes kept back to back; typed arrays, grown by doubling (a trace of
+  // 750,000 goroutines has nearly all its ids here: `0.1.2.3.4.5.6`).
   private longSlots = new Int32Array(64).fill(-1);
   private longBytes = new Uint8Array(1024);
-  private longStart: number[] = [0];
-  private longHash: number[] = [];
-  private longThread: number[] = [];
+  private longStart = new Uint32Array(33);
+  private longHash = new Int32Array(32);
+  private longThread = new Int32Array(32);
+  private longCount = 0;
 
   constructor(private readonly builder: TimelineBuilder) {}
 
@@ -53,15 +56,20 @@ export class GoroutineTable {
       }
       return this.short(lo, hi);
     }
-    const mask = this.longSlots.length - 1;
-    let slot = hash & mask;
+    const slots = this.longSlots;
+    const mask = slots.length - 1;
+    const starts = this.longStart;
+    const bytes = this.longBytes;
+    // h * 31 + byte alone leaves ids that differ in their last digits in neighbouring slots,
+    // which linear probing turns into long runs: mixed first.
+    let slot = mix(hash) & mask;
     for (;;) {
-      const e = this.longSlots[slot];
+      const e = slots[slot];
       if (e < 0) return this.insertLong(buf, from, to, hash, slot);
-      const start = this.longStart[e];
-      if (this.longHash[e] === hash && this.longStart[e + 1] - start === len) {
+      const start = starts[e];
+      if (this.longHash[e] === hash && starts[e + 1] - start === len) {
         let i = 0;
-        while (i < len && this.longBytes[start + i] === buf[from + i]) i++;
+        while (i < len && bytes[start + i] === buf[from + i]) i++;
         if (i === len) return this.longThread[e];
       }
       slot = (slot + 1) & mask;
@@ -76,7 +84,7 @@ export class GoroutineTable {
       id += String.fromCharCode(b);
     }
     if (!GOROUTINE_ID.test(id)) return -1;
-    const t = this.builder.internThread(id);
+    const t = this.builder.addThread(id);
     this.shortLo[slot] = lo;
     this.shortHi[slot] = hi;
     this.shortThread[slot] = t + 1;
@@ -105,33 +113,72 @@ export class GoroutineTable {
 
   private insertLong(buf: Uint8Array, from: number, to: number, hash: number, slot: number): number {
     const len = to - from;
-    if (len === 0 || len > MAX_ID_BYTES) return -1;
-    const id = latin1(buf, from, to);
-    if (!GOROUTINE_ID.test(id)) return -1;
-    const t = this.builder.internThread(id);
-    const e = this.longThread.length;
-    const end = this.longStart[e];
-    if (end + len > this.longBytes.length) {
-      const grown = new Uint8Array(Math.max(this.longBytes.length * 2, end + len));
-      grown.set(this.longBytes);
-      this.longBytes = grown;
+    if (len === 0 || len > MAX_ID_BYTES || !isGoroutineId(buf, from, to)) return -1;
+    // Checked to be ASCII digits and dots, so UTF-8 decoding is exact (and one call, not a string per byte).
+    const t = this.builder.addThread(ASCII.decode(buf.subarray(from, to)));
+    const e = this.longCount;
+    if (e + 1 >= this.longThread.length) {
+      const size = this.longThread.length * 2;
+      this.longStart = grow(this.longStart, new Uint32Array(size + 1));
+      this.longHash = grow(this.longHash, new Int32Array(size));
+      this.longThread = grow(this.longThread, new Int32Array(size));
     }
-    this.longBytes.set(buf.subarray(from, to), end);
-    this.longStart.push(end + len);
-    this.longHash.push(hash);
-    this.longThread.push(t);
+    const end = this.longStart[e];
+    if (end + len > this.longBytes.length) this.longBytes = grow(this.longBytes, new Uint8Array(Math.max(this.longBytes.length * 2, end + len)));
+    const bytes = this.longBytes;
+    for (let i = 0; i < len; i++) bytes[end + i] = buf[from + i]; // a short id: no subarray to make
+    this.longStart[e + 1] = end + len;
+    this.longHash[e] = hash;
+    this.longThread[e] = t;
     this.longSlots[slot] = e;
-    if (this.longThread.length * 2 > this.longSlots.length) {
-      this.longSlots = new Int32Array(this.longSlots.length * 2).fill(-1);
-      const m = this.longSlots.length - 1;
-      for (let k = 0; k < this.longHash.length; k++) {
-        let s = this.longHash[k] & m;
-        while (this.longSlots[s] >= 0) s = (s + 1) & m;
-        this.longSlots[s] = k;
+    this.longCount = e + 1;
+    if (this.longCount * 2 > this.longSlots.length) {
+      const slots = new Int32Array(this.longSlots.length * 2).fill(-1);
+      const m = slots.length - 1;
+      for (let k = 0; k < this.longCount; k++) {
+        let s = mix(this.longHash[k]) & m;
+        while (slots[s] >= 0) s = (s + 1) & m;
+        slots[s] = k;
       }
+      this.longSlots = slots;
     }
     return t;
   }
+}
+
+function grow<T extends Uint8Array | Uint32Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+/** Spreads a 32-bit hash over all its bits (murmur3's finalizer). */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+const DOT = 0x2e;
+const D0 = 0x30;
+const D1 = 0x31;
+const D9 = 0x39;
+
+/** GOROUTINE_ID on the bytes, without making the string first: `0`, then `.N` parts, N 1-10 digits, no leading 0. */
+export function isGoroutineId(buf: Uint8Array, from: number, to: number): boolean {
+  if (to <= from || buf[from] !== D0) return false;
+  let i = from + 1;
+  while (i < to) {
+    if (buf[i] !== DOT || i + 1 >= to) return false;
+    const first = buf[i + 1];
+    if (first < D1 || first > D9) return false;
+    let j = i + 2;
+    while (j < to && j - i <= 10 && buf[j] >= D0 && buf[j] <= D9) j++;
+    i = j;
+    if (i < to && buf[i] !== DOT) return false;
+  }
+  return true;
 }
 
 /** Where a short id (its bytes packed into lo, hi) starts probing in a table of 2^bits slots. */

@@ -91,11 +91,16 @@ export class ScanKernel {
 
   /** From now on the kernel reads lines of goroutine `id` as thread t (ids over 16 bytes: never). */
   teach(id: string, t: number): void {
-    if (id.length > 16) return;
+    if (id.length > 16 || id.length === 0 || this.full) return;
     this.mem.fill(0, this.idAt, this.idAt + 32);
     for (let i = 0; i < id.length; i++) this.mem[this.idAt + i] = id.charCodeAt(i);
-    this.k.teach(id.length, t);
+    // Refused an id it could read: its table is full or t is past its thread column, and thread
+    // numbers only grow, so it will refuse every later one too.
+    if (this.k.teach(id.length, t) === 0) this.full = true;
   }
+
+  /** The kernel learns no more ids (see teach). */
+  private full = false;
 
   /** The caller's buffer holds new bytes: the loaded window is stale. */
   forgetWindow(): void {

@@ -39,6 +39,9 @@ export class TraceScanner {
   private readonly header: MflrrHeader = { version: MFLRR_VERSION, boundary: null, program: null, safe: null };
   private readonly seen = new Set<HeaderKeyword>();
   private readonly kernel = ScanKernel.create();
+  /** Kernel calls in a row that read no line, and the lines to read here before the next call. */
+  private misses = 0;
+  private jsBudget = 0;
 
   constructor(
     private readonly file: string,
@@ -83,12 +86,18 @@ export class TraceScanner {
     kernel?.forgetWindow();
     let p = 0;
     while (p < end) {
-      if (kernel !== null && this.line > 0 && !this.fixup) {
+      if (kernel !== null && this.line > 0 && !this.fixup && this.jsBudget === 0) {
         p = kernel.run(buf, p, end, this.builder, this.sKind, this.iKind);
         this.line += kernel.lines;
         this.ioTotal += kernel.ioRecords;
         if (p >= end) break;
-      }
+        // A kernel call that read nothing stopped at a line it leaves here (the first line of an
+        // id, mostly). Such lines come in runs (a trace where each goroutine runs once is nothing
+        // else), so after each such miss in a row this reads a few more lines (1, 2, 4, ... 64)
+        // before asking the kernel again, instead of one call into it per line.
+        this.misses = kernel.lines === 0 ? Math.min(64, this.misses * 2 || 1) : 0;
+        this.jsBudget = this.misses;
+      } else if (this.jsBudget > 0) this.jsBudget--;
       const threads = this.builder.threads.length;
       const next = this.oneLine(buf, p, end);
       if (next < 0) break;

@@ -85,7 +85,7 @@ export function renderLegend(format: 'mflrr' | 'tcap', hasPanic: boolean): HTMLE
     item('cursor', 'debug cursor'),
     hasPanic ? item('panic', 'panic') : null,
     item('divergence', 'divergence'),
-    h('span', {}, 'wheel: zoom · shift+wheel or drag: pan · arrows, +/−, Home/End, Enter: go to'),
+    h('span', {}, `wheel: zoom · shift+wheel or drag: pan · arrows, +/−, Home/End, Enter: go to · /: find a ${format === 'tcap' ? 'task' : 'goroutine'}`),
   );
 }
 

@@ -118,7 +118,7 @@ function showModel(model: TimelineModel): void {
   const panicLine = renderPanicLine(model.panic, model.threads, index.stepCount, model.format);
   if (panicLine) root.appendChild(panicLine);
   root.appendChild(divergenceLine);
-  root.append(renderLegend(model.format, model.panic !== null), view.element, view.status, details.element, view.laneList, view.announcer);
+  root.append(renderLegend(model.format, model.panic !== null), view.element, view.findBar, view.status, details.element, view.laneList, view.announcer);
   current = { view, details, model };
 
   const saved = loadState<SavedState>();

@@ -8,6 +8,7 @@ import { blendOver, packRgba, withAlpha, type Palette } from './palette';
 import type { Rgba } from '../shared/theme-colors';
 import { AXIS_HEIGHT, GUTTER_WIDTH, LANE_HEIGHT, type Viewport } from './viewport';
 import { lowerBound } from '../../replay-engine/model/lower-bound';
+import { LaneRows } from './lane-rows';
 
 export interface Marks {
   /** Selected record, or -1. */
@@ -39,6 +40,8 @@ export class TimelineRenderer {
     private index: TimelineIndex,
     private view: Viewport,
     private palette: Palette,
+    /** Which lane each row shows (the timeline's lane filter); every lane when not given. */
+    private rows: LaneRows = new LaneRows(index.laneCount),
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('canvas 2d context unavailable');
@@ -95,7 +98,7 @@ export class TimelineRenderer {
   /** When the lanes do not fit, a thumb at the right edge shows which ones are on screen. */
   private drawLaneScrollbar(): void {
     const { ctx, view, index, palette } = this;
-    const total = index.laneCount * LANE_HEIGHT;
+    const total = this.rows.count * LANE_HEIGHT;
     if (total <= view.plotHeight) return;
     const h = Math.max(16, (view.plotHeight * view.plotHeight) / total);
     const y = AXIS_HEIGHT + (view.scrollY / (total - view.plotHeight)) * (view.plotHeight - h);
@@ -103,10 +106,11 @@ export class TimelineRenderer {
     ctx.fillRect(view.width - 7, y, 5, h);
   }
 
-  private visibleLanes(): [number, number] {
-    const { view, index } = this;
+  /** Rows [first, last) on screen: all a frame ever lays out, however many lanes there are. */
+  visibleRows(): [number, number] {
+    const { view } = this;
     const first = Math.max(0, Math.floor(view.scrollY / LANE_HEIGHT));
-    const last = Math.min(index.laneCount, Math.ceil((view.scrollY + view.plotHeight) / LANE_HEIGHT));
+    const last = Math.min(this.rows.count, Math.ceil((view.scrollY + view.plotHeight) / LANE_HEIGHT));
     return [first, last];
   }
 
@@ -149,15 +153,16 @@ export class TimelineRenderer {
     const chainEnd = index.chainEnd;
     const hasPanic = chainEnd >= 0;
     const chainCol = hasPanic ? Math.floor((view.xOf(chainEnd) * dpr)) : -1;
-    const [firstLane, lastLane] = this.visibleLanes();
+    const [firstRow, lastRow] = this.visibleRows();
 
-    for (let lane = firstLane; lane < lastLane; lane++) {
-      const top = Math.round((lane * LANE_HEIGHT - view.scrollY) * dpr);
+    for (let row = firstRow; row < lastRow; row++) {
+      const lane = this.rows.laneAt(row);
+      const top = Math.round((row * LANE_HEIGHT - view.scrollY) * dpr);
       const laneH = Math.round(LANE_HEIGHT * dpr);
       const barTop = top + Math.round(3 * dpr);
       const barBottom = top + laneH - Math.round(3 * dpr);
       const ioTop = barBottom - Math.max(2, Math.round((barBottom - barTop) / 3));
-      const laneBg = lane % 2 === 1 ? lut.stripe : lut.bg;
+      const laneBg = row % 2 === 1 ? lut.stripe : lut.bg;
       const rowBg = this.rowBg;
       rowBg.fill(laneBg);
       if (hasPanic && index.chainThreads.has(lane) && chainCol > 0) rowBg.fill(lut.chainBand, 0, Math.min(W, chainCol));
@@ -244,7 +249,7 @@ export class TimelineRenderer {
     const model = index.model;
     const recordW = 1 / view.scale;
     const span = view.plotWidth * view.scale;
-    const [firstLane, lastLane] = this.visibleLanes();
+    const [firstRow, lastRow] = this.visibleRows();
     ctx.save();
     ctx.beginPath();
     ctx.rect(GUTTER_WIDTH, AXIS_HEIGHT, view.plotWidth, view.plotHeight);
@@ -252,9 +257,10 @@ export class TimelineRenderer {
     ctx.font = palette.font;
     ctx.textBaseline = 'middle';
     const hasPanic = index.chainEnd >= 0;
-    for (let lane = firstLane; lane < lastLane; lane++) {
-      const top = view.laneTop(lane);
-      if (lane % 2 === 1) {
+    for (let row = firstRow; row < lastRow; row++) {
+      const lane = this.rows.laneAt(row);
+      const top = view.laneTop(row);
+      if (row % 2 === 1) {
         ctx.fillStyle = rgb(palette.laneStripe);
         ctx.fillRect(GUTTER_WIDTH, top, view.plotWidth, LANE_HEIGHT);
       }
@@ -307,8 +313,9 @@ export class TimelineRenderer {
     ctx.rect(GUTTER_WIDTH, 0, view.plotWidth, view.height);
     ctx.clip();
     const box = (r: number, color: string, width: number) => {
-      const lane = model.recordThread[r];
-      const top = view.laneTop(lane);
+      const row = this.rows.rowOf(model.recordThread[r]);
+      if (row < 0) return; // its lane is filtered out
+      const top = view.laneTop(row);
       ctx.strokeStyle = color;
       ctx.lineWidth = width;
       ctx.strokeRect(xAt(r) - 1, top + 1, recordW + 1, LANE_HEIGHT - 2);
@@ -321,9 +328,9 @@ export class TimelineRenderer {
         ctx.setLineDash([4, 3]);
         line(ctx, x, AXIS_HEIGHT, x, plotBottom);
         ctx.setLineDash([]);
-        const lane = model.panic.thread;
-        if (lane < index.laneCount) {
-          const cy = view.laneTop(lane) + LANE_HEIGHT / 2;
+        const row = this.rows.rowOf(model.panic.thread);
+        if (row >= 0) {
+          const cy = view.laneTop(row) + LANE_HEIGHT / 2;
           ctx.fillStyle = palette.panic;
           ctx.beginPath();
           ctx.moveTo(x, cy - 7);
@@ -404,15 +411,16 @@ export class TimelineRenderer {
     ctx.textBaseline = 'middle';
     ctx.fillStyle = palette.muted;
     ctx.fillText(index.model.format === 'tcap' ? 'task' : 'goroutine', 8, AXIS_HEIGHT / 2);
-    const [firstLane, lastLane] = this.visibleLanes();
+    const [firstRow, lastRow] = this.visibleRows();
     const cursorThread = marks.cursor !== null && marks.cursor > 0 ? model.recordThread[model.stepRecord[marks.cursor - 1]] : -1;
     ctx.save();
     ctx.beginPath();
     ctx.rect(0, AXIS_HEIGHT, GUTTER_WIDTH, view.plotHeight);
     ctx.clip();
-    for (let lane = firstLane; lane < lastLane; lane++) {
-      const top = view.laneTop(lane);
-      if (lane % 2 === 1) {
+    for (let row = firstRow; row < lastRow; row++) {
+      const lane = this.rows.laneAt(row);
+      const top = view.laneTop(row);
+      if (row % 2 === 1) {
         ctx.fillStyle = rgb(palette.laneStripe);
         ctx.fillRect(0, top, GUTTER_WIDTH, LANE_HEIGHT);
       }

@@ -8,6 +8,7 @@ import { TimelineRenderer, type Marks } from './renderer';
 import { AXIS_HEIGHT, GUTTER_WIDTH, LANE_HEIGHT, Viewport, type ViewState } from './viewport';
 import { describeRecord } from './details';
 import { attachPointer } from './pointer-controller';
+import { LaneRows } from './lane-rows';
 
 export interface TimelineViewEvents {
   /** A record was selected (by click or keyboard). */
@@ -28,7 +29,14 @@ export class TimelineView {
   readonly status = h('div', { class: 'status', 'aria-hidden': 'true' });
   readonly announcer = h('div', { class: 'sr-only', 'aria-live': 'polite', role: 'status' });
   readonly laneList: HTMLElement;
+  /** "Find goroutine": a filter over the lanes, and how many it shows. */
+  readonly findBar: HTMLElement;
+  readonly findInput: HTMLInputElement;
+  private readonly laneCount = h('span', { class: 'lane-count', id: 'lane-count', role: 'status' });
   readonly viewport: Viewport;
+  readonly rows: LaneRows;
+  /** The rows the lane list holds now ([first, last), and the filter they were made for). */
+  private listed = { first: -1, last: -1, filter: '', count: -1 };
   private renderer: TimelineRenderer;
   private marks: Marks = { selected: -1, cursor: null, divergence: null, hover: -1 };
   private frame = 0;
@@ -41,15 +49,32 @@ export class TimelineView {
       tabindex: '0',
       role: 'application',
       'aria-roledescription': 'timeline',
-      'aria-label': `Timeline: ${index.recordCount} records, ${index.stepCount} ${m.format === 'tcap' ? 'effects' : 'schedule ops'}, ${index.laneCount} ${m.format === 'tcap' ? 'tasks' : 'goroutines'}. Arrow keys move the selection, plus and minus zoom, Enter goes to the selected record.`,
+      'aria-label': `Timeline: ${index.recordCount} records, ${index.stepCount} ${m.format === 'tcap' ? 'effects' : 'schedule ops'}, ${index.laneCount} ${m.format === 'tcap' ? 'tasks' : 'goroutines'}. Arrow keys move the selection, plus and minus zoom, Enter goes to the selected record, slash finds a ${m.format === 'tcap' ? 'task' : 'goroutine'}.`,
     });
     this.element = h('div', { class: 'timeline-area' }, this.canvas);
-    // As tall as the lanes need (CSSOM, which the CSP allows, unlike a style attribute).
-    this.element.style.height = `${AXIS_HEIGHT + Math.max(3, index.laneCount) * LANE_HEIGHT + 12}px`;
-    this.laneList = this.buildLaneList();
+    // As tall as the lanes need (CSSOM, which the CSP allows, unlike a style attribute), up to
+    // the stylesheet's max-height; more lanes scroll inside the canvas.
+    this.element.style.height = `${AXIS_HEIGHT + Math.min(Math.max(3, index.laneCount), 200) * LANE_HEIGHT + 12}px`;
+    this.rows = new LaneRows(index.laneCount);
+    const kind = m.format === 'tcap' ? 'task' : 'goroutine';
+    this.findInput = h('input', {
+      type: 'search',
+      class: 'lane-find-input',
+      placeholder: m.format === 'tcap' ? 'task id or name' : 'id (0.1.5), parent path (0.1.*) or name',
+      'aria-label': `Find ${kind}`,
+      'aria-describedby': 'lane-count',
+      spellcheck: 'false',
+      autocomplete: 'off',
+    });
+    this.findBar = h('div', { class: 'lane-find', role: 'search' }, h('label', {}, `Find ${kind} `, this.findInput), this.laneCount);
+    // Only the lanes in view are listed (a virtual list): a trace of 750,000 goroutines keeps a
+    // few dozen nodes here; the count line says which of how many these are.
+    this.laneList = h('ul', { class: 'sr-only', 'aria-label': m.format === 'tcap' ? 'Tasks' : 'Goroutines', 'aria-describedby': 'lane-count' });
     this.viewport = new Viewport(index.recordCount, index.laneCount);
-    this.renderer = new TimelineRenderer(this.canvas, index, this.viewport, palette);
+    this.renderer = new TimelineRenderer(this.canvas, index, this.viewport, palette, this.rows);
+    this.showLaneCount(index.laneCount);
     this.listen();
+    this.listenFind();
     this.resizeObserver.observe(this.element);
   }
 
@@ -91,7 +116,7 @@ export class TimelineView {
       const p = Math.max(0, Math.min(position, this.index.stepCount));
       const frontier = this.index.frontier(p);
       this.viewport.reveal(Math.max(0, frontier - 0.5));
-      if (p > 0) this.viewport.revealLane(this.index.model.recordThread[this.index.model.stepRecord[p - 1]]);
+      if (p > 0) this.revealLane(this.index.model.recordThread[this.index.model.stepRecord[p - 1]]);
       this.events.changed();
     }
     this.invalidate();
@@ -101,7 +126,7 @@ export class TimelineView {
     this.marks.divergence = record;
     if (record !== null && record < this.index.recordCount) {
       this.viewport.reveal(record);
-      this.viewport.revealLane(this.index.model.recordThread[record]);
+      this.revealLane(this.index.model.recordThread[record]);
     }
     this.invalidate();
   }
@@ -111,7 +136,7 @@ export class TimelineView {
     this.marks.selected = record;
     if (reveal) {
       this.viewport.reveal(record + 0.5);
-      this.viewport.revealLane(this.index.model.recordThread[record]);
+      this.revealLane(this.index.model.recordThread[record]);
     }
     const text = describeRecord(this.index, record);
     const summary = this.index.model.summaries?.[record];
@@ -130,9 +155,18 @@ export class TimelineView {
     });
   }
 
+  /** Scroll lane L into view; a lane the filter hides is shown beside the matches (the debug cursor's goroutine is always on screen). */
+  revealLane(lane: number): void {
+    const before = this.rows.count;
+    const row = this.rows.keep(lane);
+    if (this.rows.count !== before) this.viewport.setRowCount(this.rows.count);
+    if (row >= 0) this.viewport.revealLane(row);
+  }
+
   private draw(): void {
     const t0 = performance.now();
     this.renderer.draw(this.marks);
+    this.updateLaneList();
     // User Timing entries: the benchmark reads them. Cleared now and then so a long session
     // does not keep one entry per frame forever.
     if (++this.framesMeasured % 2000 === 0) performance.clearMeasures('timeline-frame');
@@ -156,16 +190,107 @@ export class TimelineView {
     this.invalidate();
   }
 
-  private buildLaneList(): HTMLElement {
-    const list = h('ul', { class: 'sr-only', 'aria-label': this.index.model.format === 'tcap' ? 'Tasks' : 'Goroutines' });
+  /** The lane list holds the rows on screen: rebuilt when they change (a scroll, the filter). */
+  private updateLaneList(): void {
+    const [first, last] = this.renderer.visibleRows();
+    const l = this.listed;
+    if (l.first === first && l.last === last && l.filter === this.rows.filter && l.count === this.rows.count) return;
+    this.listed = { first, last, filter: this.rows.filter, count: this.rows.count };
     const panic = this.index.model.panic;
-    for (let lane = 0; lane < this.index.laneCount; lane++) {
+    const items: HTMLElement[] = [];
+    for (let row = first; row < last; row++) {
+      const lane = this.rows.laneAt(row);
       const notes = [`${this.index.laneSize(lane)} records`];
       if (panic && this.index.chainThreads.has(lane)) notes.push('in the causal chain');
       if (panic?.thread === lane) notes.push('panicked');
-      list.appendChild(h('li', { 'data-lane': lane }, `${this.index.laneLabel(lane)}: ${notes.join(', ')}`));
+      items.push(h('li', { 'data-lane': lane }, `${this.index.laneLabel(lane)}: ${notes.join(', ')}`));
     }
-    return list;
+    this.laneList.replaceChildren(...items);
+    this.showLaneCount();
+  }
+
+  /** "12 of 750,000 goroutines match 0.1.*; 1–12 in view". */
+  private showLaneCount(matched?: number): void {
+    const kinds = this.index.model.format === 'tcap' ? 'tasks' : 'goroutines';
+    const total = this.index.laneCount.toLocaleString('en-US');
+    const rows = this.rows.count;
+    const [first, last] = this.listed.first >= 0 ? [this.listed.first, this.listed.last] : [0, 0];
+    const inView = last > first ? `; ${(first + 1).toLocaleString('en-US')}–${last.toLocaleString('en-US')} in view` : '';
+    if (!this.rows.filtered) this.laneCount.textContent = `${total} ${kinds}${inView}`;
+    else {
+      const n = matched ?? this.matched;
+      this.laneCount.textContent =
+        n === 0 ? `no ${kinds.slice(0, -1)} matches ${this.rows.filter} (of ${total})${rows > 0 ? `; ${rows} kept in view` : ''}` : `${n.toLocaleString('en-US')} of ${total} ${kinds} match ${this.rows.filter}${inView}`;
+    }
+  }
+
+  private matched = 0;
+
+  /** Show only the lanes matching `text` ('' for all), the debug cursor's goroutine kept. Returns the first matching lane, or -1. */
+  applyFilter(text: string): number {
+    const m = this.index.model;
+    const keep: number[] = [];
+    const c = this.marks.cursor;
+    if (c !== null && c > 0 && c <= this.index.stepCount) keep.push(m.recordThread[m.stepRecord[c - 1]]);
+    if (text.trim() === this.rows.filter) return this.firstMatch();
+    this.matched = this.rows.setFilter(text, m.threads, keep);
+    this.viewport.setRowCount(this.rows.count);
+    this.viewport.scrollY = 0;
+    this.viewport.clamp();
+    this.listed.first = -1;
+    this.showLaneCount(this.matched);
+    this.events.changed();
+    this.invalidate();
+    return this.firstMatch();
+  }
+
+  /** The first lane the filter matched (not one only kept in view), or -1. */
+  private firstMatch(): number {
+    if (!this.rows.filtered) return this.rows.count > 0 ? 0 : -1;
+    if (this.matched === 0) return -1;
+    const m = this.index.model;
+    const keep = this.marks.cursor !== null && this.marks.cursor > 0 ? m.recordThread[m.stepRecord[this.marks.cursor - 1]] : -1;
+    for (let row = 0; row < this.rows.count; row++) {
+      const lane = this.rows.laneAt(row);
+      if (lane !== keep || this.matched === this.rows.count) return lane;
+    }
+    return this.rows.laneAt(0);
+  }
+
+  /** Find a goroutine: the filter follows the text; Enter goes to the first match's first record, Escape shows every lane. */
+  private listenFind(): void {
+    let timer = 0;
+    const input = this.findInput;
+    input.addEventListener('input', () => {
+      if (timer) window.clearTimeout(timer);
+      // One filter pass per pause in typing: a pass over 750,000 ids takes tens of ms.
+      timer = window.setTimeout(() => {
+        timer = 0;
+        this.applyFilter(input.value);
+      }, 60);
+    });
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        if (timer) window.clearTimeout(timer);
+        timer = 0;
+        e.preventDefault();
+        const lane = this.applyFilter(input.value);
+        if (lane < 0) return;
+        const start = this.index.laneStart[lane];
+        if (start < this.index.laneStart[lane + 1]) this.select(this.index.laneRecords[start]);
+        else this.revealLane(lane);
+        this.canvas.focus();
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        if (timer) window.clearTimeout(timer);
+        timer = 0;
+        input.value = '';
+        this.applyFilter('');
+        const sel = this.marks.selected;
+        if (sel >= 0) this.revealLane(this.index.model.recordThread[sel]);
+        this.canvas.focus();
+      }
+    });
   }
 
   private plotX(clientX: number): number {
@@ -175,8 +300,9 @@ export class TimelineView {
   private recordAtPoint(clientX: number, clientY: number): number {
     const rect = this.canvas.getBoundingClientRect();
     const px = clientX - rect.left - GUTTER_WIDTH;
-    const lane = this.viewport.laneAt(clientY - rect.top);
-    if (lane < 0) return -1;
+    const row = this.viewport.laneAt(clientY - rect.top);
+    if (row < 0) return -1;
+    const lane = this.rows.laneAt(row);
     if (px < 0) return -1;
     const x = this.viewport.recordAt(px);
     const r = this.index.nearestInLane(lane, x);
@@ -242,11 +368,18 @@ export class TimelineView {
           break;
         }
         const dir = e.key === 'ArrowDown' ? 1 : -1;
-        let lane = idx.model.recordThread[sel] + dir;
-        while (lane >= 0 && lane < idx.laneCount && idx.laneSize(lane) === 0) lane += dir;
-        if (lane >= 0 && lane < idx.laneCount) this.select(idx.nearestInLane(lane, sel + 0.5));
+        const rows = this.rows;
+        const from = rows.rowOf(idx.model.recordThread[sel]);
+        // From a lane the filter hides, the first row below (or above) where it would be.
+        let row = from >= 0 ? from + dir : this.rowNear(idx.model.recordThread[sel], dir);
+        while (row >= 0 && row < rows.count && idx.laneSize(rows.laneAt(row)) === 0) row += dir;
+        if (row >= 0 && row < rows.count) this.select(idx.nearestInLane(rows.laneAt(row), sel + 0.5));
         break;
       }
+      case '/':
+        this.findInput.focus();
+        this.findInput.select();
+        break;
       case '+':
       case '=':
         this.zoomAround(1 / ZOOM_STEP);
@@ -285,6 +418,18 @@ export class TimelineView {
     }
   }
 
+  /** The first row past lane L's place in direction dir (L itself hidden by the filter). */
+  private rowNear(lane: number, dir: 1 | -1): number {
+    let lo = 0;
+    let hi = this.rows.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.rows.laneAt(mid) < lane) lo = mid + 1;
+      else hi = mid;
+    }
+    return dir > 0 ? lo : lo - 1;
+  }
+
   private zoomAround(factor: number): void {
     const v = this.viewport;
     const sel = this.marks.selected;
@@ -296,8 +441,9 @@ export class TimelineView {
   /** The first record on screen in the topmost visible lane that has one (keyboard entry point). */
   private firstVisibleRecord(): number {
     const v = this.viewport;
-    const firstLane = Math.floor(v.scrollY / LANE_HEIGHT);
-    for (let lane = firstLane; lane < this.index.laneCount; lane++) {
+    const firstRow = Math.floor(v.scrollY / LANE_HEIGHT);
+    for (let row = firstRow; row < this.rows.count; row++) {
+      const lane = this.rows.laneAt(row);
       const i = this.index.laneLowerBound(lane, Math.floor(v.x0));
       if (i < this.index.laneStart[lane + 1]) return this.index.laneRecords[i];
     }

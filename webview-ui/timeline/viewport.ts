@@ -1,5 +1,7 @@
 // What part of the timeline is on screen: records [x0, x0 + width * scale) horizontally
-// (scale = records per CSS pixel, fractional) and lanes from scrollY down. Pure arithmetic.
+// (scale = records per CSS pixel, fractional) and rows of lanes from scrollY down. Pure
+// arithmetic. A row is a lane unless the timeline's lane filter is on (lane-rows.ts): the lane
+// methods below take and give rows.
 
 export const LANE_HEIGHT = 24;
 export const AXIS_HEIGHT = 22;
@@ -24,6 +26,16 @@ export class Viewport implements ViewState {
   height = 150;
 
   constructor(private recordCount: number, private laneCount: number) {}
+
+  /** The number of rows changed (the lane filter): scroll stays within them. */
+  setRowCount(rows: number): void {
+    this.laneCount = rows;
+    this.clamp();
+  }
+
+  get rowCount(): number {
+    return this.laneCount;
+  }
 
   /** Width of the plot area (right of the lane labels). */
   get plotWidth(): number {
