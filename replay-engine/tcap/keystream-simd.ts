@@ -7,13 +7,20 @@
 // Where WebAssembly SIMD is missing, simdModule() is null and callers use the JS path.
 import { SHA256_ROUND_CONSTANTS } from './sha256-block';
 
-// Wasm memory: 0..31 inner midstate, 32..63 outer, 64..79 nonce words; K_MEM the 64 round
-// constants splatted to vectors; W_MEM the message schedule (64 vectors); DATA the data chunk.
-const K_MEM = 1024;
-const W_MEM = K_MEM + 64 * 16;
-const DATA = W_MEM + 64 * 16;
-const CHUNK = 256 * 1024; // bytes per call (a multiple of 128: one group is 4 blocks of 32 bytes)
-const PAGES = Math.ceil((DATA + CHUNK) / 65536);
+// The kernel imports a shared memory. Each thread that runs it has a scratch slot of SLOT bytes
+// at `scr` (slot t at t * SLOT): 0..31 inner midstate, 32..63 outer, 64..79 nonce words; K_OFF the
+// 64 round constants splatted to vectors; W_OFF the message schedule (64 vectors); TAIL_OFF room
+// for a last group shorter than 128 bytes. The data is XORed where it lies, at any address: a
+// capsule is read straight into such a memory (capsuleBuffer) at DATA_BASE, and decrypted in place
+// by this thread and the worker, which share the memory. No byte is copied in or out.
+const K_OFF = 1024;
+const W_OFF = K_OFF + 64 * 16;
+const TAIL_OFF = W_OFF + 64 * 16;
+const SLOT = 4096;
+const DATA_BASE = 65536;
+const PAGE = 65536;
+const CHUNK = 256 * 1024; // bytes per claim of the two-thread path, and per call of the copying path (a multiple of 128)
+const MAX_PAGES = 65536;
 
 // Opcodes (WebAssembly core and SIMD specs).
 const OP = {
@@ -62,7 +69,7 @@ function name(s: string): number[] {
   return [...uleb(s.length), ...Buffer.from(s, 'latin1')];
 }
 
-/** Builds the module: export `mem` and `xor(firstBlock, groups)`. */
+/** Builds the module: imports a shared `k.mem`, exports `xor(scr, ptr, firstBlock, groups)`. */
 function buildModule(): Uint8Array {
   const c: number[] = [];
   const simd = (op: number, ...imm: number[]) => c.push(0xfd, ...uleb(op), ...imm);
@@ -80,9 +87,12 @@ function buildModule(): Uint8Array {
   };
   const BSWAP = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
 
-  // Locals: params 0 firstBlock, 1 groups; i32: 2 g, 3 ptr, 4 t; v128: W (16, the message), a..h, t1, x.
-  const G = 2, PTR = 3, T = 4;
-  const W0 = 5;
+  // Locals: params 0 scr (scratch slot), 1 ptr (first group's data), 2 firstBlock, 3 groups;
+  // i32: 4 g, 5 p (this group's data), 6 t (a pointer into the scratch slot); v128: W (16, the
+  // message), a..h, t1, x.
+  const SCR = 0, PTR0 = 1, FIRST = 2, GROUPS = 3;
+  const G = 4, PTR = 5, T = 6;
+  const W0 = 7;
   const S0 = W0 + 16; // a..h
   const T1 = S0 + 8;
   const X = T1 + 1;
@@ -99,21 +109,26 @@ function buildModule(): Uint8Array {
   };
   const add = () => simd(SIMD.i32x4Add);
   const xor = () => simd(SIMD.xor);
+  /** Word j of the midstate at scratch offset `stateAt`, splatted. */
+  const stateWord = (stateAt: number, j: number) => {
+    get(SCR); c.push(OP.i32Load, 2, ...uleb(stateAt + 4 * j)); simd(SIMD.i32x4Splat);
+  };
 
   /**
-   * 64 rounds from the 8 midstate words stored in memory at `stateAt`; the message is in W[0..15]
-   * (locals). The schedule lives in memory (W_MEM, 64 vectors) and the rounds run as a loop of 8
-   * unrolled rounds: small loop bodies keep the optimizing compiler's registers from spilling.
+   * 64 rounds from the 8 midstate words stored in the scratch slot at `stateAt`; the message is
+   * in W[0..15] (locals). The schedule lives in the slot (W_OFF, 64 vectors) and the rounds run as
+   * a loop of 8 unrolled rounds: small loop bodies keep the optimizing compiler's registers from
+   * spilling.
    */
   const compress = (stateAt: number) => {
     for (let j = 0; j < 16; j++) {
-      i32(0); get(W0 + j); simd(SIMD.store, 4, ...uleb(W_MEM + 16 * j));
+      get(SCR); get(W0 + j); simd(SIMD.store, 4, ...uleb(W_OFF + 16 * j));
     }
-    // Schedule loop: T (a byte offset) from 16*16 to 64*16.
-    i32(16 * 16); set(T);
+    // Schedule loop: T from scr + 16*16 to scr + 64*16.
+    get(SCR); i32(16 * 16); c.push(OP.i32Add); set(T);
     c.push(OP.block, 0x40, OP.loop, 0x40);
     const wAt = (back: number) => {
-      get(T); simd(SIMD.load, 4, ...uleb(W_MEM - 16 * back));
+      get(T); simd(SIMD.load, 4, ...uleb(W_OFF - 16 * back));
     };
     // σ1(W[t-2])
     wAt(2); set(X);
@@ -123,15 +138,15 @@ function buildModule(): Uint8Array {
     rotr(X, 7); rotr(X, 18); xor(); shr(X, 3); xor(); add();
     wAt(16); add();
     set(X);
-    get(T); get(X); simd(SIMD.store, 4, ...uleb(W_MEM));
+    get(T); get(X); simd(SIMD.store, 4, ...uleb(W_OFF));
     get(T); i32(16); c.push(OP.i32Add); set(T);
-    get(T); i32(64 * 16); c.push(OP.i32LtU, OP.brIf, 0);
+    get(T); get(SCR); i32(64 * 16); c.push(OP.i32Add); c.push(OP.i32LtU, OP.brIf, 0);
     c.push(OP.end, OP.end);
     for (let j = 0; j < 8; j++) {
-      i32(0); c.push(OP.i32Load, 2, ...uleb(stateAt + 4 * j)); simd(SIMD.i32x4Splat); set(S0 + j);
+      stateWord(stateAt, j); set(S0 + j);
     }
-    // Round loop: T from 0 to 64*16, 8 rounds per pass; names rotate back to the start after 8.
-    i32(0); set(T);
+    // Round loop: T from scr to scr + 64*16, 8 rounds per pass; names rotate back to the start after 8.
+    get(SCR); set(T);
     c.push(OP.block, 0x40, OP.loop, 0x40);
     let vars = [0, 1, 2, 3, 4, 5, 6, 7].map((j) => S0 + j);
     for (let r = 0; r < 8; r++) {
@@ -140,8 +155,8 @@ function buildModule(): Uint8Array {
       get(h);
       rotr(e, 6); rotr(e, 11); xor(); rotr(e, 25); xor(); add();
       get(f); get(g); get(e); simd(SIMD.bitselect); add();
-      get(T); simd(SIMD.load, 4, ...uleb(K_MEM + 16 * r)); add();
-      get(T); simd(SIMD.load, 4, ...uleb(W_MEM + 16 * r)); add();
+      get(T); simd(SIMD.load, 4, ...uleb(K_OFF + 16 * r)); add();
+      get(T); simd(SIMD.load, 4, ...uleb(W_OFF + 16 * r)); add();
       set(T1);
       get(d); get(T1); add(); set(d);
       get(T1);
@@ -151,26 +166,26 @@ function buildModule(): Uint8Array {
       vars = [h, a, b, cc, d, e, f, g];
     }
     get(T); i32(8 * 16); c.push(OP.i32Add); set(T);
-    get(T); i32(64 * 16); c.push(OP.i32LtU, OP.brIf, 0);
+    get(T); get(SCR); i32(64 * 16); c.push(OP.i32Add); c.push(OP.i32LtU, OP.brIf, 0);
     c.push(OP.end, OP.end);
     // After 8 rounds the names are back in place: S0+j holds word j. Add the starting state.
     for (let j = 0; j < 8; j++) {
       get(S0 + j);
-      i32(0); c.push(OP.i32Load, 2, ...uleb(stateAt + 4 * j)); simd(SIMD.i32x4Splat);
+      stateWord(stateAt, j);
       add();
       set(S0 + j);
     }
   };
 
   c.push(OP.block, 0x40, OP.loop, 0x40);
-  get(G); get(1); c.push(OP.i32GeU, OP.brIf, 1);
-  // ptr = DATA + 128 g
-  get(G); i32(128); c.push(OP.i32Mul); i32(DATA); c.push(OP.i32Add); set(PTR);
+  get(G); get(GROUPS); c.push(OP.i32GeU, OP.brIf, 1);
+  // p = ptr + 128 g
+  get(G); i32(128); c.push(OP.i32Mul); get(PTR0); c.push(OP.i32Add); set(PTR);
   // Inner block: nonce (4 words), word(i) little-endian as big-endian words, padding, length 704 bits.
   for (let j = 0; j < 4; j++) {
-    i32(0); c.push(OP.i32Load, 2, ...uleb(64 + 4 * j)); simd(SIMD.i32x4Splat); set(W0 + j);
+    stateWord(64, j); set(W0 + j);
   }
-  get(0); get(G); i32(4); c.push(OP.i32Mul); c.push(OP.i32Add); simd(SIMD.i32x4Splat);
+  get(FIRST); get(G); i32(4); c.push(OP.i32Mul); c.push(OP.i32Add); simd(SIMD.i32x4Splat);
   vconst([0, 1, 2, 3]); add();
   // Byte-swap each lane (i8x16.shuffle takes two operands: the same vector twice).
   set(T1); get(T1); get(T1); simd(SIMD.shuffle, ...BSWAP); set(W0 + 4);
@@ -188,7 +203,7 @@ function buildModule(): Uint8Array {
     set(W0 + j);
   }
   compress(32);
-  // XOR: block (lane) l, word k at ptr + 32 l + 4 k, keystream bytes big-endian.
+  // XOR: block (lane) l, word k at p + 32 l + 4 k, keystream bytes big-endian.
   for (let k = 0; k < 8; k++) {
     get(S0 + k); get(S0 + k); simd(SIMD.shuffle, ...BSWAP); set(S0 + k);
     for (let l = 0; l < 4; l++) {
@@ -207,26 +222,25 @@ function buildModule(): Uint8Array {
   const func = [...uleb(body.length), ...body];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 2, I32, I32, 0]),
+    ...section(1, [1, 0x60, 4, I32, I32, I32, I32, 0]),
+    // import k.mem: a shared memory (limits flag 3: shared, with a maximum)
+    ...section(2, [1, ...name('k'), ...name('mem'), 0x02, 0x03, ...uleb(1), ...uleb(MAX_PAGES)]),
     ...section(3, [1, 0]),
-    ...section(5, [1, 0x00, ...uleb(PAGES)]),
-    ...section(7, [2, ...name('mem'), 0x02, 0, ...name('xor'), 0x00, 0]),
+    ...section(7, [1, ...name('xor'), 0x00, 0]),
     ...section(10, [1, ...func]),
   ]);
 }
 
-interface SimdKernel {
-  mem: WebAssembly.Memory;
-  xor: (firstBlock: number, groups: number) => void;
+interface KernelExports {
+  xor: (scr: number, ptr: number, firstBlock: number, groups: number) => void;
 }
 
-/** What a worker thread needs to run the same kernel (see keystream-parallel.ts). */
-export const KERNEL_LAYOUT = { K_MEM, DATA, CHUNK };
+/** What a worker thread needs to run the same kernel on the same memory (see keystream-parallel.ts). */
+export const KERNEL_LAYOUT = { K_OFF, TAIL_OFF, SLOT, CHUNK };
 
 let wasmModule: WebAssembly.Module | null | undefined;
-let kernel: SimdKernel | null | undefined;
 
-/** The compiled kernel module, or null where WebAssembly SIMD is missing. */
+/** The compiled kernel module, or null where WebAssembly SIMD (or shared memory) is missing. */
 export function simdModule(): WebAssembly.Module | null {
   if (wasmModule === undefined) {
     try {
@@ -238,25 +252,101 @@ export function simdModule(): WebAssembly.Module | null {
   return wasmModule;
 }
 
-/** The round constants as the kernel's memory holds them: each splatted to 4 lanes. */
+/** The round constants as the kernel's scratch slot holds them: each splatted to 4 lanes. */
 export function splattedRoundConstants(): Int32Array {
   const k = new Int32Array(64 * 4);
   for (let t = 0; t < 64; t++) k.fill(SHA256_ROUND_CONSTANTS[t], 4 * t, 4 * t + 4);
   return k;
 }
 
-function loadKernel(): SimdKernel | null {
-  if (kernel !== undefined) return kernel;
+/** A kernel instance on one memory, for one thread's scratch slot. */
+export class KernelOnMemory {
+  private readonly xor: KernelExports['xor'];
+  private readonly scr: number;
+  readonly memory: WebAssembly.Memory;
+
+  constructor(module: WebAssembly.Module, memory: WebAssembly.Memory, slot: number) {
+    this.memory = memory;
+    this.xor = (new WebAssembly.Instance(module, { k: { mem: memory } }).exports as unknown as KernelExports).xor;
+    this.scr = slot * SLOT;
+    new Int32Array(memory.buffer, this.scr + K_OFF, 64 * 4).set(splattedRoundConstants());
+  }
+
+  /** Sets the capsule's midstates and nonce words (once per capsule). */
+  setState(inner: Int32Array, outer: Int32Array, nonceWords: Int32Array): void {
+    const words = new Int32Array(this.memory.buffer, this.scr, 20);
+    words.set(inner, 0);
+    words.set(outer, 8);
+    words.set(nonceWords, 16);
+  }
+
+  /**
+   * XORs `length` bytes at memory address `at` in place with keystream blocks from `firstBlock`
+   * on; a last piece shorter than 128 bytes goes through the scratch slot, so nothing past the
+   * range is touched.
+   */
+  run(at: number, firstBlock: number, length: number): void {
+    const groups = length >>> 7;
+    if (groups > 0) this.xor(this.scr, at, firstBlock, groups);
+    const rest = length & 127;
+    if (rest === 0) return;
+    const mem = new Uint8Array(this.memory.buffer);
+    const from = at + groups * 128;
+    const tail = this.scr + TAIL_OFF;
+    mem.copyWithin(tail, from, from + rest);
+    this.xor(this.scr, tail, firstBlock + groups * 4, 1);
+    mem.copyWithin(from, tail, tail + rest);
+  }
+}
+
+/** Memories made by capsuleBuffer, by the buffer their views use. */
+const memoryOf = new WeakMap<ArrayBufferLike, WebAssembly.Memory>();
+
+/**
+ * A Uint8Array of `size` bytes inside a new shared kernel memory (scratch slots in front), so
+ * that the kernel can decrypt it in place on this thread and a worker; null where the kernel is
+ * missing or the memory cannot be had (too large for a 32-bit memory, or refused).
+ */
+export function capsuleBuffer(size: number): Uint8Array | null {
+  if (!simdModule()) return null;
+  const pages = Math.ceil((DATA_BASE + size) / PAGE);
+  if (pages > MAX_PAGES) return null;
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+  } catch {
+    return null;
+  }
+  const buffer = memory.buffer;
+  memoryOf.set(buffer, memory);
+  return new Uint8Array(buffer, DATA_BASE, size);
+}
+
+/** The kernel memory `data` lies in (made by capsuleBuffer), or null. */
+export function kernelMemoryOf(data: Uint8Array): WebAssembly.Memory | null {
+  return memoryOf.get(data.buffer) ?? null;
+}
+
+let copying: KernelOnMemory | null | undefined;
+
+function copyingKernel(): KernelOnMemory | null {
+  if (copying !== undefined) return copying;
   const module = simdModule();
-  if (!module) return (kernel = null);
-  kernel = new WebAssembly.Instance(module).exports as unknown as SimdKernel;
-  new Int32Array(kernel.mem.buffer, K_MEM, 64 * 4).set(splattedRoundConstants());
-  return kernel;
+  if (!module) return (copying = null);
+  try {
+    const pages = (DATA_BASE + CHUNK) / PAGE;
+    copying = new KernelOnMemory(module, new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true }), 0);
+  } catch {
+    copying = null;
+  }
+  return copying;
 }
 
 /**
  * XOR src[from..to) with the keystream into dst[from..to) (may be the same array), given the HMAC
- * pad midstates; `from` must be a multiple of 128. False when SIMD is unavailable.
+ * pad midstates; `from` must be a multiple of 128. False when SIMD is unavailable. Data in a
+ * kernel memory (capsuleBuffer) is decrypted where it lies; any other goes through this thread's
+ * own kernel memory, a chunk at a time.
  */
 export function xorKeystreamSimd(
   inner: Int32Array,
@@ -267,18 +357,36 @@ export function xorKeystreamSimd(
   from = 0,
   to = src.length,
 ): boolean {
-  const k = loadKernel();
-  if (!k || to / 32 >= 0x7fffffff || from % 128 !== 0) return false;
-  const words = new Int32Array(k.mem.buffer, 0, 20);
-  words.set(inner, 0);
-  words.set(outer, 8);
-  words.set(nonceWords, 16);
-  const mem = new Uint8Array(k.mem.buffer);
+  const module = simdModule();
+  if (!module || to / 32 >= 0x7fffffff || from % 128 !== 0) return false;
+  const memory = src === dst ? kernelMemoryOf(src) : null;
+  if (memory) {
+    const k = inPlaceKernel(module, memory);
+    k.setState(inner, outer, nonceWords);
+    for (let off = from; off < to; off += CHUNK) k.run(src.byteOffset + off, off / 32, Math.min(CHUNK, to - off));
+    return true;
+  }
+  const k = copyingKernel();
+  if (!k) return false;
+  k.setState(inner, outer, nonceWords);
+  const mem = new Uint8Array(k.memory.buffer);
   for (let off = from; off < to; off += CHUNK) {
     const len = Math.min(CHUNK, to - off);
-    mem.set(src.subarray(off, off + len), DATA);
-    k.xor(off / 32, Math.ceil(len / 128));
-    dst.set(mem.subarray(DATA, DATA + len), off);
+    mem.set(src.subarray(off, off + len), DATA_BASE);
+    k.run(DATA_BASE, off / 32, len);
+    dst.set(mem.subarray(DATA_BASE, DATA_BASE + len), off);
   }
   return true;
+}
+
+/** This thread's kernel instance on a capsule memory (slot 0), made once per memory. */
+const inPlaceKernels = new WeakMap<WebAssembly.Memory, KernelOnMemory>();
+
+export function inPlaceKernel(module: WebAssembly.Module, memory: WebAssembly.Memory): KernelOnMemory {
+  let k = inPlaceKernels.get(memory);
+  if (!k) {
+    k = new KernelOnMemory(module, memory, 0);
+    inPlaceKernels.set(memory, k);
+  }
+  return k;
 }
