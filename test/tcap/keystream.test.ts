@@ -6,7 +6,12 @@ import { describe, it } from 'node:test';
 import { keystreamState, xorKeystream, xorKeystreamScalar } from '../../replay-engine/tcap/keystream';
 import { startKeystream, xorKeystreamParallel } from '../../replay-engine/tcap/keystream-parallel';
 import { capsuleBuffer, kernelMemoryOf, simdModule, xorKeystreamSimd } from '../../replay-engine/tcap/keystream-simd';
+import { WASM_BASE64 } from '../../replay-engine/tcap/keystream-kernel.wasm';
+import { keystreamKernelSource } from '../../scripts/generate-keystream-kernel';
 import { u8, word } from './support/seal';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../support/paths';
 
 function reference(ke: Uint8Array, nonce: Uint8Array, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(data.length);
@@ -26,6 +31,12 @@ describe('tcap keystream', () => {
 
   it('the SIMD kernel is available in this Node', () => {
     assert.ok(simdModule(), 'WebAssembly SIMD should compile on Node 20');
+  });
+
+  it('the kernel shipped in keystream-kernel.wasm.ts is the one its generator makes (run `npm run wasm` after changing it)', () => {
+    const file = readFileSync(join(REPO_ROOT, 'replay-engine', 'tcap', 'keystream-kernel.wasm.ts'), 'utf8');
+    assert.equal(file, keystreamKernelSource());
+    assert.ok(WASM_BASE64.length > 1000);
   });
 
   for (const n of sizes) {
