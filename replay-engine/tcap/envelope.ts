@@ -6,6 +6,7 @@ import { BODY_OFFSET, MAGIC_LENGTH, MAGIC_PREFIX, MAGIC_V1, MAGIC_V2, MIN_BODY_L
 import { v2NeedsIdentityError } from './envelope-v2';
 import type { CapsuleKeys } from './keys';
 import { xorKeystream } from './keystream';
+import { capsuleBuffer } from './keystream-simd';
 import { sharesWork, startKeystream } from './keystream-parallel';
 import { u8 } from './u8';
 
@@ -53,8 +54,8 @@ export function openEnvelopeV1(bytes: Uint8Array, keys: CapsuleKeys, file: strin
 /**
  * openEnvelopeV1, decrypting a large body on two threads (keystream-parallel.ts), the worker's
  * part posted before the tag is checked so that it starts meanwhile; no byte is decrypted before
- * the tag matched. `inPlace`: the caller owns `bytes` (read into shared memory where that pays,
- * see sharesWork), and the body is decrypted where it lies (the result is a view of it).
+ * the tag matched. `inPlace`: the caller owns `bytes` (read into a kernel memory where that pays,
+ * see capsuleFileBuffer), and the body is decrypted where it lies (the result is a view of it).
  */
 export async function openEnvelopeV1Async(bytes: Uint8Array, keys: CapsuleKeys, file: string, inPlace = false): Promise<Uint8Array> {
   checkEnvelopeV1(bytes, file);
@@ -74,7 +75,7 @@ export async function openEnvelopeV1Async(bytes: Uint8Array, keys: CapsuleKeys, 
 }
 
 function copyForDecrypting(bytes: Uint8Array): Uint8Array {
-  const copy = new Uint8Array(sharesWork(bytes.length) ? new SharedArrayBuffer(bytes.length) : new ArrayBuffer(bytes.length));
+  const copy = (sharesWork(bytes.length) && capsuleBuffer(bytes.length)) || new Uint8Array(bytes.length);
   copy.set(bytes);
   return copy;
 }

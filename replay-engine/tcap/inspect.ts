@@ -131,12 +131,19 @@ export function capsuleInspectText(recording: Recording): string {
   const tl = rec.timeline;
   const lines = [`${tl.file}`];
   for (const f of tl.facts) lines.push(`  ${f.label}: ${f.value}`);
+  // Counted by kind index and thread index (typed arrays, one pass), then named.
+  const kindCount = new Float64Array(tl.kinds.length);
+  const threadCount = new Float64Array(tl.threads.length);
+  const kindOf = tl.kind;
+  const threadOf = tl.thread;
+  for (let r = 0; r < tl.recordCount; r++) {
+    kindCount[kindOf[r]]++;
+    threadCount[threadOf[r]]++;
+  }
   const byKind = new Map<string, number>();
   const byTask = new Map<number, number>();
-  for (let r = 0; r < tl.recordCount; r++) {
-    byKind.set(tl.kindName(r), (byKind.get(tl.kindName(r)) ?? 0) + 1);
-    byTask.set(rec.task(r), (byTask.get(rec.task(r)) ?? 0) + 1);
-  }
+  for (let k = 0; k < kindCount.length; k++) if (kindCount[k] > 0) byKind.set(tl.kinds[k], kindCount[k]);
+  for (let t = 0; t < threadCount.length; t++) if (threadCount[t] > 0) byTask.set(Number(tl.threads[t].id), threadCount[t]);
   if (byKind.size) {
     lines.push('  Effects by kind:');
     for (const [k, n] of [...byKind].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`    ${String(n).padStart(8)}  ${k}`);

@@ -14,7 +14,7 @@ import { BODY_OFFSET } from './format';
 import { capsuleKeyCandidates, type KeyCandidate } from './key-source';
 import { deriveKeys } from './keys';
 import { TcapRecording } from './tcap-recording';
-import { sharesWork } from './keystream-parallel';
+import { capsuleFileBuffer } from './keystream-parallel';
 
 export async function readCapsule(file: string, options: OpenOptions): Promise<Recording> {
   return openCapsuleFile(file, options);
@@ -100,8 +100,9 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
 
 /**
  * The capsule file's bytes (a regular file only, up to its size at open); else a RecordingError
- * naming it. A large one is read into shared memory, so that two threads can decrypt it in place.
+ * naming it. A large one is read into a shared kernel memory, so that two threads can decrypt it in
+ * place (and the keystream worker is started before the read, see capsuleFileBuffer).
  */
 async function readCapsuleBytes(path: string): Promise<Uint8Array> {
-  return readRegularFile(path, (size) => new Uint8Array(sharesWork(size) ? new SharedArrayBuffer(size) : new ArrayBuffer(size)));
+  return readRegularFile(path, capsuleFileBuffer);
 }

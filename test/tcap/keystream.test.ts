@@ -4,9 +4,14 @@ import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { keystreamState, xorKeystream, xorKeystreamScalar } from '../../replay-engine/tcap/keystream';
-import { xorKeystreamParallel } from '../../replay-engine/tcap/keystream-parallel';
-import { simdModule, xorKeystreamSimd } from '../../replay-engine/tcap/keystream-simd';
+import { startKeystream, xorKeystreamParallel } from '../../replay-engine/tcap/keystream-parallel';
+import { capsuleBuffer, kernelMemoryOf, simdModule, xorKeystreamSimd } from '../../replay-engine/tcap/keystream-simd';
+import { WASM_BASE64 } from '../../replay-engine/tcap/keystream-kernel.wasm';
+import { keystreamKernelSource } from '../../scripts/generate-keystream-kernel';
 import { u8, word } from './support/seal';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../support/paths';
 
 function reference(ke: Uint8Array, nonce: Uint8Array, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(data.length);
@@ -26,6 +31,12 @@ describe('tcap keystream', () => {
 
   it('the SIMD kernel is available in this Node', () => {
     assert.ok(simdModule(), 'WebAssembly SIMD should compile on Node 20');
+  });
+
+  it('the kernel shipped in keystream-kernel.wasm.ts is the one its generator makes (run `npm run wasm` after changing it)', () => {
+    const file = readFileSync(join(REPO_ROOT, 'replay-engine', 'tcap', 'keystream-kernel.wasm.ts'), 'utf8');
+    assert.equal(file, keystreamKernelSource());
+    assert.ok(WASM_BASE64.length > 1000);
   });
 
   for (const n of sizes) {
@@ -55,5 +66,26 @@ describe('tcap keystream', () => {
     assert.equal(xorKeystreamSimd(st.inner, st.outer, st.nonceWords, buf, buf, 100, n), false, 'a range must start on a 128-byte group');
     assert.ok(same(await xorKeystreamParallel(ke, nonce, data), want), 'parallel');
     assert.ok(same(data, original), 'input unchanged');
+  });
+
+  it('a capsule read into a kernel memory is decrypted where it lies, on both threads, and nothing around the body changes', async () => {
+    // As a capsule file is opened: the file in the memory, the body from byte 24 to the tag.
+    const n = 5 * 1024 * 1024 + 77; // not a multiple of the 128-byte group: a short last piece
+    const file = capsuleBuffer(24 + n + 32);
+    assert.ok(file && kernelMemoryOf(file), 'a kernel memory');
+    file.set(u8(randomBytes(file.length)));
+    const before = new Uint8Array(file);
+    const body = file.subarray(24, 24 + n);
+    const want = reference(ke, nonce, before.subarray(24, 24 + n));
+    await startKeystream(ke, nonce, body).go();
+    assert.ok(same(body, want), 'the body is decrypted');
+    assert.ok(same(file.subarray(0, 24), before.subarray(0, 24)), 'the bytes before the body are untouched');
+    assert.ok(same(file.subarray(24 + n), before.subarray(24 + n)), 'the tag after the body is untouched');
+    // A second capsule in its own memory, while the worker keeps its instance of the first.
+    const other = capsuleBuffer(n);
+    assert.ok(other);
+    other.set(before.subarray(24, 24 + n));
+    await startKeystream(ke, nonce, other).go();
+    assert.ok(same(other, want), 'a second capsule');
   });
 });

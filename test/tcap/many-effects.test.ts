@@ -62,6 +62,30 @@ describe('a capsule of many small effects', () => {
     assert.equal(createHash('sha256').update(readFileSync(file)).digest('hex'), before, 'the file is never written');
   });
 
+  it('hundreds of tasks, some numbered in the millions: every effect on the task its last resume switched in', () => {
+    // 700 tasks (threads beyond one byte), numbers up to 9,000,000 (beyond the scan's small table),
+    // revisited out of order; the tasks' threads in order of first resume, the request's first.
+    const tasks = Array.from({ length: 700 }, (_, j) => (j % 3 === 0 ? 9_000_000 - j : j % 3 === 1 ? 4096 + j : j + 1));
+    const spec: EffectSpec[] = [];
+    const want: number[] = [];
+    let task = 0;
+    for (let i = 0; i < 6000; i++) {
+      if (i % 3 === 0) {
+        task = tasks[(i * 7919) % tasks.length];
+        spec.push({ kind: 'sched.resume@1', data: new BodyWriter().word(task).toBytes() });
+      } else spec.push({ kind: 'tide.now@1', data: new BodyWriter().word(i).toBytes() });
+      want.push(task);
+    }
+    const many = join(dir, 'many-tasks.tcap');
+    writeFileSync(many, seal(buildBody({ effects: spec }), keyHex));
+    return openCapsuleFile(many, { keyHex, env: {} }).then((rec) => {
+      const firstSeen = [0, ...new Set(want.filter((t) => t !== 0))];
+      assert.deepEqual(rec.timeline.threads.map((t) => Number(t.id)), firstSeen);
+      assert.ok(rec.timeline.threads.length > 256);
+      for (let r = 0; r < want.length; r++) if (rec.task(r) !== want[r]) assert.fail(`effect ${r}: task ${rec.task(r)}, want ${want[r]}`);
+    });
+  });
+
   it('inspect --json streams every effect, exact and in order', () => {
     const r = spawnSync(process.execPath, [CLI, 'inspect', file, '--json'], { env: env(), encoding: 'utf8', maxBuffer: 1 << 30 });
     assert.equal(r.status, 0, r.stderr);
