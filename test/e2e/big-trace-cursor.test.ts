@@ -74,6 +74,11 @@ test('on a 400,000-op trace the status bar and the Call Stack agree after every 
     await page.keyboard.press('ArrowRight');
     await vs.timeline().locator('section.details vscode-button[data-command="debugFromHere"]').click();
     await page.locator('.debug-toolbar').waitFor({ timeout: 120_000 });
+    // Room for every goroutine's row in the Call Stack (its list draws only the rows in view).
+    for (const pane of ['Variables', 'Watch', 'Loaded Scripts', 'Breakpoints']) {
+      const header = page.locator('.pane-header[aria-expanded="true"]', { hasText: new RegExp(`^\\s*${pane}`, 'i') });
+      if (await header.count()) await header.first().click();
+    }
     let at = await agreed(page, null);
     assert.equal(at.goroutine, '0');
     const seen = [at];
