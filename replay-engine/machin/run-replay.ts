@@ -17,6 +17,11 @@ export interface ReplayRun {
   stdout: string;
   stderr: string;
   output: ReplayOutput;
+  /**
+   * For the replay against the instrumented copy: per probe of output.probes, the event of its
+   * thread in recording.statements that stored the value (-1: not known).
+   */
+  probeEvents?: Int32Array;
 }
 
 /** Throws RecordingError 'toolchain-timeout', 'cancelled', 'toolchain-missing' or 'toolchain-failed'. */

@@ -2,6 +2,7 @@
 // verify verdict, value histories) and a decoder that turns one record into something readable.
 import type { FileStamp } from '../regular-file';
 import type { EngineWarning } from './errors';
+import type { SourceLevelStatus, SourceStatements } from './source-level';
 import type { Timeline } from './timeline';
 
 /** A decoded value as a tree, for DAP variables, hovers and the webview details panel. */
@@ -67,6 +68,11 @@ export interface HistoryEntry {
   thread: number;
   position: number;
   value: string;
+  /**
+   * The statement event of `thread` that assigned it (source-level: recording.statements), when
+   * the values came from the replay that also gave the statements.
+   */
+  event?: number;
 }
 
 /** Every value of every watched variable, in true order. Names are per thread. */
@@ -87,6 +93,10 @@ export interface Recording {
   histories: ValueHistories | null;
   /** While the values of a deferred enrichment (`deferValues`) are still coming: resolves when they are in; never rejects. */
   valuesPending?: Promise<void> | null;
+  /** Every statement each thread executed (machin traces with the program at hand), or null. */
+  statements?: SourceStatements | null;
+  /** Whether `statements` is coming (`pending` while valuesPending), there, or why not. */
+  sourceLevel?: SourceLevelStatus;
   describe(record: number): RecordView;
   /**
    * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to

@@ -349,6 +349,12 @@ export class StatementIndexBuilder {
 
   /** Adds one statement probe; returns its event index, or -1 when it was left out (it races with the end). */
   add(thread: number, statement: number, op: number): number {
+    // A goroutine the trace has no line for has no op of its own: unless it ends the run, all it
+    // prints races with the end (thread -1: it was not made a thread for that reason).
+    if (thread < 0) {
+      this.leftOut++;
+      return -1;
+    }
     let b = this.threads[thread];
     if (!b) this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread), this.placer.sureOwnOps(thread, this.ender));
     const k = this.placer.ownOpsBefore(thread, Math.min(op, this.tl.stepCount));
