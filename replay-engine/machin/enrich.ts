@@ -22,7 +22,7 @@ import type { SourceLevelStatus } from '../model/source-level';
 import { runMachinReplay, type ReplayRun } from './run-replay';
 import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay';
 import { assignedVariables, parseMflProgram, type MflProgram } from './mfl-source';
-import { writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
+import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
 import { indexInstrumentedReplay } from './source/statement-replay';
 import { instrumentedReplayDiffers } from './source/trust-check';
 import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
@@ -48,7 +48,8 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
   setSourceLevel(recording, wanted ? { state: 'pending' } : { state: 'unavailable', reason: options.noToolchain ? 'no toolchain is run (trace-only)' : 'not asked for' });
   // Whatever ends the bridge without a statement index says why, in the words of its last warning.
   const settle = () => {
-    if (recording.sourceLevel?.state === 'pending') setSourceLevel(recording, { state: 'unavailable', reason: lastWarning || 'machin was not run' });
+    if (recording.sourceLevel?.state !== 'pending') return;
+    setSourceLevel(recording, { state: 'unavailable', reason: options.signal?.aborted ? 'cancelled' : lastWarning || 'machin was not run' });
   };
   let background = false;
   try {
@@ -93,7 +94,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
         instrumented = await writeInstrumentedCopy(found.path);
       } catch (err) {
         // InstrumentError names file:line:column and what is wrong; anything else (an I/O error) is said as it is.
-        warn('source-level-unavailable', err instanceof Error && err.name === 'InstrumentError' ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`);
+        warn('source-level-unavailable', err instanceof InstrumentError ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`);
       }
     }
     let panicKnown: () => void = () => undefined;

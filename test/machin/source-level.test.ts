@@ -270,7 +270,7 @@ exit $rc
     assert.equal(runningProcessCount(), 0);
     assert.deepEqual(leftCopies(), []);
     assert.equal(rec.statements, null);
-    assert.equal(rec.sourceLevel?.state, 'unavailable');
+    assert.deepEqual(rec.sourceLevel, { state: 'unavailable', reason: 'cancelled' });
   });
 });
 
