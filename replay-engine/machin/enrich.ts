@@ -94,7 +94,9 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
         instrumented = await writeInstrumentedCopy(found.path);
       } catch (err) {
         // InstrumentError names file:line:column and what is wrong; anything else (an I/O error) is said as it is.
-        warn('source-level-unavailable', err instanceof InstrumentError ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`);
+        const why = err instanceof InstrumentError ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`;
+        warn('source-level-unavailable', why);
+        setSourceLevel(recording, { state: 'unavailable', reason: why });
       }
     }
     let panicKnown: () => void = () => undefined;
@@ -198,7 +200,11 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   await merge(first);
   c.panicKnown();
   // No answer in time, or machin failed before running the program: the others would too.
-  if (first.length === 0 || first[0].output.failure) return;
+  if (first.length === 0 || first[0].output.failure) {
+    const failure = first[0]?.output.failure;
+    setSourceLevel(recording, { state: 'unavailable', reason: failure ? `machin replay --verify failed: ${firstLine(failure.message)}` : 'the plain replay gave no answer, so the instrumented one was not run' });
+    return;
+  }
 
   const trace = await retargetTraceCopy(copy, instrumented.file);
   const flags = ['--verify', '--print', [...c.names, ...instrumented.table.probeNames].join(',')];
@@ -224,7 +230,9 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
     }
   }
   if (why || !run) {
-    warn('source-level-unavailable', `${c.program}: ${why ?? 'no instrumented replay'}${/stepping stays at record level/.test(why ?? '') ? '' : '; stepping stays at record level'}`);
+    const message = `${c.program}: ${why ?? 'no instrumented replay'}${/stepping stays at record level/.test(why ?? '') ? '' : '; stepping stays at record level'}`;
+    warn('source-level-unavailable', message);
+    setSourceLevel(recording, { state: 'unavailable', reason: message });
     if (c.names.length > 0) {
       progress('machin: replaying the trace for the values');
       await merge(await replays(machin, copy.file, ['--print', c.names.join(',')], false, options, warn), true);
