@@ -148,6 +148,16 @@ export function parseReplayOutput(stderr: string): ReplayOutput {
  * ends at the first line that ends in ` @opN`. Returns the index of that line, or -1.
  */
 function parseProbe(lines: string[], start: number, probes: Probe[]): number {
+  // The common case first, without a regular expression (a replay can print millions):
+  // `probe G NAME = VALUE @opP` on one line, G and NAME without spaces.
+  const line = lines[start];
+  const g = line.indexOf(' ', 6);
+  const n = g > 6 ? line.indexOf(' ', g + 1) : -1;
+  const at = line.lastIndexOf(' @op');
+  if (n > g + 1 && line.charCodeAt(n + 1) === 0x3d && line.charCodeAt(n + 2) === 0x20 && at >= n + 3 && isDigits(line, at + 4)) {
+    probes.push({ goroutine: line.slice(6, g), name: line.slice(g + 1, n), value: line.slice(n + 3, at), op: Number(line.slice(at + 4)) });
+    return start;
+  }
   const head = PROBE_HEAD.exec(lines[start]);
   if (!head) return -1;
   const parts: string[] = [];
@@ -164,6 +174,16 @@ function parseProbe(lines: string[], start: number, probes: Probe[]): number {
     parts.push(rest);
   }
   return -1;
+}
+
+/** Whether line[from..] is one or more decimal digits and nothing else. */
+function isDigits(line: string, from: number): boolean {
+  if (from >= line.length) return false;
+  for (let i = from; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 /**
