@@ -23,7 +23,7 @@ import { runMachinReplay, type ReplayRun } from './run-replay';
 import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay';
 import { assignedVariables, parseMflProgram, type MflProgram } from './mfl-source';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
-import { indexInstrumentedReplay } from './source/statement-replay';
+import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
 import { instrumentedReplayDiffers } from './source/trust-check';
 import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
 
@@ -211,8 +211,9 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   progress('machin: replaying against the instrumented program (statements and values)');
   let run: ReplayRun | null = null;
   let why: string | null = null;
+  const statements = new StatementProbes(instrumented.table);
   try {
-    run = await runMachinReplay(machin, trace, flags, options);
+    run = await runMachinReplay(machin, trace, flags, options, (stderr) => statements.parse(stderr));
   } catch (err) {
     if (!(err instanceof RecordingError) || err.code === 'cancelled') throw err;
     why = `the replay against the instrumented program failed: ${err.message}`;
@@ -251,11 +252,11 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   if (ender < 0) {
     // (A run whose main did no op has no line for main either: main is made a thread the same way.)
     const threadsBefore = tl.threads.length;
-    addUnrecordedGoroutines(tl, [run], warn);
+    addUnrecordedGoroutines(tl, [run], warn, statements.goroutines);
     if (tl.threads.length > threadsBefore) c.attach();
     if (!run.output.deadlock) ender = tl.threadIndex(panicked ?? '0');
   }
-  const { index, values } = indexInstrumentedReplay(tl, run, instrumented.table, c.program, c.names, ender);
+  const { index, values } = indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, ender);
   await merge([values], true);
   recording.statements = index;
   setSourceLevel(recording, { state: 'ready' });

@@ -156,11 +156,12 @@ function historiesFrom(
 }
 
 /**
- * Goroutines machin names that have no line in the trace, added in id order before anything
+ * Goroutines machin names that have no line in the trace (in the runs, and `more`: those of an
+ * instrumented replay's statement probes), added in id order before anything
  * refers to them: the order machin printed them in differs between replays, thread indexes must not.
  */
-export function addUnrecordedGoroutines(tl: Timeline, runs: ReplayRun[], warn: MergeContext['warn']): void {
-  const ids = new Set<string>();
+export function addUnrecordedGoroutines(tl: Timeline, runs: ReplayRun[], warn: MergeContext['warn'], more: Iterable<string> = []): void {
+  const ids = new Set<string>(more);
   for (const { output: o } of runs) {
     if (o.panic) ids.add(o.panic.goroutine);
     for (const pr of o.probes) ids.add(pr.goroutine);

@@ -25,7 +25,14 @@ export interface ReplayRun {
 }
 
 /** Throws RecordingError 'toolchain-timeout', 'cancelled', 'toolchain-missing' or 'toolchain-failed'. */
-export async function runMachinReplay(machin: MachinTool, trace: string, flags: string[], options: ToolchainOptions): Promise<ReplayRun> {
+export async function runMachinReplay(
+  machin: MachinTool,
+  trace: string,
+  flags: string[],
+  options: ToolchainOptions,
+  /** How its stderr is read (the instrumented replay takes its statement probes while parsing). */
+  parse: (stderr: string) => ReplayOutput = parseReplayOutput,
+): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
   options.onOutput?.(`$ ${machin.path} ${args.join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
@@ -46,7 +53,7 @@ export async function runMachinReplay(machin: MachinTool, trace: string, flags: 
     throw err;
   }
   options.onOutput?.(`[exit ${result.exitCode}]\n`);
-  return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: parseReplayOutput(result.stderr) };
+  return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: parse(result.stderr) };
 }
 
 /**

@@ -238,7 +238,9 @@ export class StatementIndex implements SourceStatements {
       any = true;
     }
     if (!any) return new Uint32Array(0);
-    const hits: number[] = [];
+    // Hits marked by global id, then read off in seq order: one pass over `order`, no search per hit.
+    const hit = new Uint8Array(this.eventCount);
+    let count = 0;
     for (let t = 0; t < this.threads.length; t++) {
       const g = this.threads[t];
       if (!g) continue;
@@ -251,10 +253,15 @@ export class StatementIndex implements SourceStatements {
         const f = g.frames[i];
         const prev = last[f];
         last[f] = s;
-        if (on[s] && !(prev !== 0 && rows[prev - 1].line === line && prev < s)) hits.push(this.seqOf(t, i));
+        if (on[s] && !(prev !== 0 && rows[prev - 1].line === line && prev < s)) {
+          hit[this.base[t] + i] = 1;
+          count++;
+        }
       }
     }
-    return Uint32Array.from(hits).sort();
+    const hits = new Uint32Array(count);
+    for (let q = 0, k = 0; k < count; q++) if (hit[this.order[q]]) hits[k++] = q;
+    return hits;
   }
 
   performerOfStep(step: number): StatementRef | null {
@@ -365,9 +372,9 @@ export class StatementIndexBuilder {
     return b.add(statement, k);
   }
 
-  /** Thread t's latest event so far (-1: none): the statement that a value probe printed now was stored by. */
-  lastEvent(thread: number): number {
-    return (this.threads[thread]?.length ?? 0) - 1;
+  /** Thread t's events so far. */
+  eventsOf(thread: number): number {
+    return this.threads[thread]?.length ?? 0;
   }
 
   finish(): StatementIndex {
