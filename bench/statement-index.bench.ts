@@ -57,6 +57,8 @@ export async function run(): Promise<BenchResult[]> {
   const names = ['i', 'total'];
   try {
     const plain = timed(() => machin(['replay', plainTrace.file, '--verify']));
+    // Without source level the values come from this replay (deferValues' second one)
+    const valuesReplay = timed(() => machin(['replay', plainTrace.file, '--print', names.join(',')]));
     const probed = timed(() => machin(['replay', probedTrace, '--verify', '--print', [...names, ...copy.table.probeNames].join(',')]));
     if (!/FAITHFUL/.test(probed.value) || !/FAITHFUL/.test(plain.value)) throw new Error('a replay was not FAITHFUL');
     const rec = await readMflrr(trace);
@@ -94,11 +96,13 @@ export async function run(): Promise<BenchResult[]> {
     if (enrichRec.sourceLevel?.state !== 'ready') throw new Error(`enrich gave no statements: ${JSON.stringify(enrichRec.sourceLevel)} ${JSON.stringify(enrichRec.warnings)}`);
     return [
       { name: `plain replay, ${ops} ops (baseline)`, value: plain.ms, unit: 'ms' },
+      { name: 'plain --print replay of the values (without source level)', value: valuesReplay.ms / plain.ms, unit: 'x plain' },
       // machin's own cost of printing every probe: measured, no goal of ours
       { name: `instrumented replay (machin), ${events} events, ${valueRun.output.probes.length} values`, value: probed.ms / plain.ms, unit: 'x plain' },
       { name: 'index build (parse stderr, split, index, total order)', value: built.ms / plain.ms, unit: 'x plain' },
       { name: `  of which reading the ${valuesOnly.value} values (needed without source level too)`, value: valuesOnly.ms / plain.ms, unit: 'x plain' },
       { name: '  so the statements add', value: (built.ms - valuesOnly.ms) / plain.ms, unit: 'x plain', goal: '<= 1x plain replay', ok: built.ms - valuesOnly.ms <= plain.ms },
+      { name: '  the statements\' part, absolute', value: built.ms - valuesOnly.ms, unit: 'ms' },
       { name: 'statement index memory', value: index.byteLength() / events, unit: 'B/event', goal: '<= 16 B/event', ok: index.byteLength() / events <= 16 },
       { name: 'enrich at source level (2 replays + index + values)', value: enrich.ms / plain.ms, unit: 'x plain' },
       { name: `lineHits of the loop line (${hits.value.length} hits)`, value: hits.ms, unit: 'ms', goal: '<= 500 ms', ok: hits.ms <= 500 },

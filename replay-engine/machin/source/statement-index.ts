@@ -364,7 +364,7 @@ export class StatementIndexBuilder {
     }
     let b = this.threads[thread];
     if (!b) this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread), this.placer.sureOwnOps(thread, this.ender));
-    const k = this.placer.ownOpsBefore(thread, Math.min(op, this.tl.stepCount));
+    const k = b.ownOpsBefore(Math.min(op, this.tl.stepCount));
     if (k >= b.sureOwnOps) {
       this.leftOut++;
       return -1;
@@ -406,6 +406,21 @@ class ThreadBuilder {
 
   get length(): number {
     return this.statements.length;
+  }
+
+  private k = 0;
+
+  /**
+   * How many own ops are among the first p of the trace. A goroutine's probes come in its own
+   * order and machin's counter never goes back, so this walks forward from the last answer
+   * (a binary search, should a counter ever go back).
+   */
+  ownOpsBefore(p: number): number {
+    const own = this.ownOpIndices;
+    let k = this.k;
+    if (k > 0 && own[k - 1] >= p) k = lowerBound(0, k, (i) => own[i] < p);
+    while (k < own.length && own[k] < p) k++;
+    return (this.k = k);
   }
 
   add(statement: number, ownOps: number): number {
