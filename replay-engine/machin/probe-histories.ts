@@ -22,8 +22,8 @@ export class ProbeHistories implements ValueHistories {
    */
   constructor(entries: Iterable<NamedHistoryEntry>, watched: Iterable<string> = []) {
     for (const name of watched) this.listOf(name);
-    for (const { name, thread, position, value } of entries) {
-      const entry: HistoryEntry = { thread, position, value };
+    for (const { name, thread, position, value, event } of entries) {
+      const entry: HistoryEntry = event === undefined ? { thread, position, value } : { thread, position, value, event };
       this.listOf(name).push(entry);
       const threads = this.byThread.get(name)!;
       let own = threads.get(thread);

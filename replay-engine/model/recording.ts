@@ -5,6 +5,7 @@ import type { MflrrHeader } from '../mflrr/header';
 import type { FileStamp } from '../regular-file';
 import type { CapsuleHeader } from '../tcap/body';
 import type { EngineWarning } from './errors';
+import type { SourceLevelStatus, SourceStatements } from './source-level';
 import type { Timeline } from './timeline';
 
 /** A decoded value as a tree, for DAP variables, hovers and the webview details panel. */
@@ -70,6 +71,11 @@ export interface HistoryEntry {
   thread: number;
   position: number;
   value: string;
+  /**
+   * The statement event of `thread` that assigned it (source-level: recording.statements), when
+   * the values came from the replay that also gave the statements.
+   */
+  event?: number;
 }
 
 /** Every value of every watched variable, in true order. Names are per thread. */
@@ -91,6 +97,10 @@ interface RecordingBase {
   histories: ValueHistories | null;
   /** While the values of a deferred enrichment (`deferValues`) are still coming: resolves when they are in; never rejects. */
   valuesPending?: Promise<void> | null;
+  /** Every statement each thread executed (machin traces with the program at hand), or null. */
+  statements?: SourceStatements | null;
+  /** Whether `statements` is coming (`pending` while valuesPending), there, or why not. */
+  sourceLevel?: SourceLevelStatus;
   describe(record: number): RecordView;
   /**
    * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to
