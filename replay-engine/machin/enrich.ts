@@ -230,16 +230,17 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
       why = instrumentedReplayDiffers(first[0].output, o, stopOf);
     }
   }
-  if (why || !run) {
-    const message = `${c.program}: ${why ?? 'no instrumented replay'}${/stepping stays at record level/.test(why ?? '') ? '' : '; stepping stays at record level'}`;
+  // Not trusted: one warning, record level, the values from a plain --print replay.
+  const fallBack = async (reason: string) => {
+    const message = `${c.program}: ${reason}${/stepping stays at record level/.test(reason) ? '' : '; stepping stays at record level'}`;
     warn('source-level-unavailable', message);
     setSourceLevel(recording, { state: 'unavailable', reason: message });
     if (c.names.length > 0) {
       progress('machin: replaying the trace for the values');
       await merge(await replays(machin, copy.file, ['--print', c.names.join(',')], false, options, warn), true);
     }
-    return;
-  }
+  };
+  if (why || !run) return fallBack(why ?? 'no instrumented replay');
 
   if (options.signal?.aborted) throw new RecordingError('cancelled', 'machin bridge: cancelled');
   progress('building the statement index');
@@ -256,7 +257,14 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
     if (tl.threads.length > threadsBefore) c.attach();
     if (!run.output.deadlock) ender = tl.threadIndex(panicked ?? '0');
   }
-  const { index, values } = indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, ender);
+  let indexed;
+  try {
+    indexed = indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, ender);
+  } catch (err) {
+    // probes that are no walk of the table (never seen from machin 0.137.0): nothing from this replay is shown
+    return fallBack(`the instrumented replay's statements could not be indexed (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const { index, values } = indexed;
   await merge([values], true);
   recording.statements = index;
   setSourceLevel(recording, { state: 'ready' });

@@ -252,6 +252,31 @@ exit $rc
     assert.deepEqual(leftCopies(), []);
   });
 
+  it('statement probes that are no walk of the program: one warning, values from a plain --print', async () => {
+    // A stand-in for machin that is the real one except that the first statement probe of an
+    // instrumented replay names a statement the program does not have.
+    const bin = mkdtempSync(path.join(privateTmp, 'standin-'));
+    const standin = path.join(bin, 'machin-standin-bad-statement');
+    writeFileSync(standin, `#!/bin/bash
+err=$(mktemp)
+"${MACHIN}" "$@" 2>"$err"
+rc=$?
+sed '0,/ fr_stmt0 = [0-9]* /s// fr_stmt0 = 99999 /' "$err" >&2
+rm -f "$err"
+exit $rc
+`);
+    chmodSync(standin, 0o755);
+    const { rec, output } = await enriched({ machinPath: standin });
+    assert.equal(rec.panic?.message, 'index out of range [5] with length 2');
+    const w = rec.warnings.filter((x) => x.code === 'source-level-unavailable');
+    assert.equal(w.length, 1, JSON.stringify(rec.warnings));
+    assert.match(w[0].message, /could not be indexed \(probe for statement 99999, which the statement table does not have\); stepping stays at record level$/);
+    assert.equal(rec.statements, null);
+    assert.equal(output.filter((o) => o.startsWith('$ ')).length, 3);
+    assert.deepEqual(rec.histories!.entries('got').map((e) => e.value), ['0', '1', '2', '3']);
+    assert.deepEqual(leftCopies(), []);
+  });
+
   it('cancel during the instrumented replay: machin is stopped, both copies are removed', async () => {
     const rec = await readMflrr(trace);
     const ac = new AbortController();
