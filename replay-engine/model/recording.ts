@@ -84,6 +84,13 @@ export interface ValueHistories {
   entries(name: string): HistoryEntry[];
   /** The value of `name` on `thread` as of position p: its last entry with position <= p. */
   valueAt(name: string, thread: number, p: number): string | undefined;
+  /**
+   * The value of `name` on `thread` when it stands at its statement event `event` (about to run
+   * it, or blocked in it): what earlier statements stored, plus what this one stored once its op
+   * completed (a receive's value, placed after `anchor`, the event's own position) when the
+   * cursor is at position p past it. Undefined when entries carry no events.
+   */
+  valueAtEvent?(name: string, thread: number, event: number, anchor: number, p: number): string | undefined;
 }
 
 /** What every recording is, whatever its format. */
