@@ -79,8 +79,13 @@ interface DataBreakpoint extends Common { thread: number; name: string; changes:
 
 let nextId = 1;
 
+/** A breakpoint id no other breakpoint of this adapter has (record-level or in the program). */
+export function newBreakpointId(): number {
+  return nextId++;
+}
+
 /** Compile a log message: text with `{expression}` parts. */
-function parseLogMessage(text: string): Array<string | Expr> {
+export function parseLogMessage(text: string): Array<string | Expr> {
   const parts: Array<string | Expr> = [];
   const re = /\{([^{}]*)\}/g;
   let last = 0;
@@ -156,6 +161,17 @@ export class BreakpointTable {
   /** The per-record flag array (null when no record-level breakpoint exists), for the run loop. */
   get perRecord(): Uint8Array | null {
     return this.recordFlags;
+  }
+
+  /** Whether the Panic exception filter is on. */
+  get stopsOnPanic(): boolean {
+    return this.exceptions.has('panic') && this.recording.panic !== null;
+  }
+
+  /** The panic as a stop (the Panic filter's hit). */
+  panicStop(): BreakpointHit | null {
+    const p = this.recording.panic;
+    return p ? { reason: 'exception', thread: p.thread, exception: 'panic', breakpointIds: [], description: `Panic: ${p.message}`, text: p.message } : null;
   }
 
   get panicAt(): number {

@@ -30,12 +30,15 @@ export type CustomEvent = (typeof EVENT)[keyof typeof EVENT];
 
 /** Where a goto / runTo / runBackTo goes: one of a 1-based line of the recording, a position (steps done) or a record (-1: the start). */
 export interface TargetArguments {
+  /** 1-based line: of the recording, or of the program when `path` names the program's `.mfl` file. */
   line?: number;
+  /** The file `line` is in (the program's, for Run (Back) to Cursor in a `.mfl` editor); default the recording. */
+  path?: string;
   position?: number;
   record?: number;
 }
 
-/** stepBackOut: the thread (DAP id, 1-based; default the thread of the last stop). stepBackIn takes none. */
+/** stepBackIn, stepBackOut: the thread (DAP id, 1-based; default the thread of the last stop). */
 export interface ThreadArguments {
   threadId?: number;
 }

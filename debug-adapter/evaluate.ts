@@ -27,7 +27,7 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
   }
   let value;
   try {
-    value = evaluate(expr, new RecordScope(rt.recording).at(r, rt.position, thread));
+    value = evaluate(expr, new RecordScope(rt.recording, (name, t) => rt.valueOf(name, t)).at(r, rt.position, thread));
   } catch (e) {
     return { ok: false, message: (e as Error).message };
   }

@@ -18,6 +18,11 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
   tinPath?: string;
   /** Read the recording only: never run machin or tin. */
   noToolchain?: boolean;
+  /**
+   * Step through the program's statements (default true): machin replays the trace a second time
+   * against an instrumented copy of the program. false: stepping and breakpoints by record only.
+   */
+  sourceLevel?: boolean;
   /** Time limit of each toolchain run, in seconds (default 60). */
   timeLimitSeconds?: number;
   /** Folders to look for the program in (the workspace folders). */
@@ -37,7 +42,7 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
 
 /** The attributes a user writes (package.json's launch schema lists exactly these). */
 export const KNOWN_LAUNCH_ATTRIBUTES = [
-  'recording', 'program', 'stopOnEntry', 'replayToPanic', 'machinPath', 'tinPath', 'noToolchain', 'timeLimitSeconds',
+  'recording', 'program', 'stopOnEntry', 'replayToPanic', 'machinPath', 'tinPath', 'noToolchain', 'sourceLevel', 'timeLimitSeconds',
   'programRoots', 'cwd', 'startPosition', 'startRecord', 'trace',
 ] as const;
 
@@ -64,7 +69,7 @@ export function checkLaunchArguments(raw: Record<string, unknown> | undefined | 
   for (const k of strings) {
     if (args[k] !== undefined && typeof args[k] !== 'string') return `\`${k}\` must be a path (a string).`;
   }
-  for (const k of ['stopOnEntry', 'replayToPanic', 'noToolchain', 'trace'] as const) {
+  for (const k of ['stopOnEntry', 'replayToPanic', 'noToolchain', 'sourceLevel', 'trace'] as const) {
     if (args[k] !== undefined && typeof args[k] !== 'boolean') return `\`${k}\` must be true or false.`;
   }
   if (args.timeLimitSeconds !== undefined && !(typeof args.timeLimitSeconds === 'number' && args.timeLimitSeconds > 0 && args.timeLimitSeconds <= 86_400)) {
@@ -107,6 +112,7 @@ export function openOptions(
 ): OpenOptions {
   return {
     noToolchain: args.noToolchain,
+    sourceLevel: args.sourceLevel !== false,
     machinPath: args.machinPath,
     tinPath: args.tinPath,
     program: args.program,

@@ -13,7 +13,11 @@ export class RecordScope implements Scope {
   private position = 0;
   private thread = -1;
 
-  constructor(private readonly recording: Recording) {}
+  /** `values`: how a watched variable is read (the runtime's, as of the cursor's statement); default as of the position. */
+  constructor(
+    private readonly recording: Recording,
+    private readonly values?: (name: string, thread: number) => string | undefined,
+  ) {}
 
   /** Point the scope at record r as of position p on thread t (t defaults to the record's thread). */
   at(record: number, position: number, thread = -1): this {
@@ -37,7 +41,7 @@ export class RecordScope implements Scope {
   variable(name: string): string | undefined {
     const h = this.recording.histories;
     if (!h || this.thread < 0) return undefined;
-    return h.valueAt(name, this.thread, this.position);
+    return this.values ? this.values(name, this.thread) : h.valueAt(name, this.thread, this.position);
   }
 
   private field(name: string): Value {

@@ -82,7 +82,7 @@ function watchedAt(rt: ReplayRuntime, t: number): WatchedAtCursor | null {
   if (!loc) return null;
   const values: Record<string, string> = {};
   for (const name of h.names) {
-    const v = h.valueAt(name, t, rt.position);
+    const v = rt.valueOf(name, t);
     if (v !== undefined) values[name] = v;
   }
   return { programPath: loc.path, functionLine: Math.max(0, loc.line - 1), values };

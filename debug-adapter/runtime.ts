@@ -17,12 +17,21 @@
 //
 // The rules live here too: where a session starts (`start`), which record a request names
 // (`targetOf`) and which way a run-to may go, so the DAP session only translates.
+//
+// Source level (issue 14; docs/source-level.md): when the recording knows every statement each
+// goroutine executed (recording.statements), the state can also stand *at a statement*: atSeq is
+// that statement event's place in the one total order of events, and the record state is the last
+// record done before it. The steps then move by statement in the goroutine (stepTarget), `.mfl`
+// line breakpoints are met in that order between records, and the panic stops on the statement
+// that panicked. Without statements every move is by record, as above.
 import { basename } from 'node:path';
 import type { Recording } from '../replay-engine/model/recording';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import type { DivergenceBody, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
 import { ThreadIndex } from './thread-index';
+import { SourceBreakpoints, type StatementHit } from './source-breakpoints';
+import type { SourceStatements, StepKind } from '../replay-engine/model/source-level';
 import { lowerBound } from '../replay-engine/model/lower-bound';
 
 /** Where and why a move stopped: a breakpoint's hit, or a step's end described the same way. */
@@ -71,7 +80,10 @@ const SLICE = 1 << 16;
 
 export class ReplayRuntime {
   readonly breakpoints: BreakpointTable;
+  readonly sourceBreakpoints: SourceBreakpoints;
   private current = -1;
+  /** At a statement: its seq in the total order of statement events (null: at the record itself). */
+  private atSeq: number | null = null;
   private index: ThreadIndex | null = null;
   private pauseRequested = false;
   private busy = false;
@@ -79,6 +91,7 @@ export class ReplayRuntime {
 
   constructor(readonly recording: Recording, events: RuntimeEvents) {
     this.breakpoints = new BreakpointTable(recording, () => this.threads, () => this.findFaults(), (t, r) => events.log(t, r));
+    this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)));
     this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
   }
 
@@ -131,13 +144,110 @@ export class ReplayRuntime {
     return this.current < 0 ? -1 : this.threads.lastRecordAtOrBefore(t, Math.min(this.current, this.timeline.recordCount - 1));
   }
 
-  private setState(m: number): void {
+  private setState(m: number, atSeq: number | null = null): void {
     this.current = m;
+    this.atSeq = atSeq;
+  }
+
+  // ----- source level -----
+
+  /** The statements of the recording, once they are known (null: stepping is by record). */
+  get statements(): SourceStatements | null {
+    const rec = this.recording;
+    return rec.sourceLevel?.state === 'ready' ? rec.statements ?? null : null;
+  }
+
+  /** How many statement events have run at the current state. */
+  passedStatements(): number {
+    const s = this.statements;
+    if (!s) return 0;
+    if (this.atSeq !== null) return this.atSeq + 1;
+    return this.passedAt(this.current);
+  }
+
+  /** Statement events run at record state m (events placed at its position come after it). */
+  private passedAt(m: number): number {
+    const s = this.statements;
+    if (!s || m < 0) return 0;
+    if (m >= this.timeline.recordCount) return s.eventCount;
+    return s.seqAtPosition(this.positionAt(m));
+  }
+
+  /** Thread t's current statement event at the cursor (-1: it has run none yet). */
+  statementOf(t: number): number {
+    const s = this.statements;
+    if (!s || s.eventsOf(t) === 0) return -1;
+    return s.currentEvent(t, this.passedStatements() - 1);
+  }
+
+  /**
+   * The value of watched variable `name` on thread t at the cursor: as of its current statement
+   * (what earlier statements stored) at source level, else as of the cursor's position.
+   */
+  valueOf(name: string, t: number): string | undefined {
+    const h = this.recording.histories;
+    if (!h) return undefined;
+    const s = this.statements;
+    const e = s && h.valueAtEvent ? this.statementOf(t) : -1;
+    if (s && e >= 0) return h.valueAtEvent!(name, t, e, s.positionOf(t, e), this.position);
+    return h.valueAt(name, t, this.position);
+  }
+
+  /** The record state a statement event stands at: the last record done before it. */
+  private recordOfSeq(seq: number): number {
+    const s = this.statements!;
+    const { thread, event } = s.eventAt(seq);
+    return s.recordBefore(thread, event);
+  }
+
+  /** The seq of the statement that panicked (the panicking goroutine's last), or null. */
+  private panicSeq(): number | null {
+    const s = this.statements;
+    const p = this.recording.panic;
+    if (!s || !p) return null;
+    const e = s.lastEvent(p.thread);
+    return e < 0 ? null : s.seqOf(p.thread, e);
+  }
+
+  /** Once the statements have come (Replay to Panic stops before them): a panic stop moves onto the statement that panicked. */
+  placeOnPanicStatement(): boolean {
+    const q = this.panicSeq();
+    if (q === null || this.lastStop.exception !== 'panic' || this.atSeq !== null) return false;
+    this.setState(this.recordOfSeq(q), q);
+    return true;
+  }
+
+  /** A step by statement in thread t, or null when t has no statements (the step is by record then). */
+  private statementStep(t: number, kind: StepKind): Promise<Stop> | null {
+    const s = this.statements;
+    if (!s || s.eventsOf(t) === 0) return null;
+    const target = s.stepTarget(t, this.statementOf(t), kind);
+    const back = kind.startsWith('back');
+    if (target < 0) return back ? this.runToStart() : this.runToEnd(`${this.threadName(t)} runs no more statements`);
+    const seq = s.seqOf(t, target);
+    const loc = s.location(t, target);
+    const words: Record<StepKind, string> = { over: 'Step', into: 'Step into', out: 'Step out', backOver: 'Step back', backInto: 'Step back into', backOut: 'Step back out' };
+    return this.move(this.recordOfSeq(seq), { reason: 'step', thread: t, description: `${words[kind]}: line ${loc.line} (${loc.function})` }, seq);
+  }
+
+  /** Run Back to (or Run to) a line of the program: the previous (next) arrival there, breakpoints on the way stop it. */
+  towardProgramLine(line: number, back: boolean): Promise<Stop> {
+    const s = this.statements;
+    if (!s) throw new RuntimeRefusal(1074, 'The statements of the program are not known (machin has not replayed it against its instrumented copy): use a line of the recording.');
+    const hits = s.lineHits(line);
+    const cursor = this.atSeq ?? this.passedStatements() - 0.5;
+    const i = lowerBound(0, hits.length, (k) => hits[k] <= cursor);
+    const q = back ? hits[lowerBound(0, hits.length, (k) => hits[k] < cursor) - 1] : hits[i];
+    if (q === undefined) throw new RuntimeRefusal(back ? 1071 : 1072, `The run ${back ? 'never was' : 'never is'} on line ${line} ${back ? 'before' : 'after'} this point.`);
+    this.ready();
+    const { thread, event } = s.eventAt(q);
+    const loc = s.location(thread, event);
+    return this.move(this.recordOfSeq(q), { reason: 'step', thread, description: `${back ? 'Ran back' : 'Ran'} to line ${loc.line} (${loc.function})` }, q);
   }
 
   /** Move with no breakpoint checks (goto, replay to panic, restart). */
-  jump(m: number, stop: Omit<Stop, 'breakpointIds'> & { breakpointIds?: number[] }): Stop {
-    this.setState(Math.max(-1, Math.min(this.timeline.recordCount, m)));
+  jump(m: number, stop: Omit<Stop, 'breakpointIds'> & { breakpointIds?: number[] }, atSeq: number | null = null): Stop {
+    this.setState(Math.max(-1, Math.min(this.timeline.recordCount, m)), atSeq);
     this.lastStop = { breakpointIds: [], ...stop };
     return this.lastStop;
   }
@@ -195,7 +305,10 @@ export class ReplayRuntime {
     if (rules.replayToPanic) {
       const p = this.recording.panic;
       if (p) {
-        return { stop: Promise.resolve(this.jump(this.recordForPosition(p.position), { reason: 'exception', thread: p.thread, exception: 'panic', description: `Panic: ${p.message}`, text: p.message })) };
+        // On the statement that panicked when the statements are known; else after its goroutine's last op.
+        const q = this.panicSeq();
+        const m = q === null ? this.recordForPosition(p.position) : this.recordOfSeq(q);
+        return { stop: Promise.resolve(this.jump(m, { reason: 'exception', thread: p.thread, exception: 'panic', description: `Panic: ${p.message}`, text: p.message }, q)) };
       }
       const stop = this.jump(tl.recordCount, this.endStop());
       return { stop: Promise.resolve(stop), note: stop.text };
@@ -267,7 +380,9 @@ export class ReplayRuntime {
 
   // ----- moves -----
 
-  stepIn(): Promise<Stop> {
+  stepIn(t = this.lastStop.thread): Promise<Stop> {
+    const bySource = this.statementStep(t, 'into');
+    if (bySource) return bySource;
     const n = this.timeline.recordCount;
     if (this.current >= n) return Promise.resolve(this.stayAtEnd());
     if (this.current === n - 1) return this.runToEnd();
@@ -275,7 +390,9 @@ export class ReplayRuntime {
     return this.move(target, { reason: 'step', thread: this.timeline.thread[target], description: 'Step' });
   }
 
-  stepBackIn(): Promise<Stop> {
+  stepBackIn(t = this.lastStop.thread): Promise<Stop> {
+    const bySource = this.statementStep(t, 'backInto');
+    if (bySource) return bySource;
     if (this.current < 0) return Promise.resolve(this.atStart());
     const n = this.timeline.recordCount;
     // From the end the last record is already done at the same op: step back over it.
@@ -284,6 +401,8 @@ export class ReplayRuntime {
   }
 
   next(t: number): Promise<Stop> {
+    const bySource = this.statementStep(t, 'over');
+    if (bySource) return bySource;
     const idx = this.threads;
     const c = idx.lastIndexAtOrBefore(t, this.current);
     const from = c < 0 ? idx.start[t] : c + 1;
@@ -292,6 +411,8 @@ export class ReplayRuntime {
   }
 
   stepBack(t: number): Promise<Stop> {
+    const bySource = this.statementStep(t, 'backOver');
+    if (bySource) return bySource;
     const idx = this.threads;
     const c = idx.lastIndexAtOrBefore(t, this.current);
     if (c < 0) return this.runToStart();
@@ -305,6 +426,8 @@ export class ReplayRuntime {
   }
 
   stepOut(t: number): Promise<Stop> {
+    const bySource = this.statementStep(t, 'out');
+    if (bySource) return bySource;
     const idx = this.threads;
     if (idx.countOf(t) === 0) return this.runToEnd(`${this.threadName(t)} has no records`);
     const last = idx.records[idx.start[t + 1] - 1];
@@ -313,6 +436,8 @@ export class ReplayRuntime {
   }
 
   stepBackOut(t: number): Promise<Stop> {
+    const bySource = this.statementStep(t, 'backOut');
+    if (bySource) return bySource;
     const idx = this.threads;
     if (idx.countOf(t) === 0) return this.runToStart();
     const first = idx.records[idx.start[t]];
@@ -372,54 +497,92 @@ export class ReplayRuntime {
   }
 
   /**
-   * Move to record state `target`, passing over the records in between and stopping at the first
-   * breakpoint met. The loop reads typed arrays only; candidates go to the breakpoint table.
+   * Move to record state `target` (at statement `atSeq` of it, when given), passing over the
+   * records and the statements in between and stopping at the first breakpoint met. The loop
+   * reads typed arrays only; candidates go to the breakpoint tables.
    */
-  private async move(target: number, otherwise: Omit<Stop, 'breakpointIds'>): Promise<Stop> {
+  private async move(target: number, otherwise: Omit<Stop, 'breakpointIds'>, atSeq: number | null = null): Promise<Stop> {
     if (this.busy) throw new Error('the replay is already moving; pause it first');
     this.busy = true;
     this.pauseRequested = false;
     try {
       const n = this.timeline.recordCount;
-      const forward = target > this.current;
-      // Forward over (current, target], backward over [target, current): the end state n is no record.
-      const from = forward ? this.current + 1 : Math.min(this.current, n) - 1;
-      const last = forward ? Math.min(target, n - 1) : Math.max(target, 0);
-      if (target === this.current || (forward ? from > last : from < last)) {
-        this.setState(target);
-        this.lastStop = { breakpointIds: [], ...otherwise };
-        return this.lastStop;
-      }
+      // Where the cursor is in the order of statements: at one, or between two (x.5).
+      const here = this.atSeq ?? this.passedStatements() - 0.5;
+      const forward = target !== this.current ? target > this.current : atSeq !== null ? atSeq > here : false;
+      // Forward over (current, target], backward over [target, current): the end state n is no
+      // record. At a statement the cursor is past its record, so going back meets that record; a
+      // statement target comes after its own record, so going back does not.
+      const from = forward ? this.current + 1 : Math.min(this.current + (this.atSeq !== null ? 1 : 0), n) - 1;
+      const last = forward ? Math.min(target, n - 1) : Math.max(target + (atSeq !== null ? 1 : 0), 0);
+      let recordHit: { r: number; hit: BreakpointHit } | null = null;
+      // At source level the panic's place is the statement that panicked, not its record.
+      const panicQ = this.panicSeq();
       const list = this.breakpoints.flagged();
       const perRecord = this.breakpoints.perRecord;
-      // The flagged records of the range, nearest first: i walks up (forward) or down (backward).
-      let i = firstAtOrAfter(list, forward ? from : from + 1) - (forward ? 0 : 1);
-      let visited = 0;
-      while (perRecord && (forward ? i < list.length && list[i] <= last : i >= 0 && list[i] >= last)) {
-        const r = list[i];
-        const hit = this.breakpoints.check(r, perRecord[r]);
-        if (hit) {
-          this.setState(r);
-          this.lastStop = toStop(hit);
-          return this.lastStop;
-        }
-        i += forward ? 1 : -1;
-        if (++visited % SLICE === 0) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          if (this.pauseRequested) {
-            this.setState(r);
-            this.lastStop = { reason: 'pause', thread: this.timeline.thread[r], description: 'Paused', breakpointIds: [] };
-            return this.lastStop;
+      if (perRecord && (forward ? from <= last : from >= last)) {
+        // The flagged records of the range, nearest first: i walks up (forward) or down (backward).
+        let i = firstAtOrAfter(list, forward ? from : from + 1) - (forward ? 0 : 1);
+        let visited = 0;
+        while (forward ? i < list.length && list[i] <= last : i >= 0 && list[i] >= last) {
+          const r = list[i];
+          const hit = this.breakpoints.check(r, perRecord[r]);
+          // The panic is met at its statement below, not at its record.
+          const statementPanic = hit?.exception === 'panic' && panicQ !== null;
+          if (hit && !statementPanic) {
+            recordHit = { r, hit };
+            break;
+          }
+          i += forward ? 1 : -1;
+          if (++visited % SLICE === 0) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            if (this.pauseRequested) {
+              this.setState(r);
+              this.lastStop = { reason: 'pause', thread: this.timeline.thread[r], description: 'Paused', breakpointIds: [] };
+              return this.lastStop;
+            }
           }
         }
       }
-      this.setState(target);
+      const to = atSeq ?? this.passedAt(target) - (forward ? 1 : 0);
+      let statementHit = this.statementHit(here, forward, to);
+      // The panic, at source level, is met at the statement that panicked.
+      const panicStop = this.breakpoints.stopsOnPanic ? this.breakpoints.panicStop() : null;
+      if (panicQ !== null && panicStop && (forward ? panicQ > here && panicQ <= to : panicQ < here && panicQ >= to)) {
+        if (!statementHit || (forward ? panicQ <= statementHit.seq : panicQ >= statementHit.seq)) statementHit = { seq: panicQ, breakpointIds: [], description: panicStop.description, stop: panicStop };
+      }
+      // Which comes first this way: a record sits between the events run before it and those after.
+      const recordKey = recordHit ? this.passedAt(recordHit.r) - 0.5 : NaN;
+      if (statementHit && (!recordHit || (forward ? statementHit.seq < recordKey : statementHit.seq > recordKey))) {
+        const q = statementHit.seq;
+        this.setState(this.recordOfSeq(q), q);
+        this.lastStop = statementHit.stop
+          ? toStop(statementHit.stop)
+          : { reason: 'breakpoint', thread: this.statements!.eventAt(q).thread, description: statementHit.description, breakpointIds: statementHit.breakpointIds };
+        return this.lastStop;
+      }
+      if (recordHit) {
+        this.setState(recordHit.r);
+        this.lastStop = toStop(recordHit.hit);
+        return this.lastStop;
+      }
+      this.setState(target, atSeq);
       this.lastStop = { breakpointIds: [], ...otherwise };
       return this.lastStop;
     } finally {
       this.busy = false;
       this.pauseRequested = false;
     }
+  }
+
+  /**
+   * The first `.mfl` line breakpoint met moving from `here` (a seq, or x.5 between two) towards
+   * seq `to` (included), or null. Moving back, the cursor's own statement is not met again.
+   */
+  private statementHit(here: number, forward: boolean, to: number): StatementHit | null {
+    if (!this.statements || !this.sourceBreakpoints.any) return null;
+    const from = forward ? Math.floor(here) + 1 : Math.ceil(here) - 1;
+    return this.sourceBreakpoints.first(from, to, forward);
   }
 
   /** Records whose outcome is a fault (capsule effects); none for machin traces. */

@@ -87,7 +87,7 @@ export class FrozenRunSession extends TracedSession {
   /** Custom requests, by name (debug-adapter/contract.ts). */
   private readonly customs: Record<string, (response: DebugProtocol.Response, a: Record<string, unknown>) => void> = {
     [REQUEST.setKey]: (response, a) => this.setKey(response, a),
-    [REQUEST.stepBackIn]: (response) => this.move(response, (rt) => rt.stepBackIn()),
+    [REQUEST.stepBackIn]: (response, a) => this.move(response, (rt) => rt.stepBackIn(rt.checkThread(this.threadArg(rt, a)))),
     [REQUEST.stepBackOut]: (response, a) => this.move(response, (rt) => rt.stepBackOut(rt.checkThread(this.threadArg(rt, a)))),
     [REQUEST.runBackTo]: (response, a) => this.toward(response, 'runBackTo', a),
     [REQUEST.runTo]: (response, a) => this.toward(response, 'runTo', a),
@@ -232,7 +232,9 @@ export class FrozenRunSession extends TracedSession {
         name: f.name,
         source: f.where?.type === 'recording' ? this.recordingSource() : f.where ? new Source(basename(f.where.path), this.convertDebuggerPathToClient(f.where.path)) : undefined,
         line: f.where ? this.convertDebuggerLineToClient(f.line) : 0,
-        column: f.where ? this.convertDebuggerColumnToClient(1) : 0,
+        column: f.where ? this.convertDebuggerColumnToClient(f.column) : 0,
+        endLine: f.endLine !== undefined ? this.convertDebuggerLineToClient(f.endLine) : undefined,
+        endColumn: f.endColumn !== undefined ? this.convertDebuggerColumnToClient(f.endColumn) : undefined,
         presentationHint: f.subtle ? 'subtle' : f.where?.type === 'recording' ? 'normal' : undefined,
       }));
       const start = args.startFrame ?? 0;
@@ -280,8 +282,18 @@ export class FrozenRunSession extends TracedSession {
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const rt = this.runtime;
     const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+    if (rt && args.source.path && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(args.source.path))) {
+      // The program's `.mfl` file: verified where a statement starts (docs/source-level.md).
+      const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
+      response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: args.source })) };
+      return this.sendResponse(response);
+    }
     if (!rt || !isRecordingSource(rt.recording, args.source)) {
-      const message = rt ? 'Frozen Run breakpoints bind to lines of the recording (the trace or the decoded capsule).' : 'No recording is open yet.';
+      const message = !rt
+        ? 'No recording is open yet.'
+        : rt.statements === null && /\.mfl$/i.test(args.source.path ?? '')
+          ? `Breakpoints in the program need its statements: ${sourceLevelWhy(rt.recording)}. Meanwhile they bind to lines of the recording.`
+          : 'Frozen Run breakpoints bind to lines of the recording (the trace or the decoded capsule) and of its program.';
       response.body = { breakpoints: wanted.map((b) => ({ verified: false, line: b.line, message })) };
       return this.sendResponse(response);
     }
@@ -331,8 +343,8 @@ export class FrozenRunSession extends TracedSession {
     this.move(response, (rt) => rt.next(rt.checkThread(args.threadId - 1)), true);
   }
 
-  protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
-    this.move(response, (rt) => rt.stepIn(), true);
+  protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
+    this.move(response, (rt) => rt.stepIn(rt.checkThread(args.threadId - 1)), true);
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
@@ -397,6 +409,11 @@ export class FrozenRunSession extends TracedSession {
 
   private toward(response: DebugProtocol.Response, toward: RunToward, a: TargetArguments): void {
     const line = typeof a.line === 'number' ? this.convertClientLineToDebugger(a.line) : undefined;
+    // A line of the program (the editor's cursor in the `.mfl` file): its previous / next arrival.
+    const rt = this.runtime;
+    if (rt && line !== undefined && typeof a.path === 'string' && toward !== 'goto' && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(a.path))) {
+      return this.move(response, (r) => r.towardProgramLine(line, toward === 'runBackTo'));
+    }
     this.move(response, (rt) => rt.toward(toward, { record: a.record, position: a.position, line }));
   }
 
@@ -473,9 +490,13 @@ export class FrozenRunSession extends TracedSession {
       this.variables?.reset();
       for (const w of rec.warnings.slice(warned)) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
       if (rec.histories) this.toolchainEvent(toolchainOutcome(rec));
+      // The statements came with the values: a panic stop moves onto the statement that panicked.
+      const moved = rt.placeOnPanicStatement();
       // The watched values at the cursor travel in the cursor event: send it again with them.
       if (this.stopReported) this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, rt.lastStop)));
-      if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(['variables']));
+      if (rec.sourceLevel?.state === 'unavailable' && rec.sourceLevel.reason) this.sendEvent(new OutputEvent(`${rec.sourceLevel.reason}\n`, 'console'));
+      if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(moved ? ['stacks', 'variables'] : ['variables']));
+      else if (moved) this.report(rt.lastStop);
     });
   }
 
@@ -503,6 +524,7 @@ export class FrozenRunSession extends TracedSession {
   }
 
   private logPoint(text: string, record: number): void {
+    if (record < 0) return void this.sendEvent(new OutputEvent(`${text}\n`, 'console'));
     const e = new OutputEvent(`${text}\n`, 'console') as DebugProtocol.OutputEvent;
     if (this.runtime) {
       e.body.source = this.recordingSource();
@@ -600,4 +622,13 @@ export class FrozenRunSession extends TracedSession {
     // No variables: braces in an engine message (a path, a JSON fragment) are shown as they are.
     this.sendErrorResponse(response, { id, format: message, variables: {}, showUser });
   }
+}
+
+/** Why the program's statements are not known, in a few words. */
+function sourceLevelWhy(rec: Recording): string {
+  const status = rec.sourceLevel;
+  if (!status) return 'this recording has none';
+  if (status.state === 'pending') return 'machin is still replaying the program';
+  if (status.state === 'unavailable') return status.reason;
+  return 'they are known';
 }

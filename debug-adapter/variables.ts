@@ -144,10 +144,9 @@ export class VariableStore {
     const rt = this.runtime;
     const h = rt.recording.histories;
     if (!h) return [];
-    const p = rt.position;
     const out: DebugProtocol.Variable[] = [];
     for (const name of h.names) {
-      const v = h.valueAt(name, t, p);
+      const v = rt.valueOf(name, t);
       if (v !== undefined) out.push({ ...this.plain(name, v, 'watched', name), presentationHint: { attributes: ['readOnly'] } });
     }
     return out;

@@ -180,7 +180,7 @@ export class RecordingStore implements vscode.Disposable {
   private sameToolchain(args: FrozenRunLaunchArguments): boolean {
     const cfg = readConfig();
     const folders = (list: string[] | undefined) => JSON.stringify((list ?? []).map((p) => path.resolve(p)));
-    return args.program === undefined && (args.machinPath || undefined) === (cfg.machinPath || undefined) && folders(args.programRoots) === folders(cfg.programRoots);
+    return args.program === undefined && args.sourceLevel !== false && (args.machinPath || undefined) === (cfg.machinPath || undefined) && folders(args.programRoots) === folders(cfg.programRoots);
   }
 
   dispose(): void {

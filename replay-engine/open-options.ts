@@ -21,6 +21,15 @@ export interface ToolchainOptions {
    * For a caller that shows the panic first (a debug session). Default: one replay for all.
    */
   deferValues?: boolean;
+  /**
+   * machin traces: also replay against an instrumented copy of the program, for statement-level
+   * stepping (`recording.statements`, docs/source-level.md). It costs one more machin run than
+   * without it (a plain replay first, for the panic); with deferValues it is the values replay.
+   * Default: on. The CLI's commands that print no statements turn it off.
+   */
+  sourceLevel?: boolean;
+  /** What the toolchain bridge is doing, one line at a time ("replaying against the instrumented program"), for a progress notification. */
+  onToolchainProgress?: (message: string) => void;
   /** Asked before running a program found outside programRoots; false stops the toolchain run. */
   confirmProgram?: (path: string) => Promise<boolean>;
 }

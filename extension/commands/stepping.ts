@@ -65,8 +65,12 @@ export function runBackToCursor(ctx: Ctx, _uri?: unknown, record?: unknown): Pro
   // From the editor: the line of the recording's text (the file, or the adapter's read-only copy).
   const doc = editor?.document;
   const isRecording = s && doc && (doc.uri.scheme === 'debug' || (doc.uri.scheme === 'file' && doc.uri.fsPath === recordingOf(s)));
+  // From the program's `.mfl` editor: the previous arrival at that line (the adapter checks it is the program).
+  if (s && editor && doc?.uri.scheme === 'file' && doc.languageId === 'mfl') {
+    return send(s, REQUEST.runBackTo, { line: editor.selection.active.line + 1, path: doc.uri.fsPath } satisfies TargetArguments);
+  }
   if (!editor || !isRecording) {
-    void vscode.window.showInformationMessage('Frozen Run: put the cursor on a record line of the recording (or select a record on the timeline), then Run Back to Cursor.');
+    void vscode.window.showInformationMessage('Frozen Run: put the cursor on a record line of the recording or of its program (or select a record on the timeline), then Run Back to Cursor.');
     return;
   }
   return send(s, REQUEST.runBackTo, { line: editor.selection.active.line + 1 } satisfies TargetArguments);

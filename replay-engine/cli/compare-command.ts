@@ -11,6 +11,8 @@ import { writeText } from './printable';
 export async function runCompareCommand(argv: string[]): Promise<number> {
   const { positionals, values } = parse(argv, OPEN_OPTIONS, { min: 2, max: 2, names: 'A B (two recordings)' });
   const options: OpenOptions = {
+    // prints no statements: one machin replay, not the plain one plus the instrumented one
+    sourceLevel: false,
     noToolchain: values['no-toolchain'] === true,
     machinPath: values.machin as string | undefined,
     program: values.program as string | undefined,

@@ -18,6 +18,8 @@ export async function runHistory(argv: string[]): Promise<number> {
   const [file, variable] = positionals;
   if (values['no-toolchain']) throw new UsageError('history needs machin; it cannot run with --no-toolchain');
   const rec = await openRecording(file, {
+    // prints no statements: one machin replay, not the plain one plus the instrumented one
+    sourceLevel: false,
     machinPath: values.machin as string | undefined,
     program: values.program as string | undefined,
     keyHex: values.key as string | undefined,

@@ -13,6 +13,8 @@ import { writeChunks } from './write-chunks';
 export async function runInspect(argv: string[]): Promise<number> {
   const { positionals, values } = parse(argv, OPEN_OPTIONS, { min: 1, max: 1, names: 'FILE' });
   const rec = await openRecording(positionals[0], {
+    // prints no statements: one machin replay, not the plain one plus the instrumented one
+    sourceLevel: false,
     noToolchain: values['no-toolchain'] === true,
     machinPath: values.machin as string | undefined,
     program: values.program as string | undefined,

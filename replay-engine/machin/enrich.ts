@@ -1,8 +1,15 @@
 // The machin bridge: adds to a trace what only re-executing it can tell (panic message, verify
-// verdict, value histories) by running one `machin replay --verify --print` on a checked copy of
-// the trace (machin's plain panic lines say all its `--json` would: docs/machin.md), and labels
-// goroutines from the program source (no toolchain needed for that). Every problem becomes a
-// warning on the recording; only a cancel escapes (as RecordingError('cancelled')).
+// verdict, value histories, every statement each goroutine ran) by running `machin replay` on a
+// checked copy of the trace (machin's plain panic lines say all its `--json` would:
+// docs/machin.md), and labels goroutines from the program source (no toolchain needed for that).
+// Every problem becomes a warning on the recording; only a cancel escapes (as
+// RecordingError('cancelled')).
+//
+// Source level (docs/source-level.md): a plain `--verify` replay first (the panic, as fast as
+// machin gives it), then one `--verify --print` replay against an instrumented copy of the program
+// that prints the statement probes and the program's variables together. It is trusted only when
+// it ends as the plain one did; otherwise, or when the instrumenter cannot read the program, one
+// warning says why, the values come from a plain `--print` replay and stepping stays at record level.
 import { promises as fs } from 'node:fs';
 import type { EngineWarning } from '../model/errors';
 import { RecordingError } from '../model/errors';
@@ -11,10 +18,14 @@ import type { ToolchainOptions } from '../open-options';
 import { attachProgram } from './attach-program';
 import { findMachin, readMachinVersion, type MachinTool } from './find-machin';
 import { findProgram, readTracedProgram } from './find-program';
+import type { SourceLevelStatus } from '../model/source-level';
 import { runMachinReplay, type ReplayRun } from './run-replay';
-import { mergeReplay } from './merge-replay';
+import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay';
 import { assignedVariables, parseMflProgram, type MflProgram } from './mfl-source';
-import { withTraceCopy } from './trace-copy';
+import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
+import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
+import { instrumentedReplayDiffers } from './source/trust-check';
+import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
 
 /** Source files larger than this are not read for labels (a `.mfl` is one line per declaration). */
 const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
@@ -27,7 +38,20 @@ const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
 export async function enrichWithMachin(recording: Recording, options: ToolchainOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<void> {
   const tl = recording.timeline;
   if (tl.format !== 'mflrr') return;
-  const warn = (code: string, message: string) => pushWarning(recording.warnings, { code, message });
+  let lastWarning = '';
+  const warn = (code: string, message: string) => {
+    lastWarning = message;
+    pushWarning(recording.warnings, { code, message });
+  };
+  const progress = (message: string) => options.onToolchainProgress?.(message);
+  const wanted = options.sourceLevel !== false && !options.noToolchain;
+  setSourceLevel(recording, wanted ? { state: 'pending' } : { state: 'unavailable', reason: options.noToolchain ? 'no toolchain is run (trace-only)' : 'not asked for' });
+  // Whatever ends the bridge without a statement index says why, in the words of its last warning.
+  const settle = () => {
+    if (recording.sourceLevel?.state !== 'pending') return;
+    setSourceLevel(recording, { state: 'unavailable', reason: options.signal?.aborted ? 'cancelled' : lastWarning || 'machin was not run' });
+  };
+  let background = false;
   try {
     const traced = await readTracedProgram(tl.file);
     const found = await findProgram(tl.file, traced, options);
@@ -62,6 +86,19 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
 
     const names = program ? assignedVariables(program) : [];
     const print = names.length > 0 ? ['--print', names.join(',')] : [];
+    // The instrumented copy (in its own private folder, never beside the program), when source
+    // level is wanted and the instrumenter can read the program.
+    let instrumented: InstrumentedCopy | null = null;
+    if (wanted && program) {
+      try {
+        instrumented = await writeInstrumentedCopy(found.path);
+      } catch (err) {
+        // InstrumentError names file:line:column and what is wrong; anything else (an I/O error) is said as it is.
+        const why = err instanceof InstrumentError ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`;
+        warn('source-level-unavailable', why);
+        setSourceLevel(recording, { state: 'unavailable', reason: why });
+      }
+    }
     let panicKnown: () => void = () => undefined;
     let afterFirstPart = false;
     const firstPart = new Promise<void>((resolve) => (panicKnown = resolve)).then(() => {
@@ -77,22 +114,34 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
         // machin may name goroutines the trace has no line for (they were added): label them too.
         if (program && tl.threads.length > threadsBefore) attachProgram(recording, program);
       };
+      if (instrumented) {
+        const attach = () => program && attachProgram(recording, program);
+        await sourceLevelReplays({ recording, machin, copy, instrumented, program: found.path, names, options, warn, progress, merge, panicKnown, attach });
+        return;
+      }
       // One replay answers everything: --verify and --print only switch on parts of machin's
       // runtime (MFL_RR_VERIFY, MFL_RR_PROBE in main.go cmdReplay). --json is not asked for: its
       // causal chain is the trace's own first P `S` lines, which machin writes one write per op.
       if (!options.deferValues || print.length === 0) {
+        progress('machin: replaying the trace');
         await merge(await replays(machin, copy.file, ['--verify', ...print], print.length > 0, options, warn));
         return;
       }
       // The panic first (one replay as fast as a plain one), then the values: --print makes
       // machin write a line per assignment, which can double a replay (docs/machin.md).
+      progress('machin: replaying the trace for the panic and the verdict');
       const first = await replays(machin, copy.file, ['--verify'], false, options, warn);
       await merge(first);
       panicKnown();
       // No answer in time, or machin failed before running the program: a second replay would too.
       if (first.length === 0 || first[0].output.failure) return;
+      progress('machin: replaying the trace for the values');
       await merge(await replays(machin, copy.file, print, false, options, warn), true);
+    }).finally(async () => {
+      await instrumented?.remove();
+      settle();
     });
+    background = true;
     if (!options.deferValues) return await whole;
     const rec = recording as Recording & { valuesPending?: Promise<void> | null };
     // Never rejects: a problem after the first part is a warning (one before it is caught below);
@@ -113,7 +162,123 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     }
     // A bug of ours must not lose the recording the user opened: say it, keep the trace.
     warn('toolchain-failed', `machin bridge failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    if (!background) settle();
   }
+}
+
+interface SourceLevelContext {
+  recording: Recording;
+  machin: MachinTool;
+  copy: TraceCopy;
+  instrumented: InstrumentedCopy;
+  /** The program as found (the statements' file). */
+  program: string;
+  /** The program's variables to print. */
+  names: string[];
+  options: ToolchainOptions;
+  warn: (code: string, message: string) => void;
+  progress: (message: string) => void;
+  merge: (runs: ReplayRun[], valuesOnly?: boolean) => Promise<void>;
+  panicKnown: () => void;
+  /** Labels threads added since the program was attached. */
+  attach: () => void;
+}
+
+/**
+ * The plain `--verify` replay (the panic and the verdict, merged at once), then one replay of the
+ * same checked trace against the instrumented copy printing the statement probes and the
+ * program's variables. Trusted: its statements become recording.statements and its values the
+ * histories. Not trusted (it ends otherwise, machin cannot build the copy, no answer in time):
+ * one warning, and the values from a plain `--print` replay as without source level.
+ */
+async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
+  const { recording, machin, copy, instrumented, options, warn, progress, merge } = c;
+  const tl = recording.timeline;
+  progress('machin: replaying the trace for the panic and the verdict');
+  const first = await replays(machin, copy.file, ['--verify'], false, options, warn);
+  await merge(first);
+  c.panicKnown();
+  // No answer in time, or machin failed before running the program: the others would too.
+  if (first.length === 0 || first[0].output.failure) {
+    const failure = first[0]?.output.failure;
+    setSourceLevel(recording, { state: 'unavailable', reason: failure ? `machin replay --verify failed: ${firstLine(failure.message)}` : 'the plain replay gave no answer, so the instrumented one was not run' });
+    return;
+  }
+
+  const trace = await retargetTraceCopy(copy, instrumented.file);
+  const flags = ['--verify', '--print', [...c.names, ...instrumented.table.probeNames].join(',')];
+  progress('machin: replaying against the instrumented program (statements and values)');
+  let run: ReplayRun | null = null;
+  let why: string | null = null;
+  const statements = new StatementProbes(instrumented.table);
+  try {
+    run = await runMachinReplay(machin, trace, flags, options, (stderr) => statements.parse(stderr));
+  } catch (err) {
+    if (!(err instanceof RecordingError) || err.code === 'cancelled') throw err;
+    why = `the replay against the instrumented program failed: ${err.message}`;
+  }
+  if (run) {
+    const o = run.output;
+    if (o.failure) why = `machin could not replay the instrumented program: ${firstLine(o.failure.message)}`;
+    else if (run.exitCode !== 0 && !o.panic && !o.deadlock) why = `the replay against the instrumented program exited with code ${run.exitCode}`;
+    else {
+      const stopOf = (g: string, op: number) => {
+        const t = tl.threadIndex(g);
+        return t < 0 ? op : panicStop(tl, t, op);
+      };
+      why = instrumentedReplayDiffers(first[0].output, o, stopOf);
+    }
+  }
+  // Not trusted: one warning, record level, the values from a plain --print replay.
+  const fallBack = async (reason: string) => {
+    const message = `${c.program}: ${reason}${/stepping stays at record level/.test(reason) ? '' : '; stepping stays at record level'}`;
+    warn('source-level-unavailable', message);
+    setSourceLevel(recording, { state: 'unavailable', reason: message });
+    if (c.names.length > 0) {
+      progress('machin: replaying the trace for the values');
+      await merge(await replays(machin, copy.file, ['--print', c.names.join(',')], false, options, warn), true);
+    }
+  };
+  if (why || !run) return fallBack(why ?? 'no instrumented replay');
+
+  if (options.signal?.aborted) throw new RecordingError('cancelled', 'machin bridge: cancelled');
+  progress('building the statement index');
+  // The goroutine whose end ends the run (as merge-replay.ts counts it): values and statements
+  // another goroutine stores after that goroutine's last op race with the exit and are left out.
+  // So are all of a goroutine's the trace has no line for (it has no op), except in a deadlock,
+  // where every probe is printed: only then are such goroutines made threads for their statements.
+  const panicked = run.output.panic?.goroutine ?? (recording.panic ? tl.threads[recording.panic.thread].id : null);
+  let ender = run.output.deadlock ? -1 : tl.threadIndex(panicked ?? '0');
+  if (ender < 0) {
+    // (A run whose main did no op has no line for main either: main is made a thread the same way.)
+    const threadsBefore = tl.threads.length;
+    addUnrecordedGoroutines(tl, [run], warn, statements.goroutines);
+    if (tl.threads.length > threadsBefore) c.attach();
+    if (!run.output.deadlock) ender = tl.threadIndex(panicked ?? '0');
+  }
+  let indexed;
+  try {
+    indexed = indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, ender);
+  } catch (err) {
+    // probes that are no walk of the table (never seen from machin 0.137.0): nothing from this replay is shown
+    return fallBack(`the instrumented replay's statements could not be indexed (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const { index, values } = indexed;
+  await merge([values], true);
+  recording.statements = index;
+  setSourceLevel(recording, { state: 'ready' });
+  progress(`statement index ready: ${index.eventCount} statements executed`);
+}
+
+function setSourceLevel(rec: Recording, status: SourceLevelStatus): void {
+  rec.sourceLevel = status;
+  if (status.state !== 'ready') rec.statements = null;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
 /**

@@ -55,6 +55,8 @@ export interface ReplayOutput {
 
 const PANIC_WHERE = /^ {2}\((replay|record): goroutine (\S+), schedule op (\d+)\/(\d+)\)$/;
 const PROBE_HEAD = /^probe (\S+) (\S+) = /;
+/** Stands for a probe the first pass took from a `panic: ` line (machin never prints a NUL line). */
+const PROBE_TAKEN = '\u0000';
 const PROBE_TAIL = / @op(\d+)$/;
 const VERIFY = /^replay-verify: schedule (\d+)\/(\d+) ops, io-underrun=(yes|no), boundary=(\S+) -> (FAITHFUL|DIVERGED)$/;
 const BEST_EFFORT = /^warning: best-effort trace\b/;
@@ -63,8 +65,21 @@ const DEADLOCK_LINE = /^ {2}goroutine (\S+)\s+(.*)$/;
 const PROGRAM_MISSING = /^error: open (.+): no such file or directory$/;
 const NO_PROGRAM_LINE = /^error: replay: trace has no `program` line/;
 
+/**
+ * Takes the probes of some names instead of ReplayOutput.probes, in the order machin printed
+ * them among the others: the statement probes of an instrumented replay (millions of lines, never
+ * made objects).
+ */
+export interface ProbeSink {
+  names: ReadonlySet<string>;
+  /** A probe of one of `names`; its value as a number (NaN when it is not one). */
+  take(goroutine: string, value: number, op: number): void;
+  /** Called just before any other probe is added to ReplayOutput.probes. */
+  beforeValue?(goroutine: string): void;
+}
+
 /** Parse the stderr of one `machin replay` run. */
-export function parseReplayOutput(stderr: string): ReplayOutput {
+export function parseReplayOutput(stderr: string, sink?: ProbeSink): ReplayOutput {
   const out: ReplayOutput = {
     panic: null,
     verify: null,
@@ -74,8 +89,37 @@ export function parseReplayOutput(stderr: string): ReplayOutput {
     failure: null,
     unknown: [],
   };
-  const lines = stderr.replace(/\r\n/g, '\n').split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
+  // First every probe, straight from the text and in order (a replay can print millions); the
+  // other lines are kept, in order, for the line parser below.
+  const lines: string[] = [];
+  const fast = sink ? new FastTake(sink) : null;
+  const add = (goroutine: string, name: string, value: string, op: number) => {
+    if (sink?.names.has(name)) return sink.take(goroutine, value === '' ? NaN : Number(value), op);
+    sink?.beforeValue?.(goroutine);
+    out.probes.push({ goroutine, name, value, op });
+  };
+  for (let s = 0; s < stderr.length; ) {
+    const nl = stderr.indexOf('\n', s);
+    const e = nl < 0 ? stderr.length : nl;
+    const end = e > s && stderr.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
+    if (matchAt(stderr, s, 'probe ')) {
+      const next = fast?.line(stderr, s, end) ?? probeAt(stderr, s, end, add);
+      if (next >= 0) {
+        s = next;
+        continue;
+      }
+    } else if (stderr.startsWith('panic: probe ', s)) {
+      // machin writes `panic: ` and the message apart: another goroutine's probe can come between
+      const next = probeAt(stderr, s + 7, end, add);
+      if (next >= 0) {
+        lines.push(`panic: ${PROBE_TAKEN}`);
+        s = next;
+        continue;
+      }
+    }
+    lines.push(stderr.slice(s, end));
+    s = e + 1;
+  }
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
@@ -148,6 +192,16 @@ export function parseReplayOutput(stderr: string): ReplayOutput {
  * ends at the first line that ends in ` @opN`. Returns the index of that line, or -1.
  */
 function parseProbe(lines: string[], start: number, probes: Probe[]): number {
+  // The common case first, without a regular expression (a replay can print millions):
+  // `probe G NAME = VALUE @opP` on one line, G and NAME without spaces.
+  const line = lines[start];
+  const g = line.indexOf(' ', 6);
+  const n = g > 6 ? line.indexOf(' ', g + 1) : -1;
+  const at = line.lastIndexOf(' @op');
+  if (n > g + 1 && line.charCodeAt(n + 1) === 0x3d && line.charCodeAt(n + 2) === 0x20 && at >= n + 3 && isDigits(line, at + 4)) {
+    probes.push({ goroutine: line.slice(6, g), name: line.slice(g + 1, n), value: line.slice(n + 3, at), op: Number(line.slice(at + 4)) });
+    return start;
+  }
   const head = PROBE_HEAD.exec(lines[start]);
   if (!head) return -1;
   const parts: string[] = [];
@@ -164,6 +218,97 @@ function parseProbe(lines: string[], start: number, probes: Probe[]): number {
     parts.push(rest);
   }
   return -1;
+}
+
+/**
+ * A sink's probes taken straight from the text, allocating nothing: `probe G NAME = N @opP` with
+ * NAME one of the sink's and N and P decimal numbers, G compared with the last one taken.
+ */
+class FastTake {
+  private readonly names: string[];
+  private goroutine = '';
+
+  constructor(private readonly sink: ProbeSink) {
+    this.names = [...sink.names];
+  }
+
+  /** Where the next line starts, or null when this line is not such a probe. */
+  line(text: string, s: number, end: number): number | null {
+    const g = text.indexOf(' ', s + 6);
+    if (g < 0 || g >= end) return null;
+    let name = -1;
+    for (let k = 0; k < this.names.length; k++) {
+      const nm = this.names[k];
+      if (matchAt(text, g + 1, nm) && text.charCodeAt(g + 1 + nm.length) === 0x20) name = g + 1 + nm.length;
+    }
+    if (name < 0 || text.charCodeAt(name + 1) !== 0x3d || text.charCodeAt(name + 2) !== 0x20) return null;
+    let i = name + 3;
+    let value = 0;
+    const v0 = i;
+    for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i)) value = value * 10 + (c - 0x30);
+    if (i === v0 || text.charCodeAt(i) !== 0x20 || text.charCodeAt(i + 1) !== 0x40 || text.charCodeAt(i + 2) !== 0x6f || text.charCodeAt(i + 3) !== 0x70) return null;
+    i += 4;
+    let op = 0;
+    const o0 = i;
+    for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i)) op = op * 10 + (c - 0x30);
+    if (i === o0 || i !== end) return null;
+    const glen = g - s - 6;
+    if (glen !== this.goroutine.length || !matchAt(text, s + 6, this.goroutine)) this.goroutine = text.slice(s + 6, g);
+    this.sink.take(this.goroutine, value, op);
+    return Math.min(text.length, end + (text.charCodeAt(end) === 0x0d ? 2 : 1));
+  }
+}
+
+/** Whether text has `str` at `at` (charCodeAt by charCodeAt: faster than startsWith on a long text). */
+function matchAt(text: string, at: number, str: string): boolean {
+  for (let k = 0; k < str.length; k++) if (text.charCodeAt(at + k) !== str.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The probe whose first line is text[s, end): `probe G NAME = VALUE @opP`, VALUE possibly over
+ * lines (it ends at the first line that ends in ` @opN`), as parseProbe reads it. Returns where
+ * the text after it starts, or -1 when this is no probe (it is then parsed as a line).
+ */
+function probeAt(text: string, s: number, end: number, add: (goroutine: string, name: string, value: string, op: number) => void): number {
+  const g = text.indexOf(' ', s + 6);
+  const n = g > s + 6 && g < end ? text.indexOf(' ', g + 1) : -1;
+  const at = text.lastIndexOf(' @op', end);
+  // one line, G and NAME without spaces: no regular expression
+  if (n > g + 1 && n < end && text.charCodeAt(n + 1) === 0x3d && text.charCodeAt(n + 2) === 0x20 && at >= n + 3 && isDigits(text, at + 4, end)) {
+    add(text.slice(s + 6, g), text.slice(g + 1, n), text.slice(n + 3, at), Number(text.slice(at + 4, end)));
+    // past the line's end (its CR too)
+    return Math.min(text.length, end + (text.charCodeAt(end) === 0x0d ? 2 : 1));
+  }
+  const head = PROBE_HEAD.exec(text.slice(s, end));
+  if (!head) return -1;
+  const parts: string[] = [];
+  // line by line from the value's start: [from, lineEnd) without its CR
+  for (let from = s + head[0].length, lineStart = s; ; ) {
+    const nl = text.indexOf('\n', lineStart);
+    const e = nl < 0 ? text.length : nl;
+    const lineEnd = e > from && text.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
+    const rest = text.slice(from, lineEnd);
+    const tail = PROBE_TAIL.exec(rest);
+    if (tail) {
+      parts.push(rest.slice(0, tail.index));
+      add(head[1], head[2], parts.join('\n'), Number(tail[1]));
+      return nl < 0 ? text.length : nl + 1;
+    }
+    parts.push(rest);
+    if (nl < 0 || nl + 1 >= text.length) return -1;
+    lineStart = from = nl + 1;
+  }
+}
+
+/** Whether line[from..end) is one or more decimal digits and nothing else. */
+function isDigits(line: string, from: number, end = line.length): boolean {
+  if (from >= end) return false;
+  for (let i = from; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 /**
@@ -224,7 +369,7 @@ function parseTextPanic(lines: string[], start: number, out: ReplayOutput): numb
     const block = lines.slice(start, end);
     block[0] = block[0].slice('panic: '.length);
     const kept: string[] = [];
-    for (let j = 0; j < block.length; j++) {
+    for (let j = block[0] === PROBE_TAKEN ? 1 : 0; j < block.length; j++) {
       const probeEnd = block[j].startsWith('probe ') ? parseProbe(block, j, out.probes) : -1;
       if (probeEnd >= 0) j = probeEnd;
       else kept.push(block[j]);

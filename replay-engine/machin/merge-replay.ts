@@ -62,7 +62,7 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
       // The goroutine whose end ends the run: the one that panicked, else main.
       const panicked = runs.find((r) => r.output.panic)?.output.panic?.goroutine ?? (rec.panic ? tl.threads[rec.panic.thread].id : null);
       const ender = o.deadlock ? -1 : tl.threadIndex(panicked ?? '0');
-      rec.histories = historiesFrom(tl, o.probes, (run.flags[print + 1] ?? '').split(','), ender, warn);
+      rec.histories = historiesFrom(tl, o.probes, (run.flags[print + 1] ?? '').split(','), ender, warn, run.probeEvents);
     }
   }
   if (ctx.valuesOnly) return;
@@ -89,8 +89,7 @@ function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']):
   // (it changes from replay to replay, like a probe's @op). Placed by the probe rule instead:
   // right after the panicking goroutine's own last completed op, the same in every replay. A
   // goroutine with no op of its own before the panic keeps machin's P.
-  const placer = probePlacer(tl);
-  const position = placer.ownOpsBefore(thread, reported) > 0 ? placer.place(thread, reported) : reported;
+  const position = panicStop(tl, thread, reported);
   const causalChain = tl.stepThreads(position);
   if (p.causalChain) {
     const k = firstDifference(tl, p.causalChain);
@@ -106,6 +105,17 @@ function mergePanic(rec: Recording, p: ReplayPanic, warn: MergeContext['warn']):
   rec.panic = { message: p.message, thread, position, causalChain, source: 'machin' };
 }
 
+/**
+ * Where a panic machin reports on thread t after its global counter read P is stopped at: right
+ * after t's own last completed op among the first P (the same in every replay), machin's P when t
+ * has no op of its own before it.
+ */
+export function panicStop(tl: Timeline, thread: number, p: number): number {
+  const placer = probePlacer(tl);
+  const reported = Math.min(p, tl.stepCount);
+  return placer.ownOpsBefore(thread, reported) > 0 ? placer.place(thread, reported) : reported;
+}
+
 /** Index of the first op where the chain and the trace's `S` lines differ, or -1. */
 function firstDifference(tl: Timeline, chain: string[]): number {
   const threads = tl.stepThreads(Math.min(chain.length, tl.stepCount));
@@ -113,16 +123,28 @@ function firstDifference(tl: Timeline, chain: string[]): number {
   return -1;
 }
 
-function historiesFrom(tl: Timeline, probes: ReplayRun['output']['probes'], watched: string[], ender: number, warn: MergeContext['warn']): ProbeHistories {
+function historiesFrom(
+  tl: Timeline,
+  probes: ReplayRun['output']['probes'],
+  watched: string[],
+  ender: number,
+  warn: MergeContext['warn'],
+  events?: Int32Array,
+): ProbeHistories {
   const placer = probePlacer(tl);
   const entries: NamedHistoryEntry[] = [];
   let racing = 0;
-  for (const pr of probes) {
+  probes.forEach((pr, j) => {
     const thread = threadFor(tl, pr.goroutine, warn);
     // Left out: a value machin prints in some replays and not in others (probe-position.ts).
-    if (ender >= 0 && !placer.alwaysPrinted(thread, pr.op, ender)) racing++;
-    else entries.push({ name: pr.name, thread, position: placer.place(thread, pr.op), value: pr.value });
-  }
+    if (ender >= 0 && !placer.alwaysPrinted(thread, pr.op, ender)) {
+      racing++;
+      return;
+    }
+    const entry: NamedHistoryEntry = { name: pr.name, thread, position: placer.place(thread, pr.op), value: pr.value };
+    if (events && events[j] >= 0) entry.event = events[j];
+    entries.push(entry);
+  });
   if (racing > 0) {
     warn('values-left-out', `${racing} value(s) stored after the last op the run surely reaches were left out: machin prints them in some replays and not in others (docs/value-positions.md)`);
   }
@@ -134,11 +156,12 @@ function historiesFrom(tl: Timeline, probes: ReplayRun['output']['probes'], watc
 }
 
 /**
- * Goroutines machin names that have no line in the trace, added in id order before anything
+ * Goroutines machin names that have no line in the trace (in the runs, and `more`: those of an
+ * instrumented replay's statement probes), added in id order before anything
  * refers to them: the order machin printed them in differs between replays, thread indexes must not.
  */
-function addUnrecordedGoroutines(tl: Timeline, runs: ReplayRun[], warn: MergeContext['warn']): void {
-  const ids = new Set<string>();
+export function addUnrecordedGoroutines(tl: Timeline, runs: ReplayRun[], warn: MergeContext['warn'], more: Iterable<string> = []): void {
+  const ids = new Set<string>(more);
   for (const { output: o } of runs) {
     if (o.panic) ids.add(o.panic.goroutine);
     for (const pr of o.probes) ids.add(pr.goroutine);

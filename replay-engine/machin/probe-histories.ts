@@ -22,8 +22,8 @@ export class ProbeHistories implements ValueHistories {
    */
   constructor(entries: Iterable<NamedHistoryEntry>, watched: Iterable<string> = []) {
     for (const name of watched) this.listOf(name);
-    for (const { name, thread, position, value } of entries) {
-      const entry: HistoryEntry = { thread, position, value };
+    for (const { name, thread, position, value, event } of entries) {
+      const entry: HistoryEntry = event === undefined ? { thread, position, value } : { thread, position, value, event };
       this.listOf(name).push(entry);
       const threads = this.byThread.get(name)!;
       let own = threads.get(thread);
@@ -53,5 +53,15 @@ export class ProbeHistories implements ValueHistories {
     // Last entry with position <= p (binary search; positions are non-decreasing).
     const after = lowerBound(0, own.length, (i) => own[i].position <= p);
     return after === 0 ? undefined : own[after - 1].value;
+  }
+
+  valueAtEvent(name: string, thread: number, event: number, anchor: number, p: number): string | undefined {
+    const own = this.byThread.get(name)?.get(thread);
+    if (!own || own.length === 0 || own[0].event === undefined) return undefined;
+    // Entries in the thread's order, so their events never decrease: the last stored before this event...
+    let last = lowerBound(0, own.length, (i) => (own[i].event ?? -1) < event) - 1;
+    // ...then what this event stored after its op completed, once the cursor is past that op.
+    for (let i = last + 1; i < own.length && own[i].event === event; i++) if (own[i].position > anchor && own[i].position <= p) last = i;
+    return last < 0 ? undefined : own[last].value;
   }
 }

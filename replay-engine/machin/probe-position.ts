@@ -24,6 +24,24 @@ export class ProbePlacer {
     for (let k = 0; k < threads.length; k++) this.opsOf[threads[k]][filled[threads[k]]++] = k;
   }
 
+  /** The step numbers of thread t's own schedule ops, ascending (shared: do not write). */
+  ownOps(thread: number): Uint32Array {
+    return this.opsOf[thread] ?? NONE;
+  }
+
+  /**
+   * How many of thread t's own ops surely happen before the run ends at `ender`'s end (-1: a
+   * deadlock, where every goroutine's values are printed): a probe t stored after k of its own
+   * ops is printed in every replay exactly when k is below this (alwaysPrinted).
+   */
+  sureOwnOps(thread: number, ender: number): number {
+    const own = this.opsOf[thread] ?? NONE;
+    if (ender < 0 || thread === ender) return Number.MAX_SAFE_INTEGER;
+    const enderOps = this.opsOf[ender] ?? NONE;
+    const sure = enderOps.length === 0 ? 0 : enderOps[enderOps.length - 1] + 1;
+    return lowerBound(0, own.length, (k) => own[k] < sure);
+  }
+
   /** How many of thread t's own schedule ops are among the first `op` of the trace. */
   ownOpsBefore(thread: number, op: number): number {
     const own = this.opsOf[thread] ?? NONE;

@@ -17,10 +17,22 @@ export interface ReplayRun {
   stdout: string;
   stderr: string;
   output: ReplayOutput;
+  /**
+   * For the replay against the instrumented copy: per probe of output.probes, the event of its
+   * thread in recording.statements that stored the value (-1: not known).
+   */
+  probeEvents?: Int32Array;
 }
 
 /** Throws RecordingError 'toolchain-timeout', 'cancelled', 'toolchain-missing' or 'toolchain-failed'. */
-export async function runMachinReplay(machin: MachinTool, trace: string, flags: string[], options: ToolchainOptions): Promise<ReplayRun> {
+export async function runMachinReplay(
+  machin: MachinTool,
+  trace: string,
+  flags: string[],
+  options: ToolchainOptions,
+  /** How its stderr is read (the instrumented replay takes its statement probes while parsing). */
+  parse: (stderr: string) => ReplayOutput = parseReplayOutput,
+): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
   options.onOutput?.(`$ ${machin.path} ${args.join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
@@ -41,7 +53,7 @@ export async function runMachinReplay(machin: MachinTool, trace: string, flags: 
     throw err;
   }
   options.onOutput?.(`[exit ${result.exitCode}]\n`);
-  return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: parseReplayOutput(result.stderr) };
+  return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: parse(result.stderr) };
 }
 
 /**

@@ -68,6 +68,52 @@ export async function writeTraceCopy(traceFile: string, programPath: string): Pr
   }
 }
 
+/**
+ * A second copy beside `copy` (in its private folder, removed with it) whose `program` line names
+ * `programPath` (the instrumented copy of the program): the records are the checked copy's, byte
+ * for byte, so both replays are handed the same trace. Returns its path.
+ */
+export async function retargetTraceCopy(copy: Pick<TraceCopy, 'dir' | 'file'>, programPath: string): Promise<string> {
+  if (/[\r\n]/.test(programPath) || programPath.trim() !== programPath) {
+    throw new RecordingError('program-missing', `program path ${JSON.stringify(programPath)} contains a line break or starts or ends with white space; machin cannot be given it in a trace`);
+  }
+  const target = path.join(copy.dir, `retargeted-${path.basename(copy.file)}`);
+  const input = await fs.open(copy.file, 'r');
+  const output = await fs.open(target, 'wx', 0o600);
+  try {
+    // The copy's header is its first lines up to the first record; writeTraceCopy wrote exactly one program line in it.
+    const { size } = await input.stat();
+    const head = Buffer.alloc(Math.min(size, 1 << 16));
+    await input.read(head, 0, head.length, 0);
+    let at = 0;
+    let found = -1;
+    while (at < head.length) {
+      const nl = head.indexOf(LF, at);
+      if (nl < 0 || head[at] === TAG_S || head[at] === TAG_I) break;
+      if (head.subarray(at, at + 8).toString('latin1') === 'program ') {
+        found = at;
+        break;
+      }
+      at = nl + 1;
+    }
+    if (found < 0) throw new Error(`${copy.file}: no program line in the trace copy's header`);
+    const lineEnd = head.indexOf(LF, found) + 1;
+    await output.write(head.subarray(0, found));
+    await output.write(Buffer.from(`program ${programPath}\n`));
+    const buf = Buffer.alloc(CHUNK);
+    for (let pos = lineEnd; pos < size; ) {
+      const { bytesRead } = await input.read(buf, 0, Math.min(CHUNK, size - pos), pos);
+      if (bytesRead === 0) break;
+      await output.write(buf.subarray(0, bytesRead));
+      pos += bytesRead;
+    }
+    return target;
+  } finally {
+    await input.close();
+    await output.close();
+  }
+}
+
 function safeName(base: string): string {
   const cleaned = base.replace(/[^A-Za-z0-9._-]/g, '_');
   return cleaned.endsWith('.mflrr') ? cleaned : `${cleaned || 'trace'}.mflrr`;

@@ -3,6 +3,7 @@
 // machin bridge, replay-engine/machin/enrich.ts). Trace-only, those stay null.
 import type { EngineWarning } from '../model/errors';
 import type { PanicInfo, TraceRecording, RecordView, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
+import type { SourceLevelStatus, SourceStatements } from '../model/source-level';
 import type { Timeline } from '../model/timeline';
 import { decodeIo } from './decode-io';
 import type { FileStamp } from '../regular-file';
@@ -29,6 +30,8 @@ export class MflrrRecording implements TraceRecording {
   verify: VerifyVerdict | null = null;
   histories: ValueHistories | null = null;
   valuesPending: Promise<void> | null = null;
+  statements: SourceStatements | null = null;
+  sourceLevel: SourceLevelStatus = { state: 'unavailable', reason: 'machin has not replayed this trace' };
   /** Set by the machin bridge when it can place a goroutine's records in the program. */
   locateSource: ((record: number) => SourceLocation | undefined) | null = null;
   /** Likewise per thread (a goroutine's function), for threads with no records too. */

@@ -5,6 +5,7 @@ import type { MflrrHeader } from '../mflrr/header';
 import type { FileStamp } from '../regular-file';
 import type { CapsuleHeader } from '../tcap/body';
 import type { EngineWarning } from './errors';
+import type { SourceLevelStatus, SourceStatements } from './source-level';
 import type { Timeline } from './timeline';
 
 /** A decoded value as a tree, for DAP variables, hovers and the webview details panel. */
@@ -70,6 +71,11 @@ export interface HistoryEntry {
   thread: number;
   position: number;
   value: string;
+  /**
+   * The statement event of `thread` that assigned it (source-level: recording.statements), when
+   * the values came from the replay that also gave the statements.
+   */
+  event?: number;
 }
 
 /** Every value of every watched variable, in true order. Names are per thread. */
@@ -78,6 +84,13 @@ export interface ValueHistories {
   entries(name: string): HistoryEntry[];
   /** The value of `name` on `thread` as of position p: its last entry with position <= p. */
   valueAt(name: string, thread: number, p: number): string | undefined;
+  /**
+   * The value of `name` on `thread` when it stands at its statement event `event` (about to run
+   * it, or blocked in it): what earlier statements stored, plus what this one stored once its op
+   * completed (a receive's value, placed after `anchor`, the event's own position) when the
+   * cursor is at position p past it. Undefined when entries carry no events.
+   */
+  valueAtEvent?(name: string, thread: number, event: number, anchor: number, p: number): string | undefined;
 }
 
 /** What every recording is, whatever its format. */
@@ -91,6 +104,10 @@ interface RecordingBase {
   histories: ValueHistories | null;
   /** While the values of a deferred enrichment (`deferValues`) are still coming: resolves when they are in; never rejects. */
   valuesPending?: Promise<void> | null;
+  /** Every statement each thread executed (machin traces with the program at hand), or null. */
+  statements?: SourceStatements | null;
+  /** Whether `statements` is coming (`pending` while valuesPending), there, or why not. */
+  sourceLevel?: SourceLevelStatus;
   describe(record: number): RecordView;
   /**
    * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to

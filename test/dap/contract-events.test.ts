@@ -49,7 +49,8 @@ test('thread labels and the watched values at the cursor arrive as event data', 
   s.dc.on(EVENT.threads, (e: DebugProtocol.Event) => threads.push(e.body));
   s.dc.on(EVENT.cursor, (e: DebugProtocol.Event) => cursors.push(e.body));
   try {
-    await launchAndStop(s, { recording: copy.trace, replayToPanic: true, timeLimitSeconds: 30 });
+    // Values as of the cursor's position (record level); as of a statement in source-level.test.ts.
+    await launchAndStop(s, { recording: copy.trace, replayToPanic: true, sourceLevel: false, timeLimitSeconds: 30 });
     // crash.mfl: main spawns two `worker`s; the labels are the functions the goroutines run.
     assert.equal(threads.length, 1);
     assert.deepEqual(Object.fromEntries(threads[0].threads.map((t) => [t.id, t.label])), { '0': 'main', '0.1': 'worker', '0.2': 'worker' });

@@ -25,7 +25,8 @@ for (const fx of machinFixtures()) {
     before(async () => {
       copy = copyFixture(fx);
       s = await startAdapter(machinEnv());
-      await launchAndStop(s, { recording: copy.trace, replayToPanic: true, timeLimitSeconds: 30 });
+      // Stepping by record here (sourceLevel: false); by statement in source-level.test.ts.
+      await launchAndStop(s, { recording: copy.trace, replayToPanic: true, sourceLevel: false, timeLimitSeconds: 30 });
       const threads = await s.dc.threadsRequest();
       threadIds = new Map(threads.body.threads.map((t) => [t.name.split(' ')[0], t.id]));
     });
@@ -203,7 +204,7 @@ describe('crash trace: a condition `idx > 10` stops where machin says idx became
   before(async () => {
     copy = copyFixture(fx);
     s = await startAdapter(machinEnv());
-    await launchAndStop(s, { recording: copy.trace, stopOnEntry: true, timeLimitSeconds: 30 });
+    await launchAndStop(s, { recording: copy.trace, stopOnEntry: true, sourceLevel: false, timeLimitSeconds: 30 });
   });
   after(async () => {
     await s.dc.stop();

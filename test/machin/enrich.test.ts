@@ -106,6 +106,13 @@ describe('enrich with the real machin, every fixture', () => {
         }
       }
       assert.ok(!rec.warnings.some((w) => w.code === 'replay-mismatch'), JSON.stringify(rec.warnings));
+      // the values above came from the replay against the instrumented copy, which was trusted
+      assert.deepEqual(rec.sourceLevel, { state: 'ready' }, JSON.stringify(rec.warnings));
+      if (rec.panic) {
+        const s = rec.statements!;
+        const last = s.location(rec.panic.thread, s.lastEvent(rec.panic.thread));
+        assert.ok(last.kind === 'statement' || last.kind === 'return', `panicked at a ${last.kind}`);
+      }
       assert.equal(hash(trace), before, 'the recording is not modified');
       assert.deepEqual(leftCopies(), []);
     });
@@ -311,23 +318,42 @@ describe('merging machin results that disagree with the trace', () => {
   });
 });
 
-describe('enrich: one machin replay per recording', () => {
-  it('--verify and --print share one machin process; the panic comes from its plain lines', async () => {
+describe('enrich: as few machin replays as possible', () => {
+  it('without source level, --verify and --print share one machin process; the panic comes from its plain lines', async () => {
     const { dir, rec } = await staged(byName('gopanic/gopanic.mflrr'));
     const output: string[] = [];
-    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t) => output.push(t) });
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, sourceLevel: false, onOutput: (t) => output.push(t) });
     const started = output.filter((t) => t.startsWith('$ '));
     assert.equal(started.length, 1, started.join(''));
     assert.match(started[0], / replay \S+ --verify --print \S+\n$/);
     assert.equal(rec.panic?.message, 'integer divide by zero');
     assert.deepEqual(ids(rec, rec.panic!.causalChain), ['0', '0', '0.1', '0.1', '0', '0.2'], 'the first P `S` lines, as --json would say');
     assert.ok(rec.histories!.entries('q').length > 0);
+    assert.equal(rec.statements, null);
+    assert.deepEqual(rec.sourceLevel, { state: 'unavailable', reason: 'not asked for' });
   });
 
-  it('deferValues: the panic and verdict from one replay, the values from a second, after', async () => {
+  it('with source level: a plain --verify, then one --verify --print of the values and the statements', async () => {
+    const { dir, rec } = await staged(byName('gopanic/gopanic.mflrr'));
+    const output: string[] = [];
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t) => output.push(t) });
+    const started = output.filter((t) => t.startsWith('$ '));
+    assert.equal(started.length, 2, started.join(''));
+    assert.match(started[0], / replay \S+ --verify\n$/);
+    assert.match(started[1], / replay \S+ --verify --print \S*q\S*,fr_stmt0\S*\n$/);
+    assert.equal(rec.panic?.message, 'integer divide by zero');
+    assert.equal(rec.sourceLevel?.state, 'ready');
+    // the divide that panicked: goroutine 0.2's last statement, and every value points at its statement
+    const s = rec.statements!;
+    const loc = s.location(rec.panic!.thread, s.lastEvent(rec.panic!.thread));
+    assert.equal(loc.function, 'divide');
+    assert.ok(rec.histories!.entries('q').every((e) => e.event !== undefined && s.location(e.thread, e.event).function === 'divide'));
+  });
+
+  it('deferValues without source level: the panic and verdict from one replay, the values from a second, after', async () => {
     const { dir, rec } = await staged(byName('crash/crash.mflrr'));
     const output: string[] = [];
-    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, deferValues: true, onOutput: (t) => output.push(t) });
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, deferValues: true, sourceLevel: false, onOutput: (t) => output.push(t) });
     assert.equal(rec.panic?.message, 'index out of range [12] with length 2');
     assert.equal(rec.histories, null, 'not yet');
     assert.ok(rec.valuesPending);
@@ -337,6 +363,28 @@ describe('enrich: one machin replay per recording', () => {
     assert.equal(started.length, 2);
     assert.match(started[0], / replay \S+ --verify\n$/);
     assert.match(started[1], / replay \S+ --print \S+\n$/);
+    assert.deepEqual(leftCopies(), []);
+  });
+
+  it('deferValues with source level: the second replay is the instrumented one, statements and values come together', async () => {
+    const { dir, rec } = await staged(byName('crash/crash.mflrr'));
+    const output: string[] = [];
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, deferValues: true, onOutput: (t) => output.push(t) });
+    assert.equal(rec.panic?.message, 'index out of range [12] with length 2');
+    assert.equal(rec.histories, null, 'not yet');
+    assert.equal(rec.sourceLevel?.state, 'pending');
+    await rec.valuesPending;
+    assert.equal(rec.sourceLevel?.state, 'ready');
+    assert.deepEqual(rec.histories!.entries('idx').map((e) => [e.position, e.value]), [[0, '0'], [3, '5'], [4, '12']]);
+    // crash.mfl: `println(xs[idx])` on line 12 panicked, in main
+    const s = rec.statements!;
+    const p = s.location(rec.panic!.thread, s.lastEvent(rec.panic!.thread));
+    assert.deepEqual([p.line, p.column, p.function], [12, 5, 'main']);
+    assert.deepEqual(rec.histories!.entries('idx').map((e) => s.location(e.thread, e.event!).line), [7, 9, 11]);
+    const started = output.filter((t) => t.startsWith('$ '));
+    assert.equal(started.length, 2);
+    assert.match(started[0], / replay \S+ --verify\n$/);
+    assert.match(started[1], / replay \S+ --verify --print \S*fr_stmt0\S*\n$/);
     assert.deepEqual(leftCopies(), []);
   });
 });

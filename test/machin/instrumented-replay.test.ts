@@ -4,16 +4,18 @@
 // panic, and the printed statement numbers are, per goroutine, a valid walk of the statement
 // table, from which the call stack is rebuilt (recursion included).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parseReplayOutput, type ReplayOutput } from '../../replay-engine/machin/machin-output';
 import { writeInstrumentedCopy, type InstrumentedCopy } from '../../replay-engine/machin/source/instrument';
 import { StatementIndex } from '../../replay-engine/machin/source/statement-index';
+import { readMflrr } from '../../replay-engine/mflrr/recording';
+import { TimelineBuilder, type Timeline } from '../../replay-engine/model/timeline';
 import { instrumentedReplayDiffers } from '../../replay-engine/machin/source/trust-check';
 import { writeTraceCopy } from '../../replay-engine/machin/trace-copy';
-import { fixtureTraces, scheduleLines } from './support';
+import { fixtureTraces } from './support';
 import { runMachin } from '../support/machin';
 
 const TRICKY = path.join(__dirname, 'programs', 'tricky.mfl');
@@ -41,11 +43,27 @@ async function replay(trace: string, program: string, flags: string[]): Promise<
   }
 }
 
-function indexOf(copy: InstrumentedCopy, out: ReplayOutput, trace: string): StatementIndex {
+/** The index of the replay's statement probes over the trace's timeline (goroutines machin names that the trace has no line for added). */
+async function indexOf(copy: InstrumentedCopy, out: ReplayOutput, trace: string): Promise<StatementIndex> {
+  // An empty trace (a deadlock's: machin exits before flushing) is no recording to read, but machin replays it.
+  const tl = statSync(trace).size === 0 ? new TimelineBuilder(0, 1).finish('mflrr', trace, [], 5) : (await readMflrr(trace)).timeline;
+  for (const g of new Set(out.probes.map((p) => p.goroutine))) if (tl.threadIndex(g) < 0) tl.threads.push({ id: g, label: '' });
   const names = new Set(copy.table.probeNames);
-  const probes = out.probes.filter((p) => names.has(p.name)).map((p) => ({ goroutine: p.goroutine, statement: Number(p.value), op: p.op }));
-  const schedule = scheduleLines(trace).map((l) => l.slice(2));
-  return new StatementIndex(copy.table, probes, schedule);
+  const probes = out.probes.filter((p) => names.has(p.name)).map((p) => ({ thread: tl.threadIndex(p.goroutine), statement: Number(p.value), op: p.op }));
+  const index = StatementIndex.build(copy.table, copy.file, tl, probes);
+  timelines.set(index, tl);
+  return index;
+}
+
+const timelines = new WeakMap<StatementIndex, Timeline>();
+
+/** The goroutine's events, by id. */
+function eventsOf(index: StatementIndex, id: string) {
+  return index.threads.find((g) => g && goroutineOf(index, g.thread) === id)!;
+}
+
+function goroutineOf(index: StatementIndex, thread: number): string {
+  return timelines.get(index)!.threads[thread].id;
 }
 
 function blockedSet(out: ReplayOutput): unknown {
@@ -55,12 +73,14 @@ function blockedSet(out: ReplayOutput): unknown {
 
 /** Each goroutine starts with a function entry, and every later event is in its current frame. */
 function assertValidWalk(index: StatementIndex, what: string): void {
-  assert.ok(index.goroutines.size > 0, `${what}: no statement events`);
-  for (const g of index.goroutines.values()) {
-    assert.equal(index.table.rows[g.statements[0] - 1].kind, 'entry', `${what}: goroutine ${g.goroutine} starts with an entry`);
-    assert.equal(g.repairs, 0, `${what}: goroutine ${g.goroutine} has events outside the frame it was in`);
+  assert.ok(index.eventCount > 0, `${what}: no statement events`);
+  for (const g of index.threads) {
+    if (!g) continue;
+    const id = goroutineOf(index, g.thread);
+    assert.equal(index.table.rows[g.statements[0] - 1].kind, 'entry', `${what}: goroutine ${id} starts with an entry`);
+    assert.equal(g.repairs, 0, `${what}: goroutine ${id} has events outside the frame it was in`);
     for (let i = 0; i < g.statements.length; i++) {
-      assert.equal(index.table.rows[g.statements[i] - 1].fn, g.frameFunction[g.frames[i]], `${what}: event ${i} of ${g.goroutine}`);
+      assert.equal(index.table.rows[g.statements[i] - 1].fn, g.frameFunction[g.frames[i]], `${what}: event ${i} of ${id}`);
       if (i > 0) assert.ok(g.ownOps[i] >= g.ownOps[i - 1], `${what}: own op counts never go back`);
     }
   }
@@ -101,11 +121,11 @@ describe('instrumented copies and the real machin', () => {
       // machin lists the blocked goroutines in the order they blocked, which varies between replays
       assert.deepEqual(blockedSet(probed.out), blockedSet(plain.out));
       assert.equal(instrumentedReplayDiffers(plain.out, probed.out), null);
-      const index = indexOf(copy, probed.out, fx.traceFile);
+      const index = await indexOf(copy, probed.out, fx.traceFile);
       assertValidWalk(index, fx.name);
       if (plain.out.panic) {
         // the panicking goroutine's last event is a statement (not an entry or exit) of the program
-        const g = index.goroutines.get(plain.out.panic.goroutine)!;
+        const g = eventsOf(index, plain.out.panic.goroutine);
         const last = index.table.rows[g.statements[g.statements.length - 1] - 1];
         assert.ok(last.kind === 'statement' || last.kind === 'return', `${fx.name}: panicked at a ${last.kind}`);
       }
@@ -122,10 +142,10 @@ describe('programs recorded in the test', () => {
     const copy = await instrumented(SHAPES);
     const probed = await replay(trace, copy.file, ['--verify', '--print', copy.table.probeNames.join(',')]);
     assert.equal(probed.out.verify?.verdict, 'FAITHFUL');
-    const index = indexOf(copy, probed.out, trace);
+    const index = await indexOf(copy, probed.out, trace);
     assertValidWalk(index, 'shapes');
-    const main = index.goroutines.get('0')!;
-    const stacks = Array.from(main.statements, (_, i) => index.stackAt('0', i).join(' '));
+    const main = eventsOf(index, '0');
+    const stacks = Array.from(main.statements, (_, i) => index.stack(main.thread, i).map((f) => f.function).join(' '));
     assert.ok(stacks.includes('main.func1 apply2 main'));
     assert.ok(stacks.includes('sum main'));
     assert.ok(!stacks.some((s) => s.startsWith('sender')), 'sender runs on its own goroutine');
@@ -141,16 +161,16 @@ describe('call stacks rebuilt from a recorded recursive program', () => {
     const copy = await instrumented(TRICKY);
     const probed = await replay(trace, copy.file, ['--verify', '--print', copy.table.probeNames.join(',')]);
     assert.equal(probed.out.verify?.verdict, 'FAITHFUL');
-    const index = indexOf(copy, probed.out, trace);
+    const index = await indexOf(copy, probed.out, trace);
     assertValidWalk(index, 'tricky');
-    const main = index.goroutines.get('0')!;
+    const main = eventsOf(index, '0');
     const src = readFileSync(TRICKY, 'utf8').split('\n');
     const stacks: string[][] = [];
     const textOf = (i: number): string => {
       const r = index.table.rows[main.statements[i] - 1];
       return src[r.line - 1].slice(r.column - 1, r.endLine === r.line ? r.endColumn - 1 : undefined);
     };
-    for (let i = 0; i < main.statements.length; i++) stacks.push(index.stackAt('0', i));
+    for (let i = 0; i < main.statements.length; i++) stacks.push(index.stack(main.thread, i).map((f) => f.function));
     // fib(6): the deepest call is fib(1) under five more fibs, under main
     const fibDepth = Math.max(...stacks.map((s) => s.filter((f) => f === 'fib').length));
     assert.equal(fibDepth, 6);
@@ -167,7 +187,7 @@ describe('call stacks rebuilt from a recorded recursive program', () => {
       if (index.table.functions[index.table.rows[main.statements[i] - 1].fn].name === 'main') assert.deepEqual(stacks[i], ['main'], textOf(i));
     }
     // the producer goroutine runs producer alone
-    const producer = [...index.goroutines.values()].find((g) => g.goroutine !== '0')!;
-    for (let i = 0; i < producer.statements.length; i++) assert.deepEqual(index.stackAt(producer.goroutine, i), ['producer']);
+    const producer = index.threads.find((g) => g && g.thread !== main.thread)!;
+    for (let i = 0; i < producer.statements.length; i++) assert.deepEqual(index.stack(producer.thread, i).map((f) => f.function), ['producer']);
   });
 });

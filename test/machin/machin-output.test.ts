@@ -206,3 +206,27 @@ describe('a panic with other goroutines\' probe lines in between', () => {
     assert.deepEqual(out.probes.map((p) => `${p.goroutine} ${p.name}=${p.value} @${p.op}`), ['0.2 k=1 @16', '0.2 item=job-1 @16', '0.2 k=4 @19']);
   });
 });
+
+describe('probe lines: the fast path reads what the general one reads', () => {
+  it('empty values, values with spaces or " @op" inside, one space too few, a value over lines', () => {
+    const out = parseReplayOutput(
+      [
+        'probe 0 x =  @op3',
+        'probe 0.1 msg = a b  c @op12',
+        'probe 0 s = x @op5 @op7',
+        'probe 0 t = @op3',
+        'still t @op4',
+        'probe 0 u = 1 @op',
+        ' @op9',
+      ].join('\n'),
+    );
+    assert.deepEqual(out.probes, [
+      { goroutine: '0', name: 'x', value: '', op: 3 },
+      { goroutine: '0.1', name: 'msg', value: 'a b  c', op: 12 },
+      { goroutine: '0', name: 's', value: 'x @op5', op: 7 },
+      { goroutine: '0', name: 't', value: '@op3\nstill t', op: 4 },
+      { goroutine: '0', name: 'u', value: '1 @op\n', op: 9 },
+    ]);
+    assert.deepEqual(out.unknown, []);
+  });
+});

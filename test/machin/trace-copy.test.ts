@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { resetOrphanSweep } from '../../replay-engine/machin/private-temp';
-import { withTraceCopy, writeTraceCopy } from '../../replay-engine/machin/trace-copy';
+import { retargetTraceCopy, withTraceCopy, writeTraceCopy } from '../../replay-engine/machin/trace-copy';
 import { RecordingError } from '../../replay-engine/model/errors';
 import { fixtureTraces, scheduleLines, tempDir } from './support';
 
@@ -33,6 +33,25 @@ describe('trace copy for machin', () => {
       });
       assert.equal(hash(fx.traceFile), before);
     }
+  });
+
+  it('a retargeted copy: the same bytes but the program line, beside the first copy, private, removed with it', async () => {
+    // a header whose program line is not first, and records longer than one read
+    const records = Array.from({ length: 300_000 }, (_, i) => (i % 3 === 0 ? `I 0.${(i % 7) + 1} 3${i % 10}` : `S 0.${(i % 5) + 1}`));
+    const f = traceFile(`MFLRR 1\nboundary faithful\nsafe 1\nprogram /x/p.mfl\n${records.join('\n')}\n`);
+    let dir = '';
+    await withTraceCopy(f, '/here/prog.mfl', async (copy) => {
+      dir = copy.dir;
+      const other = await retargetTraceCopy(copy, '/tmp/instrumented/prog.mfl');
+      assert.equal(path.dirname(other), copy.dir);
+      assert.equal(statSync(other).mode & 0o777, 0o600);
+      const a = readFileSync(copy.file, 'latin1');
+      const b = readFileSync(other, 'latin1');
+      assert.equal(b, a.replace('program /here/prog.mfl\n', 'program /tmp/instrumented/prog.mfl\n'));
+      assert.match(b, /^MFLRR 1\nboundary faithful\nsafe 1\nprogram \/tmp\/instrumented\/prog\.mfl\nI 0\.1 30\n/);
+      await assert.rejects(retargetTraceCopy(copy, 'bad\npath'), /line break/);
+    });
+    assert.equal(existsSync(dir), false);
   });
 
   it('is private (0700 folder, 0600 file) and removed after use, after a failure and when use throws', async () => {

@@ -52,7 +52,7 @@ export class InstrumentError extends Error {
     readonly column: number,
     readonly reason: string,
   ) {
-    super(`${file}:${line}:${column}: ${reason} (statement-level stepping is off for this program; record-level stepping still works)`);
+    super(`${file}:${line}:${column}: ${reason} (Frozen Run cannot step through it by statement: stepping stays at record level)`);
     this.name = 'InstrumentError';
   }
 }

@@ -1,101 +1,314 @@
-// The statement index of one recording: for each goroutine, every statement it executed (from the
-// instrumented replay's probes), where each one falls among that goroutine's own schedule ops, and
-// the call stack at each one, in typed arrays (a 1M-op recording has millions of events).
+// The statement index of one recording: for each thread (goroutine), every statement it executed
+// (from the instrumented replay's probes), where each one falls among that thread's own schedule
+// ops, and the call stack at each one, in typed arrays (a 1M-op recording has millions of
+// events); and the queries the debug adapter needs (model/source-level.ts).
 //
 // Placement: a probe's `@opP` is the global schedule counter when it ran, which other goroutines
-// may have moved (toolchains/machin/README.md); what is fixed is how many of the goroutine's own
-// ops had completed, and that is the number of its ops among the first P of the trace (its next
-// op cannot have happened yet, its last one has). An event is placed after that many own ops.
+// may have moved (toolchains/machin/README.md); what is fixed is how many of the thread's own
+// ops had completed, and that is the number of its ops among the first P of the trace. An event
+// is placed after that many own ops, by the timeline's one ProbePlacer (the rule of
+// docs/value-positions.md, the same as the values and the panic). An event machin prints in some
+// replays and not in others (stored after the last op the run surely reaches) is left out, so
+// every replay gives the same index.
 //
 // Frames: an entry event pushes a frame; an exit event (the end of a body) pops it; a return pops
 // it once the calls its values make have returned (StatementRow.returnCalls), or, when that count
-// is not fixed, at the goroutine's next event that is not an entry. Frames form a tree with parent
-// links, so the stack at any event is a walk up from its frame.
-import type { StatementTable } from './instrument';
+// is not fixed, at the thread's next event that is not an entry. Each frame keeps the event of its
+// caller that made the call, so the stack at any event is a walk up, each frame with its statement.
+//
+// The total order: by placed position, then thread index, then the thread's own order. A global id
+// (base[t] + i) names an event; `order` lists ids by seq. Within one position the ids ascend, so an
+// event's seq is one binary search over `order`, with no inverse array.
+import type { SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
+import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
+import { probePlacer, type ProbePlacer } from '../probe-position';
+import type { StatementTable } from './instrument';
 
 export interface StatementProbe {
-  goroutine: string;
+  thread: number;
   /** The statement number the probe local was set to. */
   statement: number;
   /** `@opP` as printed. */
   op: number;
 }
 
-export interface GoroutineStatements {
-  goroutine: string;
-  /** Statement number of each event, in the order the goroutine executed them. */
-  statements: Uint32Array;
-  /** How many of the goroutine's own schedule ops had completed before each event. */
+export interface ThreadStatements {
+  thread: number;
+  /** Statement number of each event, in the order the thread executed them. */
+  statements: Uint16Array | Uint32Array;
+  /** How many of the thread's own schedule ops had completed before each event. */
   ownOps: Uint32Array;
-  /** The frame each event ran in (an index into frameFunction / frameParent). */
+  /** The frame each event ran in (an index into the frame columns). */
   frames: Int32Array;
   /** Function (StatementTable.functions index) of each frame. */
-  frameFunction: Int32Array;
-  /** Calling frame of each frame, or -1 for the goroutine's first. */
-  frameParent: Int32Array;
-  /** Global schedule indices of the goroutine's own ops, ascending. */
+  frameFunction: Uint16Array | Uint32Array;
+  /** The caller's event that made each frame's call (the caller's statement), or -1 for a thread's first frame. */
+  frameCall: Int32Array;
+  /** Frames below each frame: 0 for the thread's first. */
+  frameDepth: Uint32Array;
+  /** Step numbers of the thread's own ops, ascending (the ProbePlacer's, shared). */
   ownOpIndices: Uint32Array;
   /** Events whose function was not the current frame's: the walk was repaired there (0 when the probes are a valid walk). */
   repairs: number;
+  /** Own-op count from which events were left out (they race with the run's end); MAX_SAFE_INTEGER when none can be. */
+  sureOwnOps: number;
 }
 
-export class StatementIndex {
-  readonly goroutines = new Map<string, GoroutineStatements>();
+const NO_EVENTS = 0;
+
+export class StatementIndex implements SourceStatements {
+  /** By thread index; undefined for a thread that ran no statement. */
+  readonly threads: Array<ThreadStatements | undefined>;
+  readonly eventCount: number;
+  /** Events left out because machin prints them in some replays only. */
+  readonly leftOut: number;
+  /** base[t]: global id of thread t's first event; base[T] = eventCount. */
+  private readonly base: Uint32Array;
+  /** Global ids by seq. */
+  private readonly order: Uint32Array;
+  private readonly placer: ProbePlacer;
+  private breakable: number[] | null = null;
 
   constructor(
     readonly table: StatementTable,
-    probes: Iterable<StatementProbe>,
-    /** The goroutine of each `S` record of the trace, in order. */
-    schedule: readonly string[],
+    readonly file: string,
+    private readonly tl: Timeline,
+    threads: Array<ThreadStatements | undefined>,
+    leftOut: number,
   ) {
-    const opIndices = new Map<string, number[]>();
-    schedule.forEach((g, i) => {
-      let list = opIndices.get(g);
-      if (!list) opIndices.set(g, (list = []));
-      list.push(i);
-    });
-    const builders = new Map<string, GoroutineBuilder>();
-    for (const p of probes) {
-      let b = builders.get(p.goroutine);
-      if (!b) builders.set(p.goroutine, (b = new GoroutineBuilder(table, Uint32Array.from(opIndices.get(p.goroutine) ?? []))));
-      b.add(p);
-    }
-    for (const [g, b] of builders) this.goroutines.set(g, b.finish(g));
+    this.threads = threads;
+    this.leftOut = leftOut;
+    this.placer = probePlacer(tl);
+    this.base = new Uint32Array(threads.length + 1);
+    for (let t = 0; t < threads.length; t++) this.base[t + 1] = this.base[t] + (threads[t]?.statements.length ?? NO_EVENTS);
+    this.eventCount = this.base[threads.length];
+    this.order = this.buildOrder();
   }
 
-  /** Bytes held by the typed arrays, for the benchmark's bytes per event. */
+  /** Builds the index from probes in the order machin printed them (each thread's own in its order). */
+  static build(table: StatementTable, file: string, tl: Timeline, probes: Iterable<StatementProbe>, ender = -1): StatementIndex {
+    const b = new StatementIndexBuilder(table, file, tl, ender);
+    for (const p of probes) b.add(p.thread, p.statement, p.op);
+    return b.finish();
+  }
+
+  /** Counting sort by placed position; threads in index order and each thread's events in order keep ties stable. */
+  private buildOrder(): Uint32Array {
+    const n = this.tl.stepCount;
+    const starts = new Uint32Array(n + 2);
+    for (const g of this.threads) if (g) for (let i = 0; i < g.ownOps.length; i++) starts[anchorOf(g, i) + 1]++;
+    for (let p = 1; p < starts.length; p++) starts[p] += starts[p - 1];
+    const order = new Uint32Array(this.eventCount);
+    for (let t = 0; t < this.threads.length; t++) {
+      const g = this.threads[t];
+      if (!g) continue;
+      for (let i = 0; i < g.ownOps.length; i++) order[starts[anchorOf(g, i)]++] = this.base[t] + i;
+    }
+    return order;
+  }
+
+  /** Bytes held by the index's typed arrays (the own-op lists are the ProbePlacer's, not counted), for the benchmark. */
   byteLength(): number {
-    let n = 0;
-    for (const g of this.goroutines.values()) {
+    let n = this.base.byteLength + this.order.byteLength;
+    for (const g of this.threads) {
+      if (!g) continue;
       n += g.statements.byteLength + g.ownOps.byteLength + g.frames.byteLength;
-      n += g.frameFunction.byteLength + g.frameParent.byteLength + g.ownOpIndices.byteLength;
+      n += g.frameFunction.byteLength + g.frameCall.byteLength + g.frameDepth.byteLength;
     }
     return n;
   }
 
-  /** The call stack at event `i` of goroutine `g`, innermost first, as function names. */
-  stackAt(goroutine: string, i: number): string[] {
-    const g = this.goroutines.get(goroutine);
-    if (!g || i < 0 || i >= g.frames.length) return [];
-    const names: string[] = [];
-    for (let f = g.frames[i]; f >= 0; f = g.frameParent[f]) names.push(this.table.functions[g.frameFunction[f]].name);
-    return names;
+  eventsOf(thread: number): number {
+    return this.threads[thread]?.statements.length ?? 0;
   }
 
-  /**
-   * The global schedule index after which event `i` ran: the index of the goroutine's last own op
-   * before it, or -1 when it ran before its goroutine's first op.
-   */
-  globalAfter(goroutine: string, i: number): number {
-    const g = this.goroutines.get(goroutine);
+  location(thread: number, event: number): StatementLocation {
+    const g = this.need(thread, event);
+    const row = this.table.rows[g.statements[event] - 1];
+    const fn = this.table.functions[row.fn].name;
+    return { file: this.file, line: row.line, column: row.column, endLine: row.endLine, endColumn: row.endColumn, kind: row.kind, function: fn };
+  }
+
+  stack(thread: number, event: number): SourceFrame[] {
+    const g = this.need(thread, event);
+    const frames: SourceFrame[] = [];
+    for (let e = event; e >= 0; e = g.frameCall[g.frames[e]]) frames.push({ ...this.location(thread, e), event: e });
+    return frames;
+  }
+
+  depth(thread: number, event: number): number {
+    const g = this.need(thread, event);
+    return g.frameDepth[g.frames[event]];
+  }
+
+  seqOf(thread: number, event: number): number {
+    const g = this.need(thread, event);
+    const a = anchorOf(g, event);
+    const id = this.base[thread] + event;
+    return lowerBound(0, this.order.length, (q) => this.before(this.order[q], a, id));
+  }
+
+  eventAt(seq: number): StatementRef {
+    if (!(seq >= 0 && seq < this.eventCount)) throw new RangeError(`no statement event ${seq} (there are ${this.eventCount})`);
+    const id = this.order[seq];
+    const thread = this.threadOfId(id);
+    return { thread, event: id - this.base[thread] };
+  }
+
+  currentEvent(thread: number, seq: number): number {
+    const g = this.threads[thread];
+    if (!g || seq < 0) return -1;
+    const last = Math.min(seq, this.eventCount - 1);
+    const id = this.order[last];
+    const a = this.anchorOfId(id);
+    const base = this.base[thread];
+    // events of t placed before (a, id) or at it
+    return lowerBound(0, g.ownOps.length, (i) => {
+      const ai = anchorOf(g, i);
+      return ai < a || (ai === a && base + i <= id);
+    }) - 1;
+  }
+
+  positionOf(thread: number, event: number): number {
+    return anchorOf(this.need(thread, event), event);
+  }
+
+  seqAtPosition(position: number): number {
+    return lowerBound(0, this.order.length, (q) => this.anchorOfId(this.order[q]) < position);
+  }
+
+  currentEventAtRecord(thread: number, record: number): number {
+    if (record < 0) return -1;
+    return this.currentEvent(thread, this.seqAtPosition(this.tl.positionOf(record)) - 1);
+  }
+
+  recordBefore(thread: number, event: number): number {
+    return this.tl.frontier(this.positionOf(thread, event)) - 1;
+  }
+
+  stepTarget(thread: number, event: number, kind: StepKind): number {
+    const g = this.threads[thread];
     if (!g) return -1;
-    const k = g.ownOps[i];
-    return k === 0 ? -1 : g.ownOpIndices[k - 1];
+    const n = g.statements.length;
+    const back = kind === 'backOver' || kind === 'backInto' || kind === 'backOut';
+    if (event < 0 || event >= n) {
+      // Before the first event only forward steps go anywhere, and every one is an into.
+      return event < 0 && !back ? this.nextStop(g, -1, 1, null, false) : -1;
+    }
+    const dir = back ? -1 : 1;
+    if (kind === 'into' || kind === 'backInto') return this.nextStop(g, event, dir, null, false);
+    // The frames on the stack at `event`, by depth: a target must be one of them (out: a caller).
+    const chain: number[] = [];
+    for (let f = g.frames[event]; f >= 0; f = g.frameCall[f] >= 0 ? g.frames[g.frameCall[f]] : -1) chain.push(f);
+    chain.reverse();
+    return this.nextStop(g, event, dir, chain, kind === 'out' || kind === 'backOut');
+  }
+
+  /** The next (dir 1) or previous (-1) event that is not an entry, in a frame of `chain` when given (below its top when `callerOnly`). */
+  private nextStop(g: ThreadStatements, from: number, dir: 1 | -1, chain: number[] | null, callerOnly: boolean): number {
+    const rows = this.table.rows;
+    const top = chain ? chain.length - 1 : 0;
+    for (let j = from + dir; j >= 0 && j < g.statements.length; j += dir) {
+      if (rows[g.statements[j] - 1].kind === 'entry') continue;
+      if (!chain) return j;
+      const f = g.frames[j];
+      const d = g.frameDepth[f];
+      if (d < chain.length && chain[d] === f && (d < top || (!callerOnly && d === top))) return j;
+    }
+    return -1;
+  }
+
+  breakableLines(): number[] {
+    if (!this.breakable) {
+      const lines = new Set<number>();
+      for (const r of this.table.rows) if (r.kind === 'statement' || r.kind === 'return') lines.add(r.line);
+      this.breakable = [...lines].sort((a, b) => a - b);
+    }
+    return this.breakable;
+  }
+
+  lineHits(line: number): Uint32Array {
+    const rows = this.table.rows;
+    const on = new Uint8Array(rows.length + 1);
+    let any = false;
+    for (const r of rows) {
+      if (r.line !== line || (r.kind !== 'statement' && r.kind !== 'return')) continue;
+      on[r.id] = 1;
+      any = true;
+    }
+    if (!any) return new Uint32Array(0);
+    // Hits marked by global id, then read off in seq order: one pass over `order`, no search per hit.
+    const hit = new Uint8Array(this.eventCount);
+    let count = 0;
+    for (let t = 0; t < this.threads.length; t++) {
+      const g = this.threads[t];
+      if (!g) continue;
+      // Per frame: the statement of its last event that was not an entry (0: none yet).
+      const last = new Uint32Array(g.frameFunction.length);
+      for (let i = 0; i < g.statements.length; i++) {
+        const s = g.statements[i];
+        const row = rows[s - 1];
+        if (row.kind === 'entry') continue;
+        const f = g.frames[i];
+        const prev = last[f];
+        last[f] = s;
+        if (on[s] && !(prev !== 0 && rows[prev - 1].line === line && prev < s)) {
+          hit[this.base[t] + i] = 1;
+          count++;
+        }
+      }
+    }
+    const hits = new Uint32Array(count);
+    for (let q = 0, k = 0; k < count; q++) if (hit[this.order[q]]) hits[k++] = q;
+    return hits;
+  }
+
+  performerOfStep(step: number): StatementRef | null {
+    if (!(step >= 0 && step < this.tl.stepCount)) return null;
+    const thread = this.tl.threadOfStep(step);
+    const g = this.threads[thread];
+    if (!g) return null;
+    const k = this.placer.ownOpsBefore(thread, step);
+    // Its statements after op k-1 may be missing (they race with the run's end): then unknown.
+    if (k >= g.sureOwnOps) return null;
+    const event = lowerBound(0, g.ownOps.length, (i) => g.ownOps[i] <= k) - 1;
+    return event < 0 ? null : { thread, event };
+  }
+
+  lastEvent(thread: number): number {
+    return this.eventsOf(thread) - 1;
+  }
+
+  /** Whether global id x comes before (a, id) in the total order. */
+  private before(x: number, a: number, id: number): boolean {
+    const ax = this.anchorOfId(x);
+    return ax < a || (ax === a && x < id);
+  }
+
+  private anchorOfId(id: number): number {
+    const t = this.threadOfId(id);
+    return anchorOf(this.threads[t]!, id - this.base[t]);
+  }
+
+  private threadOfId(id: number): number {
+    return lowerBound(0, this.threads.length, (t) => this.base[t + 1] <= id);
+  }
+
+  private need(thread: number, event: number): ThreadStatements {
+    const g = this.threads[thread];
+    if (!g || !(event >= 0 && event < g.statements.length)) throw new RangeError(`thread ${thread} has no statement event ${event} (it has ${g?.statements.length ?? 0})`);
+    return g;
   }
 }
 
-/** A growable Uint32/Int32 column: doubling, so building stays linear. */
+/** The position event i is placed at: right after the thread's ownOps[i]-th own op, 0 before its first. */
+function anchorOf(g: ThreadStatements, i: number): number {
+  const k = g.ownOps[i];
+  return k === 0 ? 0 : g.ownOpIndices[k - 1] + 1;
+}
+
+/** A growable Int32 column: doubling, so building stays linear. */
 class Column {
   private data: Int32Array;
   length = 0;
@@ -113,25 +326,74 @@ class Column {
   get(i: number): number {
     return this.data[i];
   }
-  set(i: number, v: number): void {
-    this.data[i] = v;
-  }
   int32(): Int32Array {
     return this.data.slice(0, this.length);
   }
   uint32(): Uint32Array {
     return new Uint32Array(this.data.buffer.slice(0, this.length * 4));
   }
+  /** Two bytes an entry when every value fits. */
+  narrow(max: number): Uint16Array | Uint32Array {
+    return max < 0x10000 ? Uint16Array.from(this.data.subarray(0, this.length)) : this.uint32();
+  }
 }
 
-class GoroutineBuilder {
+/** Builds a StatementIndex from probes fed one by one (each thread's own in the order it ran them). */
+export class StatementIndexBuilder {
+  private readonly threads: Array<ThreadBuilder | undefined> = [];
+  private readonly placer: ProbePlacer;
+  private leftOut = 0;
+
+  /** `ender`: the thread whose end ends the run (the one that panicked, else main); -1 for a deadlock. */
+  constructor(
+    private readonly table: StatementTable,
+    private readonly file: string,
+    private readonly tl: Timeline,
+    private readonly ender: number,
+  ) {
+    this.placer = probePlacer(tl);
+  }
+
+  /** Adds one statement probe; returns its event index, or -1 when it was left out (it races with the end). */
+  add(thread: number, statement: number, op: number): number {
+    // A goroutine the trace has no line for has no op of its own: unless it ends the run, all it
+    // prints races with the end (thread -1: it was not made a thread for that reason).
+    if (thread < 0) {
+      this.leftOut++;
+      return -1;
+    }
+    let b = this.threads[thread];
+    if (!b) this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread), this.placer.sureOwnOps(thread, this.ender));
+    const k = b.ownOpsBefore(Math.min(op, this.tl.stepCount));
+    if (k >= b.sureOwnOps) {
+      this.leftOut++;
+      return -1;
+    }
+    return b.add(statement, k);
+  }
+
+  /** Thread t's events so far. */
+  eventsOf(thread: number): number {
+    return this.threads[thread]?.length ?? 0;
+  }
+
+  finish(): StatementIndex {
+    const threads = Array.from({ length: Math.max(this.tl.threads.length, this.threads.length) }, (_, t) => this.threads[t]?.finish(t));
+    return new StatementIndex(this.table, this.file, this.tl, threads, this.leftOut);
+  }
+}
+
+class ThreadBuilder {
   private readonly statements = new Column();
   private readonly ownOps = new Column();
   private readonly frames = new Column();
   private readonly frameFunction = new Column();
-  private readonly frameParent = new Column();
+  private readonly frameCall = new Column();
+  private readonly frameDepth = new Column();
   /** Open frames, innermost last. */
   private readonly stack: number[] = [];
+  /** Per open frame: its latest event (the call site of a frame it enters). */
+  private readonly latest: number[] = [];
   /** Per open frame: calls still to return before its return completes (-1: not returning; -2: returning, count not fixed). */
   private readonly awaiting: number[] = [];
   private repairs = 0;
@@ -139,11 +401,31 @@ class GoroutineBuilder {
   constructor(
     private readonly table: StatementTable,
     private readonly ownOpIndices: Uint32Array,
+    readonly sureOwnOps: number,
   ) {}
 
-  add(p: StatementProbe): void {
-    const row = this.table.rows[p.statement - 1];
-    if (!row) throw new Error(`probe for statement ${p.statement}, which the statement table does not have`);
+  get length(): number {
+    return this.statements.length;
+  }
+
+  private k = 0;
+
+  /**
+   * How many own ops are among the first p of the trace. A goroutine's probes come in its own
+   * order and machin's counter never goes back, so this walks forward from the last answer
+   * (a binary search, should a counter ever go back).
+   */
+  ownOpsBefore(p: number): number {
+    const own = this.ownOpIndices;
+    let k = this.k;
+    if (k > 0 && own[k - 1] >= p) k = lowerBound(0, k, (i) => own[i] < p);
+    while (k < own.length && own[k] < p) k++;
+    return (this.k = k);
+  }
+
+  add(statement: number, ownOps: number): number {
+    const row = this.table.rows[statement - 1];
+    if (!row) throw new Error(`probe for statement ${statement}, which the statement table does not have`);
     if (row.kind === 'entry') {
       this.push(row.fn);
     } else {
@@ -156,11 +438,14 @@ class GoroutineBuilder {
         if (this.stack.length === 0) this.push(row.fn);
       }
     }
-    this.statements.push(p.statement);
-    this.ownOps.push(countBelow(this.ownOpIndices, p.op));
+    const event = this.statements.length;
+    this.statements.push(statement);
+    this.ownOps.push(ownOps);
     this.frames.push(this.top());
+    this.latest[this.latest.length - 1] = event;
     if (row.kind === 'exit' || (row.kind === 'return' && row.returnCalls === 0)) this.pop();
     else if (row.kind === 'return') this.awaiting[this.awaiting.length - 1] = row.returnCalls ?? -2;
+    return event;
   }
 
   private top(): number {
@@ -169,35 +454,36 @@ class GoroutineBuilder {
 
   private push(fn: number): void {
     const id = this.frameFunction.length;
+    const caller = this.top();
     this.frameFunction.push(fn);
-    this.frameParent.push(this.top());
+    this.frameCall.push(caller >= 0 ? this.latest[this.latest.length - 1] : -1);
+    this.frameDepth.push(caller >= 0 ? this.frameDepth.get(caller) + 1 : 0);
     this.stack.push(id);
+    this.latest.push(-1);
     this.awaiting.push(-1);
   }
 
   /** Pops the top frame; a caller whose return was waiting for this call is popped when it was the last. */
   private pop(): void {
     this.stack.pop();
+    this.latest.pop();
     this.awaiting.pop();
     const n = this.awaiting.length - 1;
     if (n >= 0 && this.awaiting[n] > 0 && --this.awaiting[n] === 0) this.pop();
   }
 
-  finish(goroutine: string): GoroutineStatements {
+  finish(thread: number): ThreadStatements {
     return {
-      goroutine,
-      statements: this.statements.uint32(),
+      thread,
+      statements: this.statements.narrow(this.table.rows.length),
       ownOps: this.ownOps.uint32(),
       frames: this.frames.int32(),
-      frameFunction: this.frameFunction.int32(),
-      frameParent: this.frameParent.int32(),
+      frameFunction: this.frameFunction.narrow(this.table.functions.length),
+      frameCall: this.frameCall.int32(),
+      frameDepth: this.frameDepth.uint32(),
       ownOpIndices: this.ownOpIndices,
       repairs: this.repairs,
+      sureOwnOps: this.sureOwnOps,
     };
   }
-}
-
-/** How many values of the ascending array are below `p`. */
-function countBelow(sorted: Uint32Array, p: number): number {
-  return lowerBound(0, sorted.length, (i) => sorted[i] < p);
 }

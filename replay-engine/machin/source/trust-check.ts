@@ -4,15 +4,20 @@
 // in one line, with record-level stepping still there.
 import type { ReplayOutput } from '../machin-output';
 
-export function instrumentedReplayDiffers(plain: ReplayOutput, instrumented: ReplayOutput): string | null {
+/**
+ * `stopOf` maps machin's panic op P (its global counter, which other goroutines can move between
+ * replays) to where the panic is shown (merge-replay.ts panicStop); without it P is compared as printed.
+ */
+export function instrumentedReplayDiffers(plain: ReplayOutput, instrumented: ReplayOutput, stopOf?: (goroutine: string, op: number) => number): string | null {
   const differences: string[] = [];
   const verdict = (o: ReplayOutput) => (o.verify ? `${o.verify.verdict} (schedule ${o.verify.scheduleDone}/${o.verify.scheduleTotal})` : 'no verdict');
   if (verdict(plain) !== verdict(instrumented)) differences.push(`verdict ${verdict(plain)} became ${verdict(instrumented)}`);
-  const panic = (o: ReplayOutput) => (o.panic ? `panic "${o.panic.message}" in goroutine ${o.panic.goroutine} at op ${o.panic.scheduleOp}/${o.panic.scheduleTotal}` : 'no panic');
+  const at = (p: NonNullable<ReplayOutput['panic']>) => (stopOf ? `after op ${stopOf(p.goroutine, p.scheduleOp)}` : `at op ${p.scheduleOp}`);
+  const panic = (o: ReplayOutput) => (o.panic ? `panic "${o.panic.message}" in goroutine ${o.panic.goroutine} ${at(o.panic)}/${o.panic.scheduleTotal}` : 'no panic');
   if (panic(plain) !== panic(instrumented)) differences.push(`${panic(plain)} became ${panic(instrumented)}`);
   // machin lists blocked goroutines in the order they blocked, which varies between replays
   const deadlock = (o: ReplayOutput) => (o.deadlock ? `deadlock of ${o.deadlock.blocked.map((b) => b.goroutine).sort().join(', ')}` : 'no deadlock');
   if (deadlock(plain) !== deadlock(instrumented)) differences.push(`${deadlock(plain)} became ${deadlock(instrumented)}`);
   if (differences.length === 0) return null;
-  return `the replay of the instrumented program differs from the plain replay (${differences.join('; ')}): statement-level stepping is off for this recording; record-level stepping still works`;
+  return `the replay of the instrumented program differs from the plain replay (${differences.join('; ')}): stepping stays at record level`;
 }

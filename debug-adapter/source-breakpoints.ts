@@ -1,0 +1,183 @@
+// Line breakpoints in the program's `.mfl` file (issue 14): verified where a statement starts, hit
+// at every arrival at the line in the run (StatementIndex.lineHits, in the one total order of
+// statement events), with conditions, hit counts and log points. A hit count counts arrivals in
+// run order (the 3rd arrival is the 3rd whichever way the cursor moves), so it means the same
+// forward and backward. Conditions and log messages see the goroutine's values as of that
+// statement (StatementScope).
+import { resolve } from 'node:path';
+import type { Recording } from '../replay-engine/model/recording';
+import type { SourceStatements } from '../replay-engine/model/source-level';
+import { newBreakpointId, parseLogMessage, type BreakpointHit } from './breakpoints';
+import { evaluate, parseExpression, truthy, type Expr, type Scope, type Value } from './expression';
+import { hitMatches, parseHitCondition, type HitCondition } from './hit-condition';
+import { lowerBound } from '../replay-engine/model/lower-bound';
+
+export interface SourceBreakpointRequest {
+  line: number;
+  condition?: string;
+  hitCondition?: string;
+  logMessage?: string;
+}
+
+export interface SourceBreakpointResult {
+  id: number;
+  verified: boolean;
+  line: number;
+  message?: string;
+}
+
+interface SourceBreakpoint {
+  id: number;
+  line: number;
+  /** Arrivals at the line, as seqs ascending. */
+  hits: Uint32Array;
+  condition?: Expr;
+  hit?: HitCondition;
+  log?: Array<string | Expr>;
+}
+
+export interface StatementHit {
+  seq: number;
+  breakpointIds: number[];
+  description: string;
+  /** A stop of another kind met at this statement (the panic), in place of a breakpoint's. */
+  stop?: BreakpointHit;
+}
+
+/** Names at one statement event: the goroutine's values as it is about to run it, its id, the line and function. */
+export class StatementScope implements Scope {
+  constructor(
+    private readonly recording: Recording,
+    private readonly statements: SourceStatements,
+    private readonly seq: number,
+  ) {}
+
+  lookup(name: string): Value {
+    const { thread, event } = this.statements.eventAt(this.seq);
+    if (name === 'thread' || name === 'goroutine') return this.recording.timeline.threads[thread].id;
+    if (name === 'line') return this.statements.location(thread, event).line;
+    if (name === 'function') return this.statements.location(thread, event).function;
+    const anchor = this.statements.positionOf(thread, event);
+    return this.recording.histories?.valueAtEvent?.(name, thread, event, anchor, anchor);
+  }
+}
+
+export class SourceBreakpoints {
+  private list: SourceBreakpoint[] = [];
+
+  constructor(
+    private readonly recording: Recording,
+    private readonly log: (text: string, seq: number) => void,
+  ) {}
+
+  private get statements(): SourceStatements | null {
+    const rec = this.recording;
+    return rec.sourceLevel?.state === 'ready' ? rec.statements ?? null : null;
+  }
+
+  /** Whether `path` names the program the statements are in. */
+  isProgram(path: string | undefined): boolean {
+    const s = this.statements;
+    return s !== null && path !== undefined && resolve(path) === resolve(s.file);
+  }
+
+  get any(): boolean {
+    return this.list.length > 0;
+  }
+
+  /** Replaces the breakpoints of the program file. */
+  set(wanted: SourceBreakpointRequest[]): SourceBreakpointResult[] {
+    const s = this.statements;
+    this.list = [];
+    if (!s) return wanted.map((b) => ({ id: newBreakpointId(), verified: false, line: b.line, message: 'Statements are not known (machin has not replayed the program against its instrumented copy).' }));
+    const breakable = s.breakableLines();
+    return wanted.map((b) => {
+      const id = newBreakpointId();
+      const at = lowerBound(0, breakable.length, (i) => breakable[i] < b.line);
+      if (breakable[at] !== b.line) {
+        const next = breakable[at];
+        return { id, verified: false, line: b.line, message: `No statement starts on line ${b.line}${next !== undefined ? ` (the next one is on line ${next})` : ''}.` };
+      }
+      const bp: SourceBreakpoint = { id, line: b.line, hits: s.lineHits(b.line) };
+      try {
+        if (b.condition?.trim()) bp.condition = parseExpression(b.condition);
+        if (b.hitCondition?.trim()) {
+          const h = parseHitCondition(b.hitCondition);
+          if (typeof h === 'string') return { id, verified: false, line: b.line, message: h };
+          bp.hit = h;
+        }
+        if (b.logMessage) bp.log = parseLogMessage(b.logMessage);
+      } catch (e) {
+        return { id, verified: false, line: b.line, message: `condition: ${(e as Error).message}` };
+      }
+      this.list.push(bp);
+      return { id, verified: true, line: b.line, message: bp.hits.length === 0 ? 'The run never reaches this line.' : undefined };
+    });
+  }
+
+  /**
+   * The first statement hit going forward from seq `from` (inclusive) up to `to` (inclusive), or
+   * going back from `from` (inclusive) down to `to` (inclusive). Log points print and go on.
+   */
+  first(from: number, to: number, forward: boolean): StatementHit | null {
+    const s = this.statements;
+    if (!s || this.list.length === 0 || (forward ? from > to : from < to)) return null;
+    // Candidates of all breakpoints, merged by walking each one's sorted hits from its start.
+    const cursors = this.list.map((bp) => {
+      const i = lowerBound(0, bp.hits.length, (k) => bp.hits[k] < from + (forward ? 0 : 1));
+      return forward ? i : i - 1;
+    });
+    for (;;) {
+      let best = -1;
+      let bestSeq = forward ? Infinity : -Infinity;
+      this.list.forEach((bp, k) => {
+        const q = bp.hits[cursors[k]];
+        if (q === undefined) return;
+        if (forward ? q <= to && q < bestSeq : q >= to && q > bestSeq) {
+          best = k;
+          bestSeq = q;
+        }
+      });
+      if (best < 0) return null;
+      const ids: number[] = [];
+      this.list.forEach((bp, k) => {
+        if (bp.hits[cursors[k]] !== bestSeq) return;
+        if (this.passes(bp, s, bestSeq, cursors[k] + 1)) ids.push(bp.id);
+        cursors[k] += forward ? 1 : -1;
+      });
+      if (ids.length > 0) {
+        const { thread, event } = s.eventAt(bestSeq);
+        const loc = s.location(thread, event);
+        return { seq: bestSeq, breakpointIds: ids, description: `Breakpoint at line ${loc.line} (${loc.function})` };
+      }
+    }
+  }
+
+  private passes(bp: SourceBreakpoint, s: SourceStatements, seq: number, occurrence: number): boolean {
+    const scope = new StatementScope(this.recording, s, seq);
+    if (bp.condition) {
+      let ok = false;
+      try {
+        ok = truthy(evaluate(bp.condition, scope));
+      } catch {
+        ok = false;
+      }
+      if (!ok) return false;
+    }
+    if (bp.hit && !hitMatches(bp.hit, occurrence)) return false;
+    if (bp.log) {
+      this.log(bp.log.map((p) => (typeof p === 'string' ? p : show(p, scope))).join(''), seq);
+      return false;
+    }
+    return true;
+  }
+}
+
+function show(e: Expr, scope: Scope): string {
+  try {
+    const v = evaluate(e, scope);
+    return v === undefined ? 'undefined' : String(v);
+  } catch (err) {
+    return `<${(err as Error).message}>`;
+  }
+}

@@ -1,0 +1,100 @@
+// Source-level facts of a recording (docs/source-level.md): every statement each thread executed,
+// with its call stack, placed among the timeline's steps. For machin traces these come from the
+// replay against an instrumented copy of the program (replay-engine/machin/source/). The debug
+// adapter translates them to DAP; nothing here knows DAP.
+//
+// Vocabulary (besides the timeline's record, step and position):
+// - event (t, i): the i-th statement thread t executed, 0-based, in the order it executed them.
+// - seq: an event's place in the one total order of all threads' events, 0..eventCount-1. It is
+//   the same in every replay: events are ordered by the position they are placed at (right after
+//   their thread's last completed own step, the rule of docs/value-positions.md), then by thread
+//   index, then by their own order. Events placed at position p come after step p-1 and before
+//   step p.
+
+export type StatementKind = 'entry' | 'statement' | 'return' | 'exit';
+
+export interface StatementRef {
+  thread: number;
+  event: number;
+}
+
+/** Where a statement is; lines and columns 1-based, `end` just past its text. */
+export interface StatementLocation {
+  /** Absolute path of the program source. */
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** `entry`: a function's start (`func ... {`); `exit`: its closing `}`; `statement`, `return`. */
+  kind: StatementKind;
+  /** The function it is in (`worker`, `main.func1` for a function literal). */
+  function: string;
+}
+
+/**
+ * One stack frame: the function and the statement it is at. The innermost frame's statement is
+ * the event asked about; a caller's is the statement that made the call.
+ */
+export interface SourceFrame extends StatementLocation {
+  /** The event of the thread that statement is. */
+  event: number;
+}
+
+/**
+ * Stepping by statement in one thread. over: the next statement in the same frame or a caller
+ * (never inside a call it makes); into: the next statement; out: the next statement in a caller.
+ * The back* kinds mirror them towards the start.
+ */
+export type StepKind = 'over' | 'into' | 'out' | 'backOver' | 'backInto' | 'backOut';
+
+export interface SourceStatements {
+  /** The program the statements are in. */
+  readonly file: string;
+  /** Events of all threads. */
+  readonly eventCount: number;
+  /** Events of thread t (0 for a thread that ran no statement). */
+  eventsOf(thread: number): number;
+  location(thread: number, event: number): StatementLocation;
+  /** The call stack at event i, innermost first (recursion: one frame per active call). */
+  stack(thread: number, event: number): SourceFrame[];
+  /** Frames below the innermost at event i (0 for the thread's first function). */
+  depth(thread: number, event: number): number;
+
+  /** The event's place in the total order. */
+  seqOf(thread: number, event: number): number;
+  eventAt(seq: number): StatementRef;
+  /** Thread t's last event at or before seq (-1: none yet). */
+  currentEvent(thread: number, seq: number): number;
+  /** The timeline position an event is placed at (steps completed before it, as the rule counts them). */
+  positionOf(thread: number, event: number): number;
+  /** Events done when the cursor arrives at position p (the seq of the first event placed at p or later). */
+  seqAtPosition(position: number): number;
+  /** Thread t's statement when the cursor stands on record r (done), -1 at the start: the performer of a step is at the statement that did it. */
+  currentEventAtRecord(thread: number, record: number): number;
+  /** The last record done before the event ran (-1: none), for showing the trace alongside. */
+  recordBefore(thread: number, event: number): number;
+
+  /** The event a step of `kind` from event i of thread t lands on, -1 when there is none; from i = -1 (nothing run yet) forward kinds look from the first event. */
+  stepTarget(thread: number, event: number, kind: StepKind): number;
+
+  /** Lines of the program where a statement starts, ascending (a line breakpoint is verified there). */
+  breakableLines(): number[];
+  /**
+   * Every arrival at `line` in the run, as seqs ascending: an event of a statement starting on the
+   * line that is not a continuation of the same line in the same frame (a one-line loop body is
+   * one hit per iteration; a statement after a call returns on the same line is no new hit).
+   */
+  lineHits(line: number): Uint32Array;
+
+  /** The statement that performed step k (a channel op, a select, a print), or null when not known. */
+  performerOfStep(step: number): StatementRef | null;
+  /** Thread t's last event (-1: none): for the thread that panicked, the statement that panicked. */
+  lastEvent(thread: number): number;
+}
+
+export type SourceLevelStatus =
+  | { state: 'pending' }
+  | { state: 'ready' }
+  /** Why stepping stays at record level, in one line for the user. */
+  | { state: 'unavailable'; reason: string };

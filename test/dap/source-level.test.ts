@@ -1,0 +1,165 @@
+// The adapter at source level with the real machin 0.137.0 (issue 14): a program with a loop,
+// recursion and a panic is recorded here and debugged over DAP as a user would. Replay to Panic
+// stops on the statement that panicked with the recursive stack below it; stepping back visits
+// what the goroutine ran, in reverse; a `.mfl` line breakpoint in a loop is hit once per
+// iteration forward and backward with the values as of that statement; hit counts count arrivals;
+// a line with no statement start is not verified. Expected lines and values are read off the
+// program text and its loop by hand, not from the engine.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { afterEach, before, describe, test } from 'node:test';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { recordProgram, type Recorded } from '../support/machin';
+import { tempDir } from '../machin/support';
+import { buildAdapter, launchAndStop, machinEnv, moveAndStop, startAdapter, variablesOf, type Session } from './support';
+
+const PROGRAM = `func depth(n) {
+    if n == 0 { return 0 }
+    return 1 + depth(n - 1)
+}
+func dig(xs, n) {
+    if n == 0 { return xs[5] }
+    return dig(xs, n - 1)
+}
+func worker(ch, n) {
+    i := 0
+    for i < n {
+        ch <- i * 10
+        i = i + 1
+    }
+}
+func main() {
+    ch := make(chan int)
+    go worker(ch, 3)
+    total := 0
+    got := 0
+    for got < 3 {
+        v := <-ch
+        total = total + v
+        got = got + 1
+    }
+    println("total " + str(total))
+    d := depth(3)
+    println("depth " + str(d))
+    xs := []int{1, 2}
+    println(str(dig(xs, 3)))
+}
+`;
+const LOOP_LINE = 23; // total = total + v
+
+let rec: Recorded;
+before(async () => {
+  await buildAdapter();
+  rec = recordProgram(tempDir('dap-source-'), 'digger', PROGRAM);
+});
+
+/** The top frames of a thread as `function line:column`, the program's frames only. */
+async function programStack(s: Session, threadId: number): Promise<string[]> {
+  const st = await s.dc.stackTraceRequest({ threadId });
+  return st.body.stackFrames.filter((f) => f.source?.path?.endsWith('.mfl')).map((f) => `${f.name} ${f.line}:${f.column}`);
+}
+
+/**
+ * Replay to Panic stops as soon as machin has the panic; the statements come with the values (a
+ * second replay), and the adapter then says so (a second `done`) and stands on the statement.
+ */
+async function statementsIn(s: Session): Promise<void> {
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    if (s.events.filter((e) => e.event === 'frozenRun/toolchain' && e.body.state === 'done').length >= 2) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the statements never came: ${s.output.join('')}`);
+}
+
+async function mainThread(s: Session): Promise<number> {
+  return (await s.dc.threadsRequest()).body.threads.find((t) => t.name.startsWith('0 '))!.id;
+}
+
+async function programValues(s: Session, threadId: number): Promise<Record<string, string>> {
+  const top = (await s.dc.stackTraceRequest({ threadId })).body.stackFrames[0];
+  return variablesOf(s, top.id, /^Program \(/);
+}
+
+describe('source level over DAP', () => {
+  let s: Session;
+  afterEach(async () => {
+    await s?.dc.stop().catch(() => undefined);
+  });
+
+  test('Replay to Panic stops on the statement that panicked, with the recursive stack; stepping back goes through what ran', async () => {
+    s = await startAdapter(machinEnv());
+    const stop = await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60 });
+    assert.equal(stop.body.reason, 'exception');
+    const main = await mainThread(s);
+    await statementsIn(s);
+    const top = (await s.dc.stackTraceRequest({ threadId: main })).body.stackFrames[0];
+    // `return xs[5]` in dig (line 6, column 17), called 3 deep from dig's line 7, from main's line 30.
+    assert.equal(path.basename(top.source!.path!), 'digger.mfl');
+    assert.deepEqual(await programStack(s, main), ['dig 6:17', 'dig 7:5', 'dig 7:5', 'dig 7:5', 'main 30:5']);
+    const info = await s.dc.exceptionInfoRequest({ threadId: main });
+    assert.match(info.body.description ?? '', /index out of range \[5\] with length 2/);
+    // The record stays visible below the program's frames.
+    const frames = (await s.dc.stackTraceRequest({ threadId: main })).body.stackFrames;
+    assert.match(frames[frames.length - 1].name, /^S 0 · op/);
+    // Back, statement by statement, into and out of the calls: the `if` of the innermost dig, the
+    // caller's `return dig(...)`, the `if` of that call...
+    const back: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await moveAndStop(s, () => s.dc.customRequest('frozenRun/stepBackIn', { threadId: main }));
+      back.push((await programStack(s, main))[0]);
+    }
+    assert.deepEqual(back, ['dig 6:5', 'dig 7:5', 'dig 6:5', 'dig 7:5']);
+    // Step Back Out: one frame out, onto the caller's statement that made the call.
+    const inside = await programStack(s, main);
+    await moveAndStop(s, () => s.dc.customRequest('frozenRun/stepBackOut', { threadId: main }));
+    const outside = await programStack(s, main);
+    assert.deepEqual(outside, inside.slice(1));
+    // Step Over from that call runs it; the panic inside stops it, on the statement that panicked.
+    const over = await moveAndStop(s, () => s.dc.nextRequest({ threadId: main }));
+    assert.equal(over.body.reason, 'exception', JSON.stringify({ over: over.body, at: await programStack(s, main), outside }));
+    assert.deepEqual((await programStack(s, main))[0], 'dig 6:17');
+  });
+
+  test('a line breakpoint in a loop is hit once per iteration, forward and back, with the values as of the line', async () => {
+    s = await startAdapter(machinEnv());
+    const program = { path: rec.program };
+    let verified: DebugProtocol.Breakpoint[] = [];
+    await launchAndStop(s, { recording: rec.trace, stopOnEntry: true, timeLimitSeconds: 60 }, async (dc) => {
+      const r = await dc.setBreakpointsRequest({ source: program, breakpoints: [{ line: LOOP_LINE }, { line: 4 }] });
+      verified = r.body.breakpoints;
+    });
+    assert.equal(verified[0].verified, true, JSON.stringify(verified));
+    assert.equal(verified[1].verified, false, 'line 4 is a closing brace: no statement starts there');
+    assert.match(verified[1].message ?? '', /No statement starts on line 4/);
+    const main = await mainThread(s);
+    const seen: Array<Record<string, string>> = [];
+    for (let i = 0; i < 3; i++) {
+      const hit = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+      assert.equal(hit.body.reason, 'breakpoint');
+      assert.equal((await programStack(s, hit.body.threadId!))[0], `main ${LOOP_LINE}:9`);
+      const v = await programValues(s, hit.body.threadId!);
+      seen.push({ v: v.v, total: v.total, got: v.got });
+    }
+    // worker sends 0, 10, 20; at the line `total = total + v` has not run yet.
+    assert.deepEqual(seen, [{ v: '0', total: '0', got: '0' }, { v: '10', total: '0', got: '1' }, { v: '20', total: '10', got: '2' }]);
+    // Past the loop: the next stop is the panic.
+    const end = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+    assert.equal(end.body.reason, 'exception');
+    const backSeen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const hit = await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));
+      assert.equal(hit.body.reason, 'breakpoint');
+      backSeen.push((await programValues(s, hit.body.threadId!)).v);
+    }
+    assert.deepEqual(backSeen, ['20', '10', '0']);
+    // A hit count counts arrivals in run order: "2" is the second iteration, whichever way.
+    await s.dc.setBreakpointsRequest({ source: program, breakpoints: [{ line: LOOP_LINE, hitCondition: '2' }] });
+    const second = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+    assert.equal(second.body.reason, 'breakpoint');
+    assert.equal((await programValues(s, main)).v, '10');
+    // A condition on the values as of the line.
+    await s.dc.setBreakpointsRequest({ source: program, breakpoints: [{ line: LOOP_LINE, condition: 'v == 20' }] });
+    await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+    assert.deepEqual(await programValues(s, main).then((v) => [v.v, v.total]), ['20', '10']);
+  });
+});

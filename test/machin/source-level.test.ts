@@ -1,0 +1,306 @@
+// Source level end to end with the real machin 0.137.0: a program with a loop, recursion and a
+// panic is recorded here, and enrich replays it plain (the panic) and against the instrumented
+// copy (statements and values in one process). What a user of the debugger would see is asserted:
+// the statement and the stack that panicked, stepping back through what the goroutine ran, a
+// breakpoint in a loop hit once per iteration with the right values, the statement of each op,
+// the same index in every replay, the values equal to a plain --print's, and the fallbacks (a
+// program the instrumenter cannot read, an instrumented replay that ends otherwise, a cancel).
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { enrichWithMachin } from '../../replay-engine/machin/enrich';
+import { readMflrr } from '../../replay-engine/mflrr/recording';
+import { RecordingError } from '../../replay-engine/model/errors';
+import type { Recording } from '../../replay-engine/model/recording';
+import type { SourceStatements } from '../../replay-engine/model/source-level';
+import { runningProcessCount } from '../../replay-engine/toolchain/run-process';
+import { machinPath, recordProgram, runMachin, scheduleOf } from '../support/machin';
+import { tempDir } from './support';
+
+const MACHIN = machinPath();
+const PROGRAM = `func depth(n) {
+    if n == 0 { return 0 }
+    return 1 + depth(n - 1)
+}
+func dig(xs, n) {
+    if n == 0 { return xs[5] }
+    return dig(xs, n - 1)
+}
+func worker(ch, n) {
+    i := 0
+    for i < n {
+        ch <- i * 10
+        i = i + 1
+    }
+}
+func main() {
+    ch := make(chan int)
+    go worker(ch, 3)
+    total := 0
+    got := 0
+    for got < 3 {
+        v := <-ch
+        total = total + v
+        got = got + 1
+    }
+    println("total " + str(total))
+    d := depth(3)
+    println("depth " + str(d))
+    xs := []int{1, 2}
+    println(str(dig(xs, 3)))
+}
+`;
+
+const savedTmp = process.env.TMPDIR;
+let privateTmp = '';
+let dir = '';
+let trace = '';
+let program = '';
+before(() => {
+  privateTmp = tempDir('source-level-test-');
+  process.env.TMPDIR = privateTmp;
+  dir = mkdtempSync(path.join(privateTmp, 'ws-'));
+  ({ trace, program } = recordProgram(dir, 'bank', PROGRAM));
+});
+after(() => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+});
+const leftCopies = () => readdirSync(privateTmp).filter((d) => d.startsWith('frozen-run-machin-'));
+
+async function enriched(options: Parameters<typeof enrichWithMachin>[1] = {}): Promise<{ rec: Recording; output: string[]; progress: string[] }> {
+  const rec = await readMflrr(trace);
+  const output: string[] = [];
+  const progress: string[] = [];
+  await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t) => output.push(t), onToolchainProgress: (m) => progress.push(m), ...options });
+  return { rec, output, progress };
+}
+
+const at = (s: SourceStatements, t: number, e: number) => {
+  const l = s.location(t, e);
+  return `${l.line}:${l.column}`;
+};
+
+describe('source level with the real machin: a loop, recursion, a panic', () => {
+  it('the panic is on its statement, with the recursive stack; machin ran twice, no copy was left', async () => {
+    const { rec, output, progress } = await enriched();
+    assert.equal(rec.panic?.message, 'index out of range [5] with length 2', JSON.stringify(rec.warnings));
+    assert.deepEqual(rec.sourceLevel, { state: 'ready' }, JSON.stringify(rec.warnings));
+    const s = rec.statements!;
+    assert.equal(s.file, program);
+    const t = rec.panic!.thread;
+    const last = s.lastEvent(t);
+    assert.deepEqual(s.location(t, last), { file: program, line: 6, column: 17, endLine: 6, endColumn: 29, kind: 'return', function: 'dig' });
+    assert.deepEqual(
+      s.stack(t, last).map((f) => `${f.function} ${f.line}:${f.column}`),
+      ['dig 6:17', 'dig 7:5', 'dig 7:5', 'dig 7:5', 'main 30:5'],
+    );
+    const started = output.filter((o) => o.startsWith('$ '));
+    assert.equal(started.length, 2, started.join(''));
+    assert.match(started[0], / replay \S+ --verify\n$/);
+    assert.match(started[1], / replay \S+ --verify --print \S*fr_stmt0\S*\n$/);
+    assert.deepEqual(progress, [
+      'machin: replaying the trace for the panic and the verdict',
+      'machin: replaying against the instrumented program (statements and values)',
+      'building the statement index',
+      `statement index ready: ${s.eventCount} statements executed`,
+    ]);
+    assert.deepEqual(readdirSync(dir).sort(), ['bank.mfl', 'bank.mflrr'], 'nothing written beside the program');
+    assert.deepEqual(leftCopies(), []);
+  });
+
+  it('stepping back from the panic visits what main ran, in reverse; over and out skip the calls', async () => {
+    const { rec } = await enriched();
+    const s = rec.statements!;
+    const t = rec.panic!.thread;
+    const back: string[] = [];
+    for (let e = s.lastEvent(t), n = 0; e >= 0 && n < 14; e = s.stepTarget(t, e, 'backInto'), n++) back.push(at(s, t, e));
+    assert.deepEqual(back, ['6:17', '6:5', '7:5', '6:5', '7:5', '6:5', '7:5', '6:5', '30:5', '29:5', '28:5', '2:17', '2:5', '3:5']);
+    const call = s.stepTarget(t, s.lastEvent(t), 'backOut');
+    assert.equal(at(s, t, call), '7:5', 'the call site of the innermost dig');
+    assert.equal(s.stepTarget(t, s.lastEvent(t), 'out'), -1, 'nothing runs after the panic');
+    // from `d := depth(3)`: over lands on the next line, into in depth
+    const assign = findEvent(s, t, '27:5');
+    assert.equal(at(s, t, s.stepTarget(t, assign, 'over')), '28:5');
+    assert.equal(at(s, t, s.stepTarget(t, assign, 'into')), '2:5');
+    assert.equal(at(s, t, s.stepTarget(t, s.stepTarget(t, assign, 'over'), 'backOver')), '27:5');
+    const deepest = findEvent(s, t, '2:17');
+    assert.deepEqual(s.stack(t, deepest).map((f) => `${f.function} ${f.line}:${f.column}`), ['depth 2:17', 'depth 3:5', 'depth 3:5', 'depth 3:5', 'main 27:5']);
+  });
+
+  it('a breakpoint inside a loop: one hit per iteration, with the loop\'s values as of each hit', async () => {
+    const { rec } = await enriched();
+    const s = rec.statements!;
+    const tl = rec.timeline;
+    assert.ok(s.breakableLines().includes(22) && !s.breakableLines().includes(16), 'verified where a statement starts, not on a func line');
+    const hits = Array.from(s.lineHits(22), (q) => s.eventAt(q));
+    assert.equal(hits.length, 3);
+    const main = tl.threadIndex('0');
+    const worker = tl.threadIndex('0.1');
+    assert.ok(hits.every((h) => h.thread === main));
+    // the value of got as of each hit: the last value assigned by an earlier statement
+    const asOf = (name: string, thread: number, event: number) => rec.histories!.entries(name).filter((e) => e.thread === thread && e.event !== undefined && e.event < event).at(-1)?.value;
+    assert.deepEqual(hits.map((h) => asOf('got', main, h.event)), ['0', '1', '2']);
+    assert.deepEqual(hits.map((h) => asOf('total', main, h.event)), ['0', '0', '10']);
+    const sends = Array.from(s.lineHits(12), (q) => s.eventAt(q));
+    assert.deepEqual(sends.map((h) => [h.thread, asOf('i', worker, h.event)]), [[worker, '0'], [worker, '1'], [worker, '2']]);
+    // in global order, and each hit's seq maps back to it
+    const seqs = Array.from(s.lineHits(12));
+    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+    // each assignment is on the line of the statement that made it
+    for (const e of rec.histories!.entries('got')) assert.ok([20, 24].includes(s.location(e.thread, e.event!).line), `got assigned on ${s.location(e.thread, e.event!).line}`);
+  });
+
+  it('the statement of every op: sends, receives, prints', async () => {
+    const { rec } = await enriched();
+    const s = rec.statements!;
+    const tl = rec.timeline;
+    const lines = Array.from({ length: tl.stepCount }, (_, k) => {
+      const p = s.performerOfStep(k);
+      return p ? `${tl.threads[p.thread].id}@${s.location(p.thread, p.event).line}` : null;
+    });
+    const sched = scheduleOf(trace);
+    assert.equal(lines.length, sched.length);
+    assert.deepEqual(lines.filter((l) => l?.startsWith('0.1@')), ['0.1@12', '0.1@12', '0.1@12']);
+    assert.deepEqual(lines.filter((l) => l?.startsWith('0@')), ['0@22', '0@22', '0@22', '0@26', '0@28']);
+    // the cursor on a record: the goroutine that did it is at the statement that did it
+    for (let k = 0; k < tl.stepCount; k++) {
+      const r = tl.recordOfStep(k);
+      const p = s.performerOfStep(k)!;
+      assert.equal(s.currentEventAtRecord(p.thread, r), p.event, `op ${k}`);
+    }
+  });
+
+  it('the same index in every replay, and the same values as a plain --print', async () => {
+    const a = (await enriched()).rec;
+    const b = (await enriched({ deferValues: true })).rec;
+    await b.valuesPending;
+    const plain = (await enriched({ sourceLevel: false })).rec;
+    assert.equal(plain.statements, null);
+    assert.equal(plain.sourceLevel?.state, 'unavailable');
+    const dump = (r: Recording) => {
+      const s = r.statements!;
+      return Array.from({ length: s.eventCount }, (_, q) => {
+        const e = s.eventAt(q);
+        return `${e.thread}:${e.event}@${s.positionOf(e.thread, e.event)} ${at(s, e.thread, e.event)} d${s.depth(e.thread, e.event)}`;
+      });
+    };
+    assert.deepEqual(dump(b), dump(a));
+    for (const name of plain.histories!.names) {
+      const strip = (r: Recording) => r.histories!.entries(name).map(({ thread, position, value }) => ({ thread, position, value }));
+      assert.deepEqual(strip(a), strip(plain), name);
+      assert.deepEqual(strip(b), strip(plain), name);
+    }
+    assert.ok(plain.histories!.names.includes('got'));
+  });
+});
+
+describe('source level: falling back to record level', () => {
+  it('a program the instrumenter cannot read (machin pack form): one warning with file:line:column, the panic still there', async () => {
+    const packedDir = mkdtempSync(path.join(privateTmp, 'packed-'));
+    const packed = path.join(packedDir, 'bank.mfl');
+    // machin pack takes one declaration a line (machin's canonical form)
+    const oneLine = path.join(packedDir, 'one-line.mfl');
+    writeFileSync(oneLine, PROGRAM.split(/\n(?=func )/).map((f) => f.trim().split('\n').map((l) => l.trim()).join(' ')).join('\n') + '\n');
+    const pack = runMachin(['pack', oneLine]);
+    assert.equal(pack.exit, 0, pack.stderr);
+    writeFileSync(packed, pack.stdout);
+    const rec = await readMflrr(trace);
+    const output: string[] = [];
+    await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [packedDir], program: packed, timeLimitMs: 30_000, onOutput: (t) => output.push(t) });
+    assert.equal(rec.panic?.message, 'index out of range [5] with length 2', JSON.stringify(rec.warnings));
+    const w = rec.warnings.filter((x) => x.code === 'source-level-unavailable');
+    assert.equal(w.length, 1);
+    assert.match(w[0].message, new RegExp(`^${packed.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:1: .*machin pack form.*stepping stays at record level`));
+    assert.equal(rec.statements, null);
+    assert.equal(rec.sourceLevel?.state, 'unavailable');
+    assert.match(rec.sourceLevel?.state === 'unavailable' ? rec.sourceLevel.reason : '', /pack form/);
+    assert.ok(!output.some((o) => o.includes('fr_stmt')), 'no instrumented replay');
+    assert.deepEqual(leftCopies(), []);
+  });
+
+  it('an instrumented replay that ends otherwise is not trusted: one warning, values from a plain --print', async () => {
+    // A stand-in for machin that is the real one except that a replay printing fr_stmt probes
+    // reports another panic: what a program whose copy behaves differently would give.
+    const bin = mkdtempSync(path.join(privateTmp, 'standin-'));
+    const standin = path.join(bin, 'machin-standin-instrumented-differs');
+    writeFileSync(standin, `#!/bin/bash
+err=$(mktemp)
+"${MACHIN}" "$@" 2>"$err"
+rc=$?
+case "$*" in
+  *fr_stmt*) sed 's/^panic: index out of range/panic: slice bounds out of range/' "$err" >&2 ;;
+  *) cat "$err" >&2 ;;
+esac
+rm -f "$err"
+exit $rc
+`);
+    chmodSync(standin, 0o755);
+    const { rec, output } = await enriched({ machinPath: standin });
+    assert.equal(rec.panic?.message, 'index out of range [5] with length 2');
+    const w = rec.warnings.filter((x) => x.code === 'source-level-unavailable');
+    assert.equal(w.length, 1, JSON.stringify(rec.warnings));
+    assert.match(w[0].message, /bank\.mfl: the replay of the instrumented program differs from the plain replay \(panic "index out of range \[5\] with length 2" in goroutine 0 after op \d+\/8 became panic "slice bounds out of range \[5\] with length 2"/);
+    assert.match(w[0].message, /stepping stays at record level$/);
+    assert.equal(rec.statements, null);
+    const started = output.filter((o) => o.startsWith('$ '));
+    assert.equal(started.length, 3);
+    assert.match(started[2], / replay \S+ --print (?!.*fr_stmt)\S+\n$/);
+    assert.deepEqual(rec.histories!.entries('got').map((e) => e.value), ['0', '1', '2', '3']);
+    assert.ok(rec.histories!.entries('got').every((e) => e.event === undefined), 'no statement to point at');
+    assert.deepEqual(leftCopies(), []);
+  });
+
+  it('statement probes that are no walk of the program: one warning, values from a plain --print', async () => {
+    // A stand-in for machin that is the real one except that the first statement probe of an
+    // instrumented replay names a statement the program does not have.
+    const bin = mkdtempSync(path.join(privateTmp, 'standin-'));
+    const standin = path.join(bin, 'machin-standin-bad-statement');
+    writeFileSync(standin, `#!/bin/bash
+err=$(mktemp)
+"${MACHIN}" "$@" 2>"$err"
+rc=$?
+sed '0,/ fr_stmt0 = [0-9]* /s// fr_stmt0 = 99999 /' "$err" >&2
+rm -f "$err"
+exit $rc
+`);
+    chmodSync(standin, 0o755);
+    const { rec, output } = await enriched({ machinPath: standin });
+    assert.equal(rec.panic?.message, 'index out of range [5] with length 2');
+    const w = rec.warnings.filter((x) => x.code === 'source-level-unavailable');
+    assert.equal(w.length, 1, JSON.stringify(rec.warnings));
+    assert.match(w[0].message, /could not be indexed \(probe for statement 99999, which the statement table does not have\); stepping stays at record level$/);
+    assert.equal(rec.statements, null);
+    assert.equal(output.filter((o) => o.startsWith('$ ')).length, 3);
+    assert.deepEqual(rec.histories!.entries('got').map((e) => e.value), ['0', '1', '2', '3']);
+    assert.deepEqual(leftCopies(), []);
+  });
+
+  it('cancel during the instrumented replay: machin is stopped, both copies are removed', async () => {
+    const rec = await readMflrr(trace);
+    const ac = new AbortController();
+    let runs = 0;
+    const running = enrichWithMachin(rec, {
+      machinPath: MACHIN,
+      programRoots: [dir],
+      timeLimitMs: 30_000,
+      signal: ac.signal,
+      onOutput: (t) => {
+        if (t.startsWith('$ ') && ++runs === 2) setTimeout(() => ac.abort(), 20);
+      },
+    });
+    await assert.rejects(running, (e: unknown) => e instanceof RecordingError && e.code === 'cancelled');
+    assert.equal(runs, 2);
+    assert.equal(runningProcessCount(), 0);
+    assert.deepEqual(leftCopies(), []);
+    assert.equal(rec.statements, null);
+    assert.deepEqual(rec.sourceLevel, { state: 'unavailable', reason: 'cancelled' });
+  });
+});
+
+/** The first event of thread t at line:column. */
+function findEvent(s: SourceStatements, t: number, where: string): number {
+  for (let e = 0; e < s.eventsOf(t); e++) if (at(s, t, e) === where) return e;
+  throw new Error(`no event at ${where}`);
+}
