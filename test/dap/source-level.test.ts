@@ -10,41 +10,11 @@ import * as path from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { recordProgram, type Recorded } from '../support/machin';
+import { DIGGER } from '../support/programs';
 import { tempDir } from '../machin/support';
 import { buildAdapter, launchAndStop, machinEnv, moveAndStop, startAdapter, variablesOf, type Session } from './support';
 
-const PROGRAM = `func depth(n) {
-    if n == 0 { return 0 }
-    return 1 + depth(n - 1)
-}
-func dig(xs, n) {
-    if n == 0 { return xs[5] }
-    return dig(xs, n - 1)
-}
-func worker(ch, n) {
-    i := 0
-    for i < n {
-        ch <- i * 10
-        i = i + 1
-    }
-}
-func main() {
-    ch := make(chan int)
-    go worker(ch, 3)
-    total := 0
-    got := 0
-    for got < 3 {
-        v := <-ch
-        total = total + v
-        got = got + 1
-    }
-    println("total " + str(total))
-    d := depth(3)
-    println("depth " + str(d))
-    xs := []int{1, 2}
-    println(str(dig(xs, 3)))
-}
-`;
+const PROGRAM = DIGGER;
 const LOOP_LINE = 23; // total = total + v
 
 let rec: Recorded;
