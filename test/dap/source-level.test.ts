@@ -132,4 +132,29 @@ describe('source level over DAP', () => {
     await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
     assert.deepEqual(await programValues(s, main).then((v) => [v.v, v.total]), ['20', '10']);
   });
+
+  test('a data breakpoint stops on the statement that assigned the value, forward and back', async () => {
+    s = await startAdapter(machinEnv());
+    await launchAndStop(s, { recording: rec.trace, stopOnEntry: true, timeLimitSeconds: 60 });
+    const main = await mainThread(s);
+    const set = await s.dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: '0|total' }] });
+    assert.equal(set.body.breakpoints[0].verified, true, JSON.stringify(set.body));
+    // total: 0, then 0 + 0 (no change), 0 + 10, 10 + 20: the changes to 10 and 30 are line 23's.
+    const stops: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const hit = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+      if (hit.body.reason !== 'data breakpoint') break;
+      stops.push(`${(await programStack(s, hit.body.threadId!))[0]} ${hit.body.description}`);
+    }
+    assert.ok(stops.includes(`main ${LOOP_LINE}:9 Value changed: total becomes 10 by this statement (line ${LOOP_LINE})`), stops.join('\n'));
+    assert.ok(stops.includes(`main ${LOOP_LINE}:9 Value changed: total becomes 30 by this statement (line ${LOOP_LINE})`), stops.join('\n'));
+    // Back from past the loop: the last change first, then the one before it, each on its statement.
+    const backs: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const back = await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));
+      assert.equal(back.body.reason, 'data breakpoint');
+      backs.push(`${(await programStack(s, back.body.threadId!))[0]} ${back.body.description}`);
+    }
+    assert.deepEqual(backs, [30, 10].map((v) => `main ${LOOP_LINE}:9 Value changed: total becomes ${v} by this statement (line ${LOOP_LINE})`));
+  });
 });
