@@ -203,9 +203,23 @@ export class ReplayRuntime {
     if (!s || !h) return null;
     const p = this.positionAt(r);
     let found: { event: number; value: string } | undefined;
-    for (const e of h.entries(name)) if (e.thread === t && e.position === p && e.event !== undefined) found = { event: e.event, value: e.value };
+    for (const e of h.entries(name)) if (e.thread === t && e.position === p && e.event !== undefined) found = { event: s.storedBy(t, e.event), value: e.value };
     if (found === undefined || s.positionOf(t, found.event) !== p) return null;
     return { seq: s.seqOf(t, found.event), value: found.value };
+  }
+
+  /** At source level: each name's 0-based line of the statement that stored thread t's value at the cursor (null: not known). */
+  assignedLines(t: number, names: readonly string[]): Record<string, number> | null {
+    const h = this.recording.histories;
+    const s = this.statements;
+    const e = s && h?.entryAtEvent ? this.statementOf(t) : -1;
+    if (!s || !h?.entryAtEvent || e < 0) return null;
+    const lines: Record<string, number> = {};
+    for (const name of names) {
+      const entry = h.entryAtEvent(name, t, e, s.positionOf(t, e), this.position);
+      if (entry?.event !== undefined) lines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
+    }
+    return lines;
   }
 
   /** The record state a statement event stands at: the last record done before it. */

@@ -66,6 +66,11 @@ describe('source level over DAP', () => {
     // `return xs[5]` in dig (line 6, column 17), called 3 deep from dig's line 7, from main's line 30.
     assert.equal(path.basename(top.source!.path!), 'digger.mfl');
     assert.deepEqual(await programStack(s, main), ['dig 6:17', 'dig 7:5', 'dig 7:5', 'dig 7:5', 'main 30:5']);
+    // The cursor event says which statement stored each value (inline values show it there):
+    // got by `got = got + 1` (line 24), d by `d := depth(3)` (line 27); 0-based lines.
+    const cursor = [...s.events].reverse().find((e) => e.event === 'frozenRun/cursor')!.body as { watched: { assignedLines?: Record<string, number> } | null };
+    assert.equal(cursor.watched?.assignedLines?.got, 23, JSON.stringify(cursor.watched));
+    assert.equal(cursor.watched?.assignedLines?.d, 26, JSON.stringify(cursor.watched));
     const info = await s.dc.exceptionInfoRequest({ threadId: main });
     assert.match(info.body.description ?? '', /index out of range \[5\] with length 2/);
     // The record stays visible below the program's frames.
