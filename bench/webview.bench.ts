@@ -9,10 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRecording } from '../replay-engine/open';
+import { openRecording, readRecording } from '../replay-engine/open';
+import { machinPath, recordProgram } from '../test/support/machin';
 import { Packr } from 'msgpackr';
 import { packModel } from '../webview-ui/protocol';
 import { timelineModel } from '../extension/view-models/timeline-model';
+import { programModel } from '../extension/view-models/program-model';
 import type { Browser, Page } from 'playwright-core';
 import { randomKeyHex } from '../test/tcap/support/seal';
 import { manySmallEffectsCapsule } from './generated-capsules';
@@ -84,6 +86,59 @@ async function realTraceModel(ops: number): Promise<{ b64: string; bytes: number
     execFileSync('python3', [GEN_MFLRR, String(ops), '32', file]);
     const packed = packModel(timelineModel(await readRecording(file)));
     return { b64: Buffer.from(packed).toString('base64'), bytes: packed.byteLength };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The 400,000-op model with and without the program's statements (issue 14, point 5): a producer
+ * and a consumer recorded here with the real machin (two ops per value), opened at source level as
+ * the extension opens it; the packed model with its `program` fields against the same model
+ * without them, and the host's time to build those fields.
+ */
+export async function sourceLevelModel(ops = 400_000): Promise<{ bytes: number; plainBytes: number; buildMs: number; programMs: number; enrichMs: number; steps: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'frozen-run-bench-'));
+  try {
+    const values = Math.ceil(ops / 2);
+    const source = [
+      'func producer(ch, n) {',
+      '    i := 0',
+      '    for i < n {',
+      '        ch <- i',
+      '        i = i + 1',
+      '    }',
+      '    close(ch)',
+      '}',
+      'func main() {',
+      '    ch := make(chan int)',
+      `    go producer(ch, ${values})`,
+      '    total := 0',
+      '    got := 0',
+      `    for got < ${values} {`,
+      '        v := <-ch',
+      '        total = total + v % 7',
+      '        got = got + 1',
+      '    }',
+      '    println(str(total))',
+      '}',
+      '',
+    ].join('\n');
+    const { trace } = recordProgram(dir, 'bank', source);
+    const t0 = performance.now();
+    const rec = await openRecording(trace, { machinPath: machinPath(), programRoots: [dir], timeLimitMs: 600_000 });
+    const enrichMs = performance.now() - t0;
+    if (rec.sourceLevel?.state !== 'ready') throw new Error(`no source level: ${JSON.stringify(rec.sourceLevel)}`);
+    const t1 = performance.now();
+    const model = timelineModel(rec);
+    const buildMs = performance.now() - t1;
+    if (!model.program) throw new Error('no program fields');
+    const t2 = performance.now();
+    programModel(rec);
+    const programMs = performance.now() - t2;
+    const bytes = packModel(model).byteLength;
+    const plainBytes = packModel({ ...model, program: undefined }).byteLength;
+    return { bytes, plainBytes, buildMs, programMs, enrichMs, steps: model.stepRecord.length };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -182,6 +237,13 @@ export async function run(): Promise<BenchResult[]> {
     }
     const realPaint = median(realPaints);
     results.push({ name: `first paint, gen_mflrr.py 400k-op trace via engine (${(bytes / 1e6).toFixed(1)} MB model)`, value: realPaint, unit: 'ms', goal: '< 1000 ms', ok: realPaint < 1000 });
+
+    // At source level (issue 14): the same size of trace with the statement of each op.
+    const src = await sourceLevelModel(400_000);
+    results.push({ name: `source-level 400k-op model (${src.steps} ops, real machin): packed, with the program fields`, value: src.bytes / 1e6, unit: 'MB' });
+    results.push({ name: '  / the same model without them', value: src.bytes / src.plainBytes, unit: 'x' });
+    results.push({ name: '  host: building the model with them', value: src.buildMs, unit: 'ms' });
+    results.push({ name: '  of which the program fields (again, warm)', value: src.programMs, unit: 'ms' });
 
     // A capsule of 300,000 small effects against that trace (issue 16): first paint and pan
     // frames of each, in fresh pages, interleaved.

@@ -37,6 +37,8 @@ export interface BreakpointHit {
   text?: string;
   breakpointIds: number[];
   exception?: ExceptionFilter;
+  /** A data breakpoint's hit: the variable that changed (its thread is `thread`). */
+  changed?: string;
 }
 
 /** A divergence marked on a record: what the stop's description and the exception widget say. */
@@ -491,6 +493,7 @@ export class BreakpointTable {
       };
     }
     let ids: number[] | null = null;
+    let changed: string | undefined;
     let reason: StopReason = 'breakpoint';
     let stopThread = thread;
     if (flags & FLAG_LINE) {
@@ -500,7 +503,7 @@ export class BreakpointTable {
     if (flags & FLAG_DATA) {
       for (const { bp, occurrence } of this.data.get(r) ?? []) {
         if (this.passes(bp, r, bp.thread, occurrence, null)) {
-          if (!ids) { ids = []; reason = 'data breakpoint'; stopThread = bp.thread; }
+          if (!ids) { ids = []; reason = 'data breakpoint'; stopThread = bp.thread; changed = bp.name; }
           ids.push(bp.id);
         }
       }
@@ -517,7 +520,7 @@ export class BreakpointTable {
     }
     if (!ids) return null;
     const what = reason === 'data breakpoint' ? 'Value changed' : reason === 'function breakpoint' ? 'Function breakpoint' : 'Breakpoint';
-    return { reason, thread: stopThread, breakpointIds: ids, description: `${what} (${rec.describe(r).summary})` };
+    return { reason, thread: stopThread, breakpointIds: ids, description: `${what} (${rec.describe(r).summary})`, changed };
   }
 
   private functionMatches(bp: FunctionBreakpoint, r: number): boolean {

@@ -83,6 +83,8 @@ export interface WatchedAtCursor {
   functionLine: number;
   /** Name to value, as machin printed it. */
   values: Record<string, string>;
+  /** At source level: name to the 0-based line of the statement that stored its value. */
+  assignedLines?: Record<string, number>;
 }
 
 /** Sent before every `stopped` event: where the cursor is now. */

@@ -85,7 +85,8 @@ function watchedAt(rt: ReplayRuntime, t: number): WatchedAtCursor | null {
     const v = rt.valueOf(name, t);
     if (v !== undefined) values[name] = v;
   }
-  return { programPath: loc.path, functionLine: Math.max(0, loc.line - 1), values };
+  const assigned = rt.assignedLines(t, h.names);
+  return { programPath: loc.path, functionLine: Math.max(0, loc.line - 1), values, ...(assigned ? { assignedLines: assigned } : {}) };
 }
 
 /** DAP has no reason for the two ends of a recording: they are steps whose description says which end. */

@@ -193,6 +193,35 @@ export class ReplayRuntime {
     return h.valueAt(name, t, this.position);
   }
 
+  /**
+   * The statement that stored the value of `name` that thread t has once record r is done, when
+   * it is placed after that record (its own position is the value's); null otherwise.
+   */
+  private assigning(name: string, t: number, r: number): { seq: number; value: string } | null {
+    const s = this.statements;
+    const h = this.recording.histories;
+    if (!s || !h) return null;
+    const p = this.positionAt(r);
+    let found: { event: number; value: string } | undefined;
+    for (const e of h.entries(name)) if (e.thread === t && e.position === p && e.event !== undefined) found = { event: s.storedBy(t, e.event), value: e.value };
+    if (found === undefined || s.positionOf(t, found.event) !== p) return null;
+    return { seq: s.seqOf(t, found.event), value: found.value };
+  }
+
+  /** At source level: each name's 0-based line of the statement that stored thread t's value at the cursor (null: not known). */
+  assignedLines(t: number, names: readonly string[]): Record<string, number> | null {
+    const h = this.recording.histories;
+    const s = this.statements;
+    const e = s && h?.entryAtEvent ? this.statementOf(t) : -1;
+    if (!s || !h?.entryAtEvent || e < 0) return null;
+    const lines: Record<string, number> = {};
+    for (const name of names) {
+      const entry = h.entryAtEvent(name, t, e, s.positionOf(t, e), this.position);
+      if (entry?.event !== undefined) lines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
+    }
+    return lines;
+  }
+
   /** The record state a statement event stands at: the last record done before it. */
   private recordOfSeq(seq: number): number {
     const s = this.statements!;
@@ -527,9 +556,12 @@ export class ReplayRuntime {
         while (forward ? i < list.length && list[i] <= last : i >= 0 && list[i] >= last) {
           const r = list[i];
           const hit = this.breakpoints.check(r, perRecord[r]);
-          // The panic is met at its statement below, not at its record.
+          // The panic is met at its statement below, not at its record; a value change at the
+          // statement that stored it, which may lie behind the cursor this way.
           const statementPanic = hit?.exception === 'panic' && panicQ !== null;
-          if (hit && !statementPanic) {
+          const by = hit?.changed !== undefined ? this.assigning(hit.changed, hit.thread, r) : null;
+          const passedChange = by !== null && (forward ? by.seq <= here : by.seq >= here);
+          if (hit && !statementPanic && !passedChange) {
             recordHit = { r, hit };
             break;
           }
@@ -562,6 +594,16 @@ export class ReplayRuntime {
         return this.lastStop;
       }
       if (recordHit) {
+        // A value change stands on the statement that assigned it, when that statement ran
+        // after the record (a plain assignment; a received value arrives with its op's record).
+        const by = recordHit.hit.changed !== undefined ? this.assigning(recordHit.hit.changed, recordHit.hit.thread, recordHit.r) : null;
+        if (by !== null) {
+          const s = this.statements!;
+          const { thread, event } = s.eventAt(by.seq);
+          this.setState(this.recordOfSeq(by.seq), by.seq);
+          this.lastStop = { ...toStop(recordHit.hit), description: `Value changed: ${recordHit.hit.changed} becomes ${by.value} by this statement (line ${s.location(thread, event).line})` };
+          return this.lastStop;
+        }
         this.setState(recordHit.r);
         this.lastStop = toStop(recordHit.hit);
         return this.lastStop;

@@ -134,6 +134,9 @@ class TimelinePanel {
       case 'goto':
         await vscode.commands.executeCommand('frozenRun.gotoPosition', this.uri, m.position, m.record);
         return;
+      case 'openProgram':
+        await this.openProgram(m.line, m.column);
+        return;
       case 'command': {
         const command = TOOLBAR_COMMANDS[m.id];
         // Run Back to Cursor from the timeline: back to the record selected there.
@@ -141,6 +144,24 @@ class TimelinePanel {
         else if (command) await vscode.commands.executeCommand(command, this.uri);
         return;
       }
+    }
+  }
+
+  /**
+   * "Open in program": the program the statements are in (the host's own path, never one from the
+   * view) at that line and column. An editor of it already shown in a group is reused; otherwise it
+   * opens beside the timeline, so the timeline keeps its group (issue 15: no furniture moves).
+   */
+  private async openProgram(line: number, column: number): Promise<void> {
+    const file = this.recording?.statements?.file;
+    if (!file || !Number.isInteger(line) || !Number.isInteger(column) || line < 1 || column < 1) return;
+    const uri = vscode.Uri.file(file);
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && e.viewColumn !== undefined && e.viewColumn !== this.panel.viewColumn);
+    const at = new vscode.Position(line - 1, column - 1);
+    try {
+      await vscode.window.showTextDocument(uri, { viewColumn: shown?.viewColumn ?? vscode.ViewColumn.Beside, selection: new vscode.Range(at, at), preview: true });
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Frozen Run: cannot open ${file}: ${errorText(err)}`);
     }
   }
 

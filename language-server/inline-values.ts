@@ -21,6 +21,7 @@ const MAX_LINES = 2000;
 
 export function inlineValues(doc: TextDocument, params: InlineValueParams, cursor: CursorValuesParams | null): InlineValue[] {
   if (!cursor || !sameFile(cursor.programUri, doc.uri)) return [];
+  if (cursor.assignedLines) return atAssignments(doc, params, cursor, cursor.assignedLines);
   let first = params.range.start.line;
   let last = Math.min(params.range.end.line, doc.lineCount - 1, first + MAX_LINES - 1);
   const fn = cursor.functionRange ?? (cursor.functionLine !== undefined ? functionRangeAt(doc, cursor.functionLine) : undefined);
@@ -48,6 +49,24 @@ export function inlineValues(doc: TextDocument, params: InlineValueParams, curso
     }
   }
   return out;
+}
+
+/**
+ * Source level: each value beside the statement that stored it (the adapter says which line), on
+ * the name where that line spells it, else at the line's end.
+ */
+function atAssignments(doc: TextDocument, params: InlineValueParams, cursor: CursorValuesParams, lines: Record<string, number>): InlineValue[] {
+  const out: InlineValue[] = [];
+  for (const [name, value] of Object.entries(cursor.values)) {
+    const line = lines[name];
+    if (line === undefined || line < params.range.start.line || line > params.range.end.line || line >= doc.lineCount) continue;
+    const text = codeOf(doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }));
+    const m = new RegExp(`(?<![A-Za-z0-9_.])${escape(name)}(?![A-Za-z0-9_])`).exec(text);
+    const at = m ? m.index : text.replace(/\r?\n$/, '').length;
+    const shown = value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
+    out.push({ range: { start: { line, character: at }, end: { line, character: at + (m ? name.length : 0) } }, text: `${name} = ${shown}` });
+  }
+  return out.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
 }
 
 /**

@@ -49,6 +49,11 @@ export interface CursorValuesParams {
    * finds its end in the program text by matching braces.
    */
   functionLine?: number;
+  /**
+   * At source level (the adapter knows the statements): name to the 0-based line of the statement
+   * that stored its value. The value is shown there, not wherever the name appears.
+   */
+  assignedLines?: Record<string, number>;
 }
 export const CURSOR_VALUES_NOTIFICATION = 'frozenRun/cursorValues';
 

@@ -92,6 +92,26 @@ export interface TimelineModel {
   verdict?: VerdictMsg;
   /** One line on what machin would add when it could not run (absent when it ran or is not wanted). */
   toolchainNote?: string;
+  /** Source level (a machin trace replayed against its program): the statement of each schedule op. Absent without it. */
+  program?: ProgramMsg;
+}
+
+/**
+ * The program's statement that performed each schedule step (extension/view-models/program-model.ts).
+ * Arrays have stepCount entries; 0 means not known (the goroutine's statements there were left out).
+ */
+export interface ProgramMsg {
+  /** Base name of the program (`bank.mfl`), as labels show it. */
+  fileName: string;
+  /** The program's path on this machine (the header facts show it too). */
+  path: string;
+  /** 1-based line of the statement that did step k; 0 unknown. Uint16Array while every line is under 65,536. */
+  stepLine: Uint16Array | Uint32Array;
+  /** 1-based column (UTF-16 units) of that statement; 0 unknown. */
+  stepColumn: Uint16Array | Uint32Array;
+  /** Index into opWords of what step k did there (`recv`, `send`, `select`, ...); 0 is `op` (not known from the text). */
+  stepOp: Uint8Array;
+  opWords: string[];
 }
 
 export interface VerdictMsg {
@@ -180,7 +200,9 @@ export type TimelineToHost =
   /** Run a toolbar command. */
   | { type: 'command'; id: TimelineCommandId }
   /** Ask for the decoded record (answered by `recordDetails`). */
-  | { type: 'requestDetails'; record: number };
+  | { type: 'requestDetails'; record: number }
+  /** "Open in program": show the model's program at this statement (1-based line and column) in an editor beside the timeline. */
+  | { type: 'openProgram'; line: number; column: number };
 
 // ---------------------------------------------------------------------------------------------
 // Host → history webview

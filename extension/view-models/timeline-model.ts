@@ -8,6 +8,7 @@ import { requestValue } from '../../replay-engine/tcap/decode/http-request';
 import type { TimelineModel } from '../../webview-ui/protocol';
 import { toolchainNoteOf, verdictOf } from '../faithfulness';
 import { laneOrder } from '../lane-order';
+import { programModel } from './program-model';
 
 /** Summaries sent with the model, so hovers need no round trip; the rest come on request. */
 export const SUMMARY_LIMIT = 10_000;
@@ -37,5 +38,6 @@ export function timelineModel(recording: Recording, summaryLimit = SUMMARY_LIMIT
     request: recording.format === 'tcap' ? requestValue(recording.header.request) : undefined,
     verdict: verdictOf(recording),
     toolchainNote: toolchainNoteOf(recording),
+    program: programModel(recording),
   };
 }

@@ -56,12 +56,16 @@ export class ProbeHistories implements ValueHistories {
   }
 
   valueAtEvent(name: string, thread: number, event: number, anchor: number, p: number): string | undefined {
+    return this.entryAtEvent(name, thread, event, anchor, p)?.value;
+  }
+
+  entryAtEvent(name: string, thread: number, event: number, anchor: number, p: number): HistoryEntry | undefined {
     const own = this.byThread.get(name)?.get(thread);
     if (!own || own.length === 0 || own[0].event === undefined) return undefined;
     // Entries in the thread's order, so their events never decrease: the last stored before this event...
     let last = lowerBound(0, own.length, (i) => (own[i].event ?? -1) < event) - 1;
     // ...then what this event stored after its op completed, once the cursor is past that op.
     for (let i = last + 1; i < own.length && own[i].event === event; i++) if (own[i].position > anchor && own[i].position <= p) last = i;
-    return last < 0 ? undefined : own[last].value;
+    return last < 0 ? undefined : own[last];
   }
 }

@@ -91,6 +91,8 @@ export interface ValueHistories {
    * cursor is at position p past it. Undefined when entries carry no events.
    */
   valueAtEvent?(name: string, thread: number, event: number, anchor: number, p: number): string | undefined;
+  /** The entry valueAtEvent reads (its `event` is the statement that stored it). */
+  entryAtEvent?(name: string, thread: number, event: number, anchor: number, p: number): HistoryEntry | undefined;
 }
 
 /** What every recording is, whatever its format. */

@@ -91,6 +91,12 @@ export interface SourceStatements {
   performerOfStep(step: number): StatementRef | null;
   /** Thread t's last event (-1: none): for the thread that panicked, the statement that panicked. */
   lastEvent(thread: number): number;
+  /**
+   * The statement that stored a value machin printed after event i: i itself, or, when i ends a
+   * call (a return, the end of a body), the caller's statement that made the call, as far up as
+   * calls end (`d := depth(3)` stores what depth's innermost `return 0` was the last probe before).
+   */
+  storedBy(thread: number, event: number): number;
 }
 
 export type SourceLevelStatus =

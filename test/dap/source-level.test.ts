@@ -10,41 +10,11 @@ import * as path from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { recordProgram, type Recorded } from '../support/machin';
+import { DIGGER } from '../support/programs';
 import { tempDir } from '../machin/support';
 import { buildAdapter, launchAndStop, machinEnv, moveAndStop, startAdapter, variablesOf, type Session } from './support';
 
-const PROGRAM = `func depth(n) {
-    if n == 0 { return 0 }
-    return 1 + depth(n - 1)
-}
-func dig(xs, n) {
-    if n == 0 { return xs[5] }
-    return dig(xs, n - 1)
-}
-func worker(ch, n) {
-    i := 0
-    for i < n {
-        ch <- i * 10
-        i = i + 1
-    }
-}
-func main() {
-    ch := make(chan int)
-    go worker(ch, 3)
-    total := 0
-    got := 0
-    for got < 3 {
-        v := <-ch
-        total = total + v
-        got = got + 1
-    }
-    println("total " + str(total))
-    d := depth(3)
-    println("depth " + str(d))
-    xs := []int{1, 2}
-    println(str(dig(xs, 3)))
-}
-`;
+const PROGRAM = DIGGER;
 const LOOP_LINE = 23; // total = total + v
 
 let rec: Recorded;
@@ -96,6 +66,11 @@ describe('source level over DAP', () => {
     // `return xs[5]` in dig (line 6, column 17), called 3 deep from dig's line 7, from main's line 30.
     assert.equal(path.basename(top.source!.path!), 'digger.mfl');
     assert.deepEqual(await programStack(s, main), ['dig 6:17', 'dig 7:5', 'dig 7:5', 'dig 7:5', 'main 30:5']);
+    // The cursor event says which statement stored each value (inline values show it there):
+    // got by `got = got + 1` (line 24), d by `d := depth(3)` (line 27); 0-based lines.
+    const cursor = [...s.events].reverse().find((e) => e.event === 'frozenRun/cursor')!.body as { watched: { assignedLines?: Record<string, number> } | null };
+    assert.equal(cursor.watched?.assignedLines?.got, 23, JSON.stringify(cursor.watched));
+    assert.equal(cursor.watched?.assignedLines?.d, 26, JSON.stringify(cursor.watched));
     const info = await s.dc.exceptionInfoRequest({ threadId: main });
     assert.match(info.body.description ?? '', /index out of range \[5\] with length 2/);
     // The record stays visible below the program's frames.
@@ -161,5 +136,30 @@ describe('source level over DAP', () => {
     await s.dc.setBreakpointsRequest({ source: program, breakpoints: [{ line: LOOP_LINE, condition: 'v == 20' }] });
     await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
     assert.deepEqual(await programValues(s, main).then((v) => [v.v, v.total]), ['20', '10']);
+  });
+
+  test('a data breakpoint stops on the statement that assigned the value, forward and back', async () => {
+    s = await startAdapter(machinEnv());
+    await launchAndStop(s, { recording: rec.trace, stopOnEntry: true, timeLimitSeconds: 60 });
+    const main = await mainThread(s);
+    const set = await s.dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: '0|total' }] });
+    assert.equal(set.body.breakpoints[0].verified, true, JSON.stringify(set.body));
+    // total: 0, then 0 + 0 (no change), 0 + 10, 10 + 20: the changes to 10 and 30 are line 23's.
+    const stops: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const hit = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+      if (hit.body.reason !== 'data breakpoint') break;
+      stops.push(`${(await programStack(s, hit.body.threadId!))[0]} ${hit.body.description}`);
+    }
+    assert.ok(stops.includes(`main ${LOOP_LINE}:9 Value changed: total becomes 10 by this statement (line ${LOOP_LINE})`), stops.join('\n'));
+    assert.ok(stops.includes(`main ${LOOP_LINE}:9 Value changed: total becomes 30 by this statement (line ${LOOP_LINE})`), stops.join('\n'));
+    // Back from past the loop: the last change first, then the one before it, each on its statement.
+    const backs: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const back = await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));
+      assert.equal(back.body.reason, 'data breakpoint');
+      backs.push(`${(await programStack(s, back.body.threadId!))[0]} ${back.body.description}`);
+    }
+    assert.deepEqual(backs, [30, 10].map((v) => `main ${LOOP_LINE}:9 Value changed: total becomes ${v} by this statement (line ${LOOP_LINE})`));
   });
 });

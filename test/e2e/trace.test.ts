@@ -60,11 +60,18 @@ test('Replay to Panic stops on the exception; stepping back moves the timeline c
 
     const canvas = vs.timeline().locator('canvas').first();
     const before = await canvas.screenshot();
-    // VS Code's own Step Back (debug toolbar), then Frozen Run's Step Back Into (palette).
+    // VS Code's own Step Back (debug toolbar), then Frozen Run's Step Back Into (palette). They
+    // move by statement (issue 14): from `println(xs[idx])` (line 12) to `idx = idx + b` (11),
+    // then to `b := <-ch` (10), the receive of op 3, so the cursor is before that op; then into
+    // `idx = idx + a` (9).
+    const frameAt = (line: number) => callStack.locator('.monaco-list-row', { hasText: new RegExp(`^\\s*main\\s*crash\\.mfl\\s*${line}:5`) }).first();
     await page.locator('.debug-toolbar [aria-label="Step Back"]').click();
+    await frameAt(11).waitFor({ timeout: 30_000 });
+    await page.locator('.debug-toolbar [aria-label="Step Back"]').click();
+    await frameAt(10).waitFor({ timeout: 30_000 });
     await status.getByText('op 2/4').waitFor({ timeout: 30_000 });
     await vs.runCommand('Frozen Run: Step Back Into');
-    await status.getByText('op 1/4').waitFor({ timeout: 30_000 });
+    await frameAt(9).waitFor({ timeout: 30_000 });
     await page.waitForTimeout(500); // one animation frame of the canvas
     const after = await canvas.screenshot();
     assert.notDeepEqual(after, before, 'the timeline canvas did not change after two steps back');

@@ -135,8 +135,14 @@ test('timeline clicks, the debug toolbar, variables and nothing stale at the pan
     assert.equal(await panicState.count(), 1);
     await vs.shot('continue-at-panic');
 
-    // Step Back: no thread still says "Paused on exception"; status, Call Stack and details agree.
+    // Step Back (by statement, issue 14: line 12, then 11, then 10, the receive of op 3, so the
+    // cursor is before that op): no thread still says "Paused on exception"; status, Call Stack
+    // and details agree.
+    const frameAt = (line: number) => callStack.locator('.monaco-list-row', { hasText: new RegExp(`^\\s*main\\s*crash\\.mfl\\s*${line}:5`) }).first();
     await page.locator('.debug-toolbar [aria-label="Step Back"]').click();
+    await frameAt(11).waitFor({ timeout: 30_000 });
+    await page.locator('.debug-toolbar [aria-label="Step Back"]').click();
+    await frameAt(10).waitFor({ timeout: 30_000 });
     await status.getByText('op 2/4 · goroutine 0 main').waitFor({ timeout: 30_000 });
     await callStack.getByText('op 2/4', { exact: false }).first().waitFor({ timeout: 20_000 });
     await page.waitForTimeout(800);
@@ -144,10 +150,11 @@ test('timeline clicks, the debug toolbar, variables and nothing stale at the pan
     assert.equal(await callStack.getByText(/panic|exception/i).count(), 0, (await callStack.allTextContents()).join(' | '));
     await details.getByText('Record 2/4 · op 2/4 · 0 main', { exact: false }).waitFor({ timeout: 20_000 });
     await vs.shot('stepped-back-from-panic');
+    // Step Back Into: the statement before, `idx = idx + a` (line 9), at the same op.
     await page.locator('.debug-toolbar [aria-label^="Step Back Into"]').click();
-    await status.getByText('op 1/4 · goroutine 0.2 worker').waitFor({ timeout: 30_000 });
-    await callStack.getByText('op 1/4', { exact: false }).first().waitFor({ timeout: 20_000 });
-    await details.getByText('Record 1/4 · op 1/4 · 0.2 worker', { exact: false }).waitFor({ timeout: 20_000 });
+    await frameAt(9).waitFor({ timeout: 30_000 });
+    await status.getByText('op 2/4 · goroutine 0 main').waitFor({ timeout: 30_000 });
+    assert.equal(await callStack.getByText(/panic|exception/i).count(), 0, (await callStack.allTextContents()).join(' | '));
     await vs.shot('stepped-back-into');
   });
 });

@@ -66,3 +66,20 @@ test('program sources get no diagnostics and no trace features', async () => {
   assert.equal(client.published(uri), undefined);
   assert.deepEqual(await client.lenses(uri), []);
 });
+
+test('at source level each value sits beside the statement that stored it, once', async () => {
+  // What the adapter sends at `println(xs[idx])`: idx last stored by `idx = idx + b` (line 11),
+  // a by `a := <-ch` (line 8), b by `b := <-ch` (line 10); 0-based lines.
+  const at = (text: string) => lines.findIndex((l) => l.includes(text));
+  const assignedLines = { idx: at('idx = idx + b'), a: at('a := <-ch'), b: at('b := <-ch') };
+  await client.notify(CURSOR_VALUES_NOTIFICATION, { programUri: uri, thread: '0', values: { idx: '12', a: '5', b: '7' }, functionLine: mainLine, assignedLines });
+  const values = await client.inlineValues(uri, wholeDocument(lines.length), mainEnd);
+  const got = values.map((v) => [v.range.start.line, v.range.start.character, 'text' in v ? v.text : '']);
+  assert.deepEqual(got, [
+    [assignedLines.a, lines[assignedLines.a].indexOf('a'), 'a = 5'],
+    [assignedLines.b, lines[assignedLines.b].indexOf('b'), 'b = 7'],
+    [assignedLines.idx, lines[assignedLines.idx].indexOf('idx'), 'idx = 12'],
+  ]);
+  // Not on `idx := 0` or `println(xs[idx])`, where the name also appears.
+  assert.ok(!values.some((v) => v.range.start.line === at('idx := 0') || v.range.start.line === at('println')));
+});

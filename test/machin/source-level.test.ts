@@ -17,40 +17,10 @@ import type { SourceStatements } from '../../replay-engine/model/source-level';
 import { runningProcessCount } from '../../replay-engine/toolchain/run-process';
 import { machinPath, recordProgram, runMachin, scheduleOf } from '../support/machin';
 import { tempDir } from './support';
+import { DIGGER } from '../support/programs';
 
 const MACHIN = machinPath();
-const PROGRAM = `func depth(n) {
-    if n == 0 { return 0 }
-    return 1 + depth(n - 1)
-}
-func dig(xs, n) {
-    if n == 0 { return xs[5] }
-    return dig(xs, n - 1)
-}
-func worker(ch, n) {
-    i := 0
-    for i < n {
-        ch <- i * 10
-        i = i + 1
-    }
-}
-func main() {
-    ch := make(chan int)
-    go worker(ch, 3)
-    total := 0
-    got := 0
-    for got < 3 {
-        v := <-ch
-        total = total + v
-        got = got + 1
-    }
-    println("total " + str(total))
-    d := depth(3)
-    println("depth " + str(d))
-    xs := []int{1, 2}
-    println(str(dig(xs, 3)))
-}
-`;
+const PROGRAM = DIGGER;
 
 const savedTmp = process.env.TMPDIR;
 let privateTmp = '';

@@ -12,6 +12,7 @@ import { hostileRecording, machinFixture, machinPanic, tinFixture, XSS_IMG } fro
 import { postModel, postToView, timelineHost } from './harness/host-stand-in';
 import { timelineModel } from '../../extension/view-models/timeline-model';
 import { syntheticModel } from './harness/synthetic-model';
+import { bankRecording } from './harness/source-level';
 
 const SHOTS = join(REPO, 'test-results');
 const DARK_BLUE: Pixel = [0x37, 0x94, 0xff]; // --vscode-charts-blue in the harness dark theme
@@ -96,6 +97,89 @@ describe('timeline webview', () => {
     assert.deepEqual(await v.waitForSent('command'), { type: 'command', id: 'replayToPanic' });
     await v.page.screenshot({ path: join(SHOTS, 'webview-timeline-dark.png') });
     assert.deepEqual(await v.problems(), []);
+    await v.page.context().close();
+  });
+
+  it('at source level names the statement of each op on the canvas, on hover and in the details; Open in program posts its line and column', async () => {
+    // Recorded here with the real machin and opened as the extension opens it (statements ready).
+    const bank = await bankRecording();
+    try {
+      const { recording } = bank;
+      const model = timelineModel(recording);
+      const p = model.program!;
+      // main's first receive: `v := <-ch` at bank.mfl:17:9.
+      const k = p.stepOp.findIndex((o) => p.opWords[o] === 'recv');
+      const r = model.stepRecord[k];
+      assert.equal(`${p.stepLine[k]}:${p.stepColumn[k]}`, '17:9');
+      const v = await openView(browser, 'timeline', { host: timelineHost(recording, model), width: 2400 });
+      await v.page.waitForSelector('canvas');
+      // Record labels drawn on the canvas (records are wide enough at this size): spy on fillText.
+      await v.page.evaluate(() => {
+        const w = window as unknown as { drawn: string[] };
+        w.drawn = [];
+        const fill = CanvasRenderingContext2D.prototype.fillText;
+        CanvasRenderingContext2D.prototype.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number, max?: number) {
+          w.drawn.push(text);
+          return max === undefined ? fill.call(this, text, x, y) : fill.call(this, text, x, y, max);
+        };
+      });
+      await v.page.locator('canvas').focus();
+      await v.page.keyboard.press('0'); // the whole recording, redrawn
+      await v.page.waitForFunction(() => (window as unknown as { drawn: string[] }).drawn.includes('op 0'));
+      const drawn = await v.page.evaluate(() => (window as unknown as { drawn: string[] }).drawn);
+      for (const label of ['recv · bank.mfl:17', 'send · bank.mfl:4', 'close · bank.mfl:7', 'select · bank.mfl:21', 'println · bank.mfl:22']) {
+        assert.ok(drawn.includes(label), `the canvas shows ${label}: ${JSON.stringify(drawn)}`);
+      }
+      // Narrower records: the file name (the same for every op) goes first.
+      await v.page.evaluate(() => ((window as unknown as { drawn: string[] }).drawn = []));
+      await v.page.setViewportSize({ width: 1300, height: 760 });
+      await v.page.keyboard.press('0');
+      await frames(v.page);
+      const narrow = await v.page.evaluate(() => (window as unknown as { drawn: string[] }).drawn);
+      assert.ok(narrow.includes('recv :17') && narrow.includes('select :21'), JSON.stringify(narrow));
+      await frames(v.page);
+      const box = await canvasBox(v.page);
+      const view = fitAllView(model.recordCount, box.width);
+      const at = recordPoint(view, r, model.recordThread[r]);
+      await v.page.mouse.move(box.x + at.x, box.y + at.y);
+      // Hover: the status line under the canvas.
+      assert.match((await v.page.locator('.status').textContent()) ?? '', new RegExp(`^Record ${r}/${model.recordCount} · op ${k}/${model.stepRecord.length} · 0 main · recv · bank\\.mfl:17: S 0 · `));
+      // Click: the details name the statement and offer to open it.
+      await v.page.mouse.click(box.x + at.x, box.y + at.y);
+      await v.page.waitForSelector('.details .record-summary');
+      assert.match((await v.page.locator('.details h2').textContent()) ?? '', / · 0 main · recv · bank\.mfl:17$/);
+      assert.equal(await v.page.locator('.details .record-statement').textContent(), 'recv · bank.mfl:17:9');
+      assert.match((await v.page.locator('[aria-live]').textContent()) ?? '', /recv · bank\.mfl:17/);
+      const open = v.page.locator('.details vscode-button[data-command="openProgram"]');
+      assert.equal((await open.textContent())?.trim(), 'Open in program');
+      await open.click();
+      assert.deepEqual(await v.waitForSent('openProgram'), { type: 'openProgram', line: 17, column: 9 });
+      assert.deepEqual((await v.sent()).filter((m) => m.type === 'goto'), [], 'opening the program starts no session');
+      // An I/O-free op whose statement is a print on the same line as the select: its own column.
+      const print = p.stepOp.findIndex((o, i) => p.opWords[o] === 'println' && p.stepColumn[i] === 32);
+      await v.page.locator('canvas').focus();
+      const target = model.stepRecord[print];
+      await v.page.mouse.click(box.x + recordPoint(view, target, model.recordThread[target]).x, box.y + recordPoint(view, target, model.recordThread[target]).y);
+      await v.page.waitForFunction(() => document.querySelector('.details .record-statement')?.textContent === 'println · bank.mfl:21:32');
+      await v.page.locator('.details vscode-button[data-command="openProgram"]').click();
+      assert.deepEqual(await v.waitForSent('openProgram', (m) => m.column === 32), { type: 'openProgram', line: 21, column: 32 });
+      await v.page.screenshot({ path: join(SHOTS, 'webview-timeline-source-level.png') });
+      assert.deepEqual(await v.problems(), []);
+      await v.page.context().close();
+    } finally {
+      bank.dispose();
+    }
+  });
+
+  it('a record without statements shows no Open in program', async () => {
+    const { recording, model } = await crash();
+    const v = await openView(browser, 'timeline', { host: timelineHost(recording, model) });
+    await v.page.waitForSelector('canvas');
+    await v.page.locator('canvas').focus();
+    await v.page.keyboard.press('Home');
+    await v.page.waitForSelector('.details .record-summary');
+    assert.equal(await v.page.locator('.details vscode-button[data-command="openProgram"]').count(), 0);
+    assert.equal(await v.page.locator('.details vscode-button[data-command="debugFromHere"]').count(), 1);
     await v.page.context().close();
   });
 

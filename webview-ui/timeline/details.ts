@@ -9,9 +9,26 @@ export class DetailsPanel {
   readonly element = h('section', { class: 'details', 'aria-label': 'Record details', tabindex: '-1' });
   private shown = -1;
 
-  /** @param debugFrom starts (or moves) a debug session at a record: the panel's explicit action. */
-  constructor(private index: TimelineIndex, private request: DecodedValueMsg | undefined, private debugFrom: (record: number) => void = () => undefined) {
+  /**
+   * @param debugFrom starts (or moves) a debug session at a record: the panel's explicit action.
+   * @param openProgram opens the program at a statement (1-based line and column).
+   */
+  constructor(
+    private index: TimelineIndex,
+    private request: DecodedValueMsg | undefined,
+    private debugFrom: (record: number) => void = () => undefined,
+    private openProgram: (line: number, column: number) => void = () => undefined,
+  ) {
     this.showNothing();
+  }
+
+  /** The buttons for the shown record: Debug from Here, and Open in program when its statement is known. */
+  private actions(record: number): HTMLElement[] {
+    const s = this.index.statementOf(record);
+    if (!s) return [this.debugButton(record)];
+    const open = custom('vscode-button', { secondary: true, 'data-command': 'openProgram', title: `Open ${s.file} at line ${s.line}, column ${s.column}` }, 'Open in program');
+    open.addEventListener('click', () => this.openProgram(s.line, s.column));
+    return [h('div', { class: 'record-statement' }, `${s.op} · ${s.file}:${s.line}:${s.column}`), this.debugButton(record), open];
   }
 
   /** The button that debugs from the shown record (a click only selects while no session runs). */
@@ -33,7 +50,7 @@ export class DetailsPanel {
     this.shown = record;
     clear(this.element);
     this.element.appendChild(h('h2', {}, describeRecord(this.index, record)));
-    this.element.appendChild(this.debugButton(record));
+    this.element.append(...this.actions(record));
     const summary = this.index.model.summaries?.[record];
     if (summary !== undefined) this.element.appendChild(h('div', { class: 'record-summary' }, summary));
     this.element.appendChild(h('p', { class: 'empty-hint' }, 'Decoding…'));
@@ -44,7 +61,7 @@ export class DetailsPanel {
     if (view.record !== this.shown) return; // an answer for an older selection
     clear(this.element);
     this.element.appendChild(h('h2', {}, describeRecord(this.index, view.record)));
-    this.element.appendChild(this.debugButton(view.record));
+    this.element.append(...this.actions(view.record));
     const unit = this.index.model.format === 'tcap' ? 'effect' : 'op';
     this.element.appendChild(h('div', { class: 'record-meta' }, `line ${view.line} · ${view.kind} · ${view.step >= 0 ? `done at position ${view.position}` : `consumed by its thread before ${unit} ${view.position}`}`));
     this.element.appendChild(h('div', { class: 'record-summary' }, view.summary));
@@ -59,14 +76,17 @@ export class DetailsPanel {
   }
 }
 
-/** "Record 12/60 · op 5/40 · 0.1 feed · sched": the same words the aria-live region announces. */
+/**
+ * "Record 12/60 · op 5/40 · 0.1 feed · sched": the same words the aria-live region announces. At
+ * source level a schedule op names its statement instead of its kind: "... · 0 · recv · bank.mfl:8".
+ */
 export function describeRecord(index: TimelineIndex, r: number): string {
   const m = index.model;
   const step = index.stepOf(r);
   // Ops are numbered from 0, as the Call Stack and the status bar number them; a capsule's effects too.
   const unit = m.format === 'tcap' ? 'effect' : 'op';
   const where = step >= 0 ? `${unit} ${step}/${index.stepCount}` : `I/O read before ${unit} ${index.stepsBefore(r)}`;
-  const kind = m.kinds[m.recordKind[r]] ?? '?';
+  const kind = index.statementLabel(r) || (m.kinds[m.recordKind[r]] ?? '?');
   // Records 0-based too, as in the Variables view, launch configurations and compare --json.
   return `Record ${r}/${index.recordCount} · ${where} · ${index.laneLabel(m.recordThread[r])} · ${kind}`;
 }

@@ -88,7 +88,7 @@ function showModel(model: TimelineModel): void {
     current.view.dispose();
   }
   const debugFrom = (record: number) => send({ type: 'goto', position: index.positionOf(record), record });
-  const details = new DetailsPanel(index, model.request, debugFrom);
+  const details = new DetailsPanel(index, model.request, debugFrom, (line, column) => send({ type: 'openProgram', line, column }));
   const view = new TimelineView(index, resolvePalette(model.kinds), {
     select(record) {
       details.showPending(record);

@@ -45,6 +45,10 @@ export class TimelineIndex {
     const steps = model.stepRecord;
     if (!Number.isInteger(n) || n < 0) throw new Error('bad record count');
     if (thread.length !== n || model.recordKind.length !== n) throw new Error('record arrays do not match the record count');
+    const prog = model.program;
+    if (prog && (prog.stepLine.length !== steps.length || prog.stepColumn.length !== steps.length || prog.stepOp.length !== steps.length)) {
+      throw new Error('the program arrays do not match the step count');
+    }
     this.recordCount = n;
     this.stepCount = steps.length;
     this.laneCount = lanes;
@@ -210,6 +214,21 @@ export class TimelineIndex {
     if (p >= this.stepCount) return this.recordCount;
     if (p <= 0) return this.stepCount > 0 ? this.model.stepRecord[0] : this.recordCount;
     return this.model.stepRecord[p];
+  }
+
+  /** The program statement that did record r (a schedule op), when the model has it: `{op: 'recv', file: 'bank.mfl', line: 8, column: 5}`. */
+  statementOf(r: number): { op: string; file: string; line: number; column: number } | null {
+    const p = this.model.program;
+    if (!p) return null;
+    const k = this.stepOf(r);
+    if (k < 0 || p.stepLine[k] === 0) return null;
+    return { op: p.opWords[p.stepOp[k]] ?? 'op', file: p.fileName, line: p.stepLine[k], column: p.stepColumn[k] };
+  }
+
+  /** `recv · bank.mfl:8` for a schedule op whose statement is known, else ''. */
+  statementLabel(r: number): string {
+    const s = this.statementOf(r);
+    return s ? `${s.op} · ${s.file}:${s.line}` : '';
   }
 
   laneLabel(lane: number): string {

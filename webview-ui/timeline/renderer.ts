@@ -291,9 +291,17 @@ export class TimelineRenderer {
           ctx.strokeRect(x + 1, y + 1, w - 2, h - 2);
         }
         if (step && w >= 40) {
-          const text = model.summaries?.[r] ?? model.kinds[model.recordKind[r]] ?? '';
+          // At source level the statement that did it (`recv · bank.mfl:8`; `recv :8` where the file
+          // name, the same for every op, does not fit; then `recv`), else the record's summary.
+          const st = index.statementOf(r);
+          const full = st ? `${st.op} · ${st.file}:${st.line}` : '';
+          let text = st ? this.fit(full, w - 8) : '';
+          const short = st ? `${st.op} :${st.line}` : '';
+          if (st && text !== full) text = this.fit(short, w - 8);
+          if (st && text !== full && text !== short) text = this.fit(st.op, w - 8);
+          if (!st) text = this.fit(model.summaries?.[r] ?? model.kinds[model.recordKind[r]] ?? '', w - 8);
           ctx.fillStyle = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] > 150 ? '#000' : '#fff';
-          ctx.fillText(this.fit(text, w - 8), x + 4, y + h / 2);
+          ctx.fillText(text, x + 4, y + h / 2);
         }
       }
       ctx.globalAlpha = 1;

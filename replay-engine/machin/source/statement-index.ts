@@ -280,6 +280,17 @@ export class StatementIndex implements SourceStatements {
     return this.eventsOf(thread) - 1;
   }
 
+  storedBy(thread: number, event: number): number {
+    const g = this.need(thread, event);
+    let e = event;
+    for (;;) {
+      const kind = this.table.rows[g.statements[e] - 1].kind;
+      const caller = g.frameCall[g.frames[e]];
+      if ((kind !== 'return' && kind !== 'exit') || caller < 0) return e;
+      e = caller;
+    }
+  }
+
   /** Whether global id x comes before (a, id) in the total order. */
   private before(x: number, a: number, id: number): boolean {
     const ax = this.anchorOfId(x);

@@ -1,0 +1,36 @@
+// Programs the source-level tests record with the real machin, shared so that the engine's test
+// and the adapter's test debug the same program. DIGGER: a goroutine sending three values that
+// main receives in a loop, two recursive functions, and a panic three calls deep (line 6,
+// `return xs[5]`).
+export const DIGGER = `func depth(n) {
+    if n == 0 { return 0 }
+    return 1 + depth(n - 1)
+}
+func dig(xs, n) {
+    if n == 0 { return xs[5] }
+    return dig(xs, n - 1)
+}
+func worker(ch, n) {
+    i := 0
+    for i < n {
+        ch <- i * 10
+        i = i + 1
+    }
+}
+func main() {
+    ch := make(chan int)
+    go worker(ch, 3)
+    total := 0
+    got := 0
+    for got < 3 {
+        v := <-ch
+        total = total + v
+        got = got + 1
+    }
+    println("total " + str(total))
+    d := depth(3)
+    println("depth " + str(d))
+    xs := []int{1, 2}
+    println(str(dig(xs, 3)))
+}
+`;
