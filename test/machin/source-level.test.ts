@@ -22,6 +22,25 @@ import { DIGGER } from '../support/programs';
 const MACHIN = machinPath();
 const PROGRAM = DIGGER;
 
+/**
+ * A stand-in for machin, named as one: it runs the real machin and passes its stderr through
+ * `filter` (a shell command reading stdin), so a test sees what a differently behaving replay gives.
+ */
+function machinRewriting(name: string, filter: string): string {
+  const bin = mkdtempSync(path.join(privateTmp, 'standin-'));
+  const standin = path.join(bin, name);
+  writeFileSync(standin, `#!/bin/bash
+err=$(mktemp)
+"${MACHIN}" "$@" 2>"$err"
+rc=$?
+${filter} <"$err" >&2
+rm -f "$err"
+exit $rc
+`);
+  chmodSync(standin, 0o755);
+  return standin;
+}
+
 const savedTmp = process.env.TMPDIR;
 let privateTmp = '';
 let dir = '';
@@ -193,20 +212,10 @@ describe('source level: falling back to record level', () => {
   it('an instrumented replay that ends otherwise is not trusted: one warning, values from a plain --print', async () => {
     // A stand-in for machin that is the real one except that a replay printing fr_stmt probes
     // reports another panic: what a program whose copy behaves differently would give.
-    const bin = mkdtempSync(path.join(privateTmp, 'standin-'));
-    const standin = path.join(bin, 'machin-standin-instrumented-differs');
-    writeFileSync(standin, `#!/bin/bash
-err=$(mktemp)
-"${MACHIN}" "$@" 2>"$err"
-rc=$?
-case "$*" in
-  *fr_stmt*) sed 's/^panic: index out of range/panic: slice bounds out of range/' "$err" >&2 ;;
-  *) cat "$err" >&2 ;;
-esac
-rm -f "$err"
-exit $rc
-`);
-    chmodSync(standin, 0o755);
+    const standin = machinRewriting('machin-standin-instrumented-differs', `case "$*" in
+  *fr_stmt*) sed 's/^panic: index out of range/panic: slice bounds out of range/' ;;
+  *) cat ;;
+esac`);
     const { rec, output } = await enriched({ machinPath: standin });
     assert.equal(rec.panic?.message, 'index out of range [5] with length 2');
     const w = rec.warnings.filter((x) => x.code === 'source-level-unavailable');
@@ -225,17 +234,7 @@ exit $rc
   it('statement probes that are no walk of the program: one warning, values from a plain --print', async () => {
     // A stand-in for machin that is the real one except that the first statement probe of an
     // instrumented replay names a statement the program does not have.
-    const bin = mkdtempSync(path.join(privateTmp, 'standin-'));
-    const standin = path.join(bin, 'machin-standin-bad-statement');
-    writeFileSync(standin, `#!/bin/bash
-err=$(mktemp)
-"${MACHIN}" "$@" 2>"$err"
-rc=$?
-sed '0,/ fr_stmt0 = [0-9]* /s// fr_stmt0 = 99999 /' "$err" >&2
-rm -f "$err"
-exit $rc
-`);
-    chmodSync(standin, 0o755);
+    const standin = machinRewriting('machin-standin-bad-statement', `sed '0,/ fr_stmt0 = [0-9]* /s// fr_stmt0 = 99999 /'`);
     const { rec, output } = await enriched({ machinPath: standin });
     assert.equal(rec.panic?.message, 'index out of range [5] with length 2');
     const w = rec.warnings.filter((x) => x.code === 'source-level-unavailable');
