@@ -18,19 +18,25 @@ export function createOutput(): vscode.LogOutputChannel {
 export async function withToolchainProgress<T>(
   log: vscode.LogOutputChannel,
   title: string,
-  task: (signal: AbortSignal, onOutput: (text: string) => void) => Promise<T>,
+  task: (signal: AbortSignal, onOutput: (text: string) => void, report: (step: string) => void) => Promise<T>,
 ): Promise<T> {
   log.info(title);
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-    async (_progress, token) => {
+    async (progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => {
         log.warn(`${title}: cancelled`);
         abort.abort();
       });
       try {
-        return await task(abort.signal, (text) => log.append(redact(text)));
+        // A step of the work (the engine's: "replaying against the instrumented program", ...),
+        // shown under the title and kept in the channel.
+        const report = (step: string) => {
+          progress.report({ message: step });
+          log.info(`${title}: ${step}`);
+        };
+        return await task(abort.signal, (text) => log.append(redact(text)), report);
       } finally {
         sub.dispose();
       }

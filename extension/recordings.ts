@@ -143,9 +143,9 @@ export class RecordingStore implements vscode.Disposable {
       let failed: (err: unknown) => void = () => undefined;
       const replay = new Promise<Recording>((resolve, reject) => ((firstPart = resolve), (failed = reject)));
       e.replay = replay;
-      const whole = withToolchainProgress(this.log, `Frozen Run: replaying ${name} with machin`, async (signal, onOutput) => {
+      const whole = withToolchainProgress(this.log, `Frozen Run: replaying ${name} with machin`, async (signal, onOutput, report) => {
         const recording = await this.read(uri);
-        await enrichWithMachin(recording, { ...(await this.options(uri, true)), signal, onOutput, deferValues });
+        await enrichWithMachin(recording, { ...(await this.options(uri, true)), signal, onOutput, deferValues, onToolchainProgress: report });
         firstPart(recording);
         await recording.valuesPending;
         return recording;
@@ -172,8 +172,8 @@ export class RecordingStore implements vscode.Disposable {
     const uri = vscode.Uri.file(args.recording);
     if (args.noToolchain || !isTrusted()) return this.read(uri);
     if (isCapsule(uri) || this.sameToolchain(args)) return this.enriched(uri, args.replayToPanic === true);
-    return withToolchainProgress(this.log, `Frozen Run: replaying ${vscode.workspace.asRelativePath(uri)} for the debug session`, (signal, onOutput) =>
-      openRecording(args.recording, { ...options, signal: AbortSignal.any([signal, ...(options.signal ? [options.signal] : [])]), onOutput }),
+    return withToolchainProgress(this.log, `Frozen Run: replaying ${vscode.workspace.asRelativePath(uri)} for the debug session`, (signal, onOutput, report) =>
+      openRecording(args.recording, { ...options, signal: AbortSignal.any([signal, ...(options.signal ? [options.signal] : [])]), onOutput, onToolchainProgress: report }),
     );
   }
 

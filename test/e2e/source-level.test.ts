@@ -47,5 +47,13 @@ test('Replay to Panic stops on the .mfl statement that panicked; Step Back goes 
     const shown = (await vars.locator('.monaco-list-row').allTextContents()).map((t) => t.replace(/\s+/g, ''));
     assert.ok(shown.includes('b=7') && shown.includes('idx=5'), shown.join(' | '));
     await vs.shot('stepped-back-a-statement');
+    // The replay's steps were shown in its progress notification and kept in the output channel.
+    let logs = '';
+    for (let waited = 0; waited < 15_000 && !/statement index ready: \d+ statements executed/.test(logs); waited += 500) {
+      await page.waitForTimeout(500);
+      logs = vs.extensionHostLogs();
+    }
+    assert.match(logs, /replaying against the instrumented program \(statements and values\)/);
+    assert.match(logs, /statement index ready: \d+ statements executed/);
   });
 });
