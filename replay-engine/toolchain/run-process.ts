@@ -150,8 +150,11 @@ export async function runProcess(command: string, args: string[], options: Proce
       const code = err.code === 'ENOENT' ? 'toolchain-missing' : 'toolchain-failed';
       reject(new RecordingError(code, `${command}: ${err.code === 'ENOENT' ? 'not found' : err.message}`));
     });
-    child.on('close', (code, sig) => {
+    child.on('close', async (code, sig) => {
       settle();
+      // A stopped run answers once the rest of its group is gone too (SIGKILL is delivered at once
+      // but a loaded machine takes a moment to end a process), so nothing it started outlives it.
+      if (ended) await groupGone(child.pid);
       if (errFd !== null) {
         stderr = readErr();
         if (stderr) options.onOutput?.('stderr', stderr);
@@ -165,6 +168,24 @@ export async function runProcess(command: string, args: string[], options: Proce
       }
     });
   });
+}
+
+/** Longest a stopped run waits for its group to be gone (a zombie nobody reaps never is). */
+const GROUP_GONE_WAIT_MS = 2_000;
+
+async function groupGone(pid: number | undefined): Promise<void> {
+  if (pid === undefined || process.platform === 'win32') return;
+  const end = Date.now() + GROUP_GONE_WAIT_MS;
+  for (;;) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return; // ESRCH: no process is left in the group
+    }
+    if (Date.now() > end) return;
+    killGroup(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
