@@ -201,11 +201,13 @@ export class ReplayRuntime {
     const s = this.statements;
     const h = this.recording.histories;
     if (!s || !h) return null;
+    // Called for every data breakpoint a run meets: one search of the thread's own entries, not a scan.
     const p = this.positionAt(r);
-    let found: { event: number; value: string } | undefined;
-    for (const e of h.entries(name)) if (e.thread === t && e.position === p && e.event !== undefined) found = { event: s.storedBy(t, e.event), value: e.value };
-    if (found === undefined || s.positionOf(t, found.event) !== p) return null;
-    return { seq: s.seqOf(t, found.event), value: found.value };
+    const entry = h.entryAt?.(name, t, p);
+    if (entry?.event === undefined || entry.position !== p) return null;
+    const event = s.storedBy(t, entry.event);
+    if (s.positionOf(t, event) !== p) return null;
+    return { seq: s.seqOf(t, event), value: entry.value };
   }
 
   /** At source level: each name's 0-based line of the statement that stored thread t's value at the cursor (null: not known). */
@@ -265,8 +267,8 @@ export class ReplayRuntime {
     if (!s) throw new RuntimeRefusal(1074, 'The statements of the program are not known (machin has not replayed it against its instrumented copy): use a line of the recording.');
     const hits = s.lineHits(line);
     const cursor = this.atSeq ?? this.passedStatements() - 0.5;
-    const i = lowerBound(0, hits.length, (k) => hits[k] <= cursor);
-    const q = back ? hits[lowerBound(0, hits.length, (k) => hits[k] < cursor) - 1] : hits[i];
+    // Back: the last arrival before the cursor; forward: the first after it.
+    const q = back ? hits[lowerBound(0, hits.length, (k) => hits[k] < cursor) - 1] : hits[lowerBound(0, hits.length, (k) => hits[k] <= cursor)];
     if (q === undefined) throw new RuntimeRefusal(back ? 1071 : 1072, `The run ${back ? 'never was' : 'never is'} on line ${line} ${back ? 'before' : 'after'} this point.`);
     this.ready();
     const { thread, event } = s.eventAt(q);

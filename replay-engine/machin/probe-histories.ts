@@ -48,11 +48,15 @@ export class ProbeHistories implements ValueHistories {
   }
 
   valueAt(name: string, thread: number, p: number): string | undefined {
+    return this.entryAt(name, thread, p)?.value;
+  }
+
+  entryAt(name: string, thread: number, p: number): HistoryEntry | undefined {
     const own = this.byThread.get(name)?.get(thread);
     if (!own) return undefined;
     // Last entry with position <= p (binary search; positions are non-decreasing).
     const after = lowerBound(0, own.length, (i) => own[i].position <= p);
-    return after === 0 ? undefined : own[after - 1].value;
+    return after === 0 ? undefined : own[after - 1];
   }
 
   valueAtEvent(name: string, thread: number, event: number, anchor: number, p: number): string | undefined {

@@ -84,6 +84,8 @@ export interface ValueHistories {
   entries(name: string): HistoryEntry[];
   /** The value of `name` on `thread` as of position p: its last entry with position <= p. */
   valueAt(name: string, thread: number, p: number): string | undefined;
+  /** The entry valueAt reads: thread's last entry of `name` with position <= p. */
+  entryAt?(name: string, thread: number, p: number): HistoryEntry | undefined;
   /**
    * The value of `name` on `thread` when it stands at its statement event `event` (about to run
    * it, or blocked in it): what earlier statements stored, plus what this one stored once its op
