@@ -1,79 +1,78 @@
 // JSON written in pieces, never built as one string or one object tree: a document is a plain
-// value in which any array may be a JsonSequence (a length and the JSON text of item i, made on
-// demand). jsonChunks yields the text in chunks of about CHUNK characters: the document's own
-// fields indented by two spaces, and each item of a sequence compact on a line of its own (a
-// 300,000-effect capsule is 300,000 lines, not millions). JSON.parse of the joined chunks gives
-// the document with every sequence as an array.
+// value in which any array may be a JsonSequence (a length and item i, made on demand, either as
+// its JSON text or written as bytes into the sink). writeJson writes the document into a
+// ByteSink: its own fields indented by two spaces, and each item of a sequence compact on a line
+// of its own (a 300,000-effect capsule is 300,000 lines, not millions). JSON.parse of the output
+// gives the document with every sequence as an array.
+import { ByteSink, CollectTarget } from './byte-sink';
 
 /** An array whose items are made one at a time: `json(i)` is the JSON text of item i. */
 export class JsonSequence {
   constructor(
     readonly length: number,
     readonly json: (i: number) => string,
+    /** The same JSON written into the sink as bytes, without making a string (when the kind of item allows it). */
+    readonly write?: (i: number, sink: ByteSink) => void,
   ) {}
 }
 
-const CHUNK = 1 << 16;
-
-export function* jsonChunks(value: unknown): Generator<string> {
-  const out = new Chunker();
-  yield* out.value(value, '');
-  out.text('\n');
-  yield* out.flush(true);
+/**
+ * Writes the document; yields whenever a chunk was handed to the sink's target since the last
+ * yield, so that the caller can wait for a slow reader there. The last bytes stay in the sink
+ * (the caller flushes).
+ */
+export function* writeJson(value: unknown, sink: ByteSink): Generator<void> {
+  yield* writeValue(value, '', sink);
+  sink.ascii('\n');
 }
 
 /** The whole document as one string: for small documents and tests only. */
 export function jsonText(value: unknown): string {
-  return Array.from(jsonChunks(value)).join('');
+  const target = new CollectTarget();
+  const sink = new ByteSink(target);
+  for (const _ of writeJson(value, sink));
+  sink.flush();
+  return target.text();
 }
 
-class Chunker {
-  private pending = '';
-
-  private get size(): number {
-    return this.pending.length;
-  }
-
-  text(s: string): void {
-    this.pending += s;
-  }
-
-  *flush(always = false): Generator<string> {
-    if (this.pending.length === 0 || (!always && this.pending.length < CHUNK)) return;
-    const chunk = this.pending;
-    this.pending = '';
-    yield chunk;
-  }
-
-  *value(v: unknown, pad: string): Generator<string> {
-    if (v instanceof JsonSequence) {
-      if (v.length === 0) return this.text('[]');
-      const inner = `${pad}  `;
-      this.text('[\n');
-      for (let i = 0; i < v.length; i++) {
-        this.text(inner);
-        this.text(v.json(i));
-        this.text(i + 1 < v.length ? ',\n' : '\n');
-        if (this.size >= CHUNK) yield* this.flush();
+function* writeValue(v: unknown, pad: string, sink: ByteSink): Generator<void> {
+  if (v instanceof JsonSequence) {
+    if (v.length === 0) return sink.ascii('[]');
+    const inner = `${pad}  `;
+    const item = inner.length;
+    sink.ascii('[\n');
+    const write = v.write;
+    for (let i = 0; i < v.length; i++) {
+      sink.room(item);
+      for (let k = 0; k < item; k++) sink.buf[sink.pos++] = 0x20;
+      if (write) write(i, sink);
+      else sink.text(v.json(i));
+      sink.ascii(i + 1 < v.length ? ',\n' : '\n');
+      if (sink.handedOff) {
+        sink.clearHandedOff();
+        yield;
       }
-      this.text(`${pad}]`);
-      return;
     }
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && containsSequence(v)) {
-      const entries = Object.entries(v).filter(([, x]) => x !== undefined);
-      const inner = `${pad}  `;
-      this.text('{\n');
-      for (let k = 0; k < entries.length; k++) {
-        this.text(`${inner}${JSON.stringify(entries[k][0])}: `);
-        yield* this.value(entries[k][1], inner);
-        this.text(k + 1 < entries.length ? ',\n' : '\n');
-      }
-      this.text(`${pad}}`);
-      return;
+    sink.ascii(`${pad}]`);
+    return;
+  }
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && containsSequence(v)) {
+    const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+    const inner = `${pad}  `;
+    sink.ascii('{\n');
+    for (let k = 0; k < entries.length; k++) {
+      sink.text(`${inner}${JSON.stringify(entries[k][0])}: `);
+      yield* writeValue(entries[k][1], inner, sink);
+      sink.ascii(k + 1 < entries.length ? ',\n' : '\n');
     }
-    // A plain value: small by construction (sequences hold whatever is large).
-    this.text((JSON.stringify(v, null, 2) ?? 'null').replace(/\n/g, `\n${pad}`));
-    yield* this.flush();
+    sink.ascii(`${pad}}`);
+    return;
+  }
+  // A plain value: small by construction (sequences hold whatever is large).
+  sink.text((JSON.stringify(v, null, 2) ?? 'null').replace(/\n/g, `\n${pad}`));
+  if (sink.handedOff) {
+    sink.clearHandedOff();
+    yield;
   }
 }
 

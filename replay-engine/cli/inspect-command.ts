@@ -3,12 +3,11 @@
 import { MflrrRecording } from '../mflrr/recording';
 import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
-import { jsonChunks } from '../json-chunks';
 import { capsuleInspectDocument, capsuleInspectText } from '../tcap/inspect';
 import { OPEN_OPTIONS, parse, timeLimitMs } from './args';
 import { traceInspectDocument, traceInspectText } from './inspect-trace';
 import { writeText } from './printable';
-import { writeChunks } from './write-chunks';
+import { writeJsonDocument } from './write-chunks';
 
 export async function runInspect(argv: string[]): Promise<number> {
   const { positionals, values } = parse(argv, OPEN_OPTIONS, { min: 1, max: 1, names: 'FILE' });
@@ -23,7 +22,7 @@ export async function runInspect(argv: string[]): Promise<number> {
     timeLimitMs: timeLimitMs(values['time-limit']),
   });
   // JSON stays exact (and streamed); text for a person is made printable.
-  if (values.json === true) await writeChunks(jsonChunks(inspectDocument(rec)));
+  if (values.json === true) await writeJsonDocument(inspectDocument(rec));
   else writeText(process.stdout, inspectText(rec));
   return 0;
 }

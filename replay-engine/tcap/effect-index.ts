@@ -58,6 +58,24 @@ export class EffectIndex {
     return this.view.getUint32(this.outcomeAt(r) + 16, true);
   }
 
+  /**
+   * Effect r's fields at once, for passes over every effect: out[0] key offset, out[1] key length,
+   * out[2] outcome, out[3] ident, out[4] data offset, out[5] data length.
+   */
+  fields(r: number, out: Uint32Array): void {
+    const view = this.view;
+    const at = this.recordAt[r];
+    const k = at + 16 + view.getUint32(at + 8, true);
+    const keyLength = view.getUint32(k, true);
+    const o = k + 8 + keyLength;
+    out[0] = k + 8;
+    out[1] = keyLength;
+    out[2] = view.getUint32(o, true);
+    out[3] = view.getUint32(o + 8, true);
+    out[4] = o + 24;
+    out[5] = view.getUint32(o + 16, true);
+  }
+
   data(r: number): Uint8Array {
     const at = this.outcomeAt(r);
     return this.body.subarray(at + 24, at + 24 + this.view.getUint32(at + 16, true));

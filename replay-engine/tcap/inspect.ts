@@ -9,6 +9,7 @@ import type { Recording } from '../model/recording';
 import { hex, printableText } from './decode/bytes-text';
 import { isoFromNanos } from './decode/words';
 import { JsonSequence, jsonText } from '../json-chunks';
+import { effectWriter } from './effect-json/effect-writer';
 import { TcapRecording } from './tcap-recording';
 
 /** Tasks listed one a line in the text summary; a capsule may have more than a terminal should scroll. */
@@ -39,8 +40,9 @@ function textField(name: string, bytes: Uint8Array, alwaysHex = false): Record<s
 }
 
 /**
- * The capsule as a JSON document whose `effects` is a sequence: each effect's JSON is made when it
- * is written (jsonChunks), so no per-effect object outlives its line.
+ * The capsule as a JSON document whose `effects` is a sequence: each effect's JSON is written
+ * when its turn comes (writeJson), as bytes for the common kinds (effect-json/), so no
+ * per-effect object outlives its line.
  */
 export function capsuleInspectDocument(recording: Recording, withEffects = true): object {
   const rec = asCapsule(recording);
@@ -82,7 +84,7 @@ export function capsuleInspectDocument(recording: Recording, withEffects = true)
     threads: tl.threads.map((t) => ({ id: t.id, task: Number(t.id), label: t.label })),
     tasks: tl.threads.map((t) => Number(t.id)),
     effectCount: tl.recordCount,
-    ...(withEffects ? { effects: new JsonSequence(tl.recordCount, effectJson(rec)) } : {}),
+    ...(withEffects ? { effects: new JsonSequence(tl.recordCount, effectJson(rec), effectWriter(rec)) } : {}),
     warnings: rec.warnings,
   };
 }
@@ -93,10 +95,11 @@ export function capsuleInspectJson(recording: Recording, withEffects = true): ob
 }
 
 /**
- * The JSON text of effect r, written field by field. The decoded key of an empty key is the same
+ * The JSON text of effect r, written field by field: the generic path, for every kind (the byte
+ * writer, effect-json/effect-writer.ts, must give the same text; a test holds them together). The decoded key of an empty key is the same
  * for every effect of a kind, so it is made once per kind.
  */
-function effectJson(rec: TcapRecording): (r: number) => string {
+export function effectJson(rec: TcapRecording): (r: number) => string {
   const tl = rec.timeline;
   const kindJson = tl.kinds.map((k) => JSON.stringify(k));
   const emptyKeyJson: Array<string | undefined> = [];

@@ -1,0 +1,50 @@
+// bytes-text.ts's bytesValue as JSON, written without a value tree or a string of the bytes:
+// empty, printable ASCII (quoted, cut at 120 characters) or hex (cut at 120 digits). Printable
+// text beyond ASCII is left to the generic path (its cut counts UTF-16 units).
+import { isUtf8 } from 'node:buffer';
+import type { ByteSink } from '../../byte-sink';
+import { jsonOfQuotedAscii, printableAscii } from '../../json-bytes';
+
+/** bytesValue's hex text shows at most this many digits (SHORT_TEXT). */
+const HEX_SHOWN = 120;
+
+/** The bytes' kind of text for bytesValue, or undefined when only the generic path can say. */
+export function bytesShape(b: Uint8Array, from: number, to: number): 'empty' | 'text' | 'hex' | undefined {
+  if (from === to) return 'empty';
+  let high = false;
+  for (let i = from; i < to; i++) {
+    const c = b[i];
+    if (c >= 0x80) high = true;
+    else if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return 'hex';
+  }
+  if (!high) return 'text';
+  // Printable text beyond ASCII, or not UTF-8 at all (then hex).
+  return isUtf8(b.subarray(from, to)) ? undefined : 'hex';
+}
+
+/** The JSON string of bytesValue(b[from, to)).text, for a shape bytesShape gave. */
+export function writeBytesText(sink: ByteSink, b: Uint8Array, from: number, to: number, shape: 'empty' | 'text' | 'hex'): void {
+  if (shape === 'empty') sink.ascii('"empty"');
+  else if (shape === 'text') jsonOfQuotedAscii(sink, b, from, to);
+  else {
+    const n = to - from;
+    sink.ascii('"');
+    if (2 * n > HEX_SHOWN) {
+      sink.hex(b, from, from + HEX_SHOWN / 2);
+      sink.text('…');
+    } else sink.hex(b, from, to);
+    sink.ascii(' (');
+    sink.uint(n);
+    sink.ascii(' bytes, hex)"');
+  }
+}
+
+/** `{"text":…,"type":…}` of bytesValue, or false (nothing written) for the generic path. */
+export function bytesResult(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
+  const shape = bytesShape(b, from, to);
+  if (shape === undefined) return false;
+  sink.ascii('{"text":');
+  writeBytesText(sink, b, from, to, shape);
+  sink.ascii(shape === 'empty' ? ',"type":"empty"}' : shape === 'text' ? ',"type":"text"}' : ',"type":"hex"}');
+  return true;
+}

@@ -1,0 +1,144 @@
+// `inspect --json`'s line for effect r, written into a ByteSink straight from the body: the
+// record's own fields (seq, kind, key, outcome, ident, thread, dataHex) for every kind, and the
+// decoded key and result without value trees for the common kinds (word results, clock reads,
+// task switches, simple Redis calls, plain bytes). For the others, and for every fault, the
+// decoded value is made by the generic decoders (effect-kinds.ts) and JSON.stringify'd, as the
+// string path does (effectJson in inspect.ts): both give the same text.
+import { isUtf8 } from 'node:buffer';
+import { piece, type ByteSink } from '../../byte-sink';
+import { jsonString, jsonUtf8Body, jsonUtf8String } from '../../json-bytes';
+import { decodeKey, decodeResult } from '../decode/effect-kinds';
+import { looseText } from '../decode/bytes-text';
+import { KNOWN_KINDS } from '../format';
+import type { TcapRecording } from '../tcap-recording';
+import { bytesResult } from './bytes-result';
+import { redisKey, redisReply } from './redis';
+import { monotonicResult, wordResult } from './word-results';
+
+type FastPart = (sink: ByteSink, body: Uint8Array, view: DataView, at: number, length: number) => boolean;
+
+/** Kinds whose result decodeResult shows as plain bytes (its default branch). */
+const NOT_BYTES_RESULTS = new Set(['tide.now@1', 'tide.wall@1', 'dice.seed@1', 'seal.random@1', 'wire.http@1', 'wire.dial@1', 'websocket.dial@1', 'websocket.read@1', 'redis@1', 'quarry.stat@1', 'quarry.dir@1', 'sched.select@1', 'sched.resume@1']);
+
+function fastResult(kind: string): FastPart | undefined {
+  const word = (prefix: string, type: string): FastPart => {
+    const w = wordResult(prefix, type);
+    return (sink, _body, view, at, length) => w(sink, view, at, length);
+  };
+  switch (kind) {
+    case 'tide.now@1':
+      return (sink, _body, view, at, length) => monotonicResult(sink, view, at, length);
+    case 'dice.seed@1':
+      return word('', 'number');
+    case 'sched.resume@1':
+      return word('task ', 'task');
+    case 'sched.select@1':
+      return word('arm ', 'select-arm');
+    case 'wire.dial@1':
+    case 'websocket.dial@1':
+      return word('connection ', 'number');
+    case 'redis@1':
+      return (sink, body, _view, at, length) => redisReply(sink, body, at, at + length);
+    default:
+      if (KNOWN_KINDS.has(kind) && !NOT_BYTES_RESULTS.has(kind)) return (sink, body, _view, at, length) => bytesResult(sink, body, at, at + length);
+      return undefined;
+  }
+}
+
+function fastKey(kind: string): FastPart | undefined {
+  switch (kind) {
+    case 'redis@1':
+      return (sink, body, _view, at, length) => redisKey(sink, body, at, at + length);
+    case 'sched.select@1':
+      return (sink, body, _view, at, length) => siteKey(sink, body, at, at + length);
+    default:
+      return undefined;
+  }
+}
+
+/** A select's site (`file.tin:LINE`) shown as is when it is plain ASCII (decodeKey's plain()). */
+function siteKey(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (b[i] < 0x20 || b[i] > 0x7e) return false;
+  sink.ascii('{"text":"');
+  jsonUtf8Body(sink, b, from, to);
+  sink.ascii('","type":"site"}');
+  return true;
+}
+
+/** Writes effect r's JSON line (without its indent and separator) into the sink. */
+export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) => void {
+  const tl = rec.timeline;
+  const body = rec.effects.body;
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const names = tl.kinds;
+  const empty = body.subarray(0, 0);
+  // Per kind, the constant pieces around the holes (seq, ident, thread, data, key, result).
+  const kindHead = names.map((k) => piece(`,"kind":${JSON.stringify(k)},`));
+  const emptyKeyHead = names.map((k) => piece(`,"kind":${JSON.stringify(k)},"key":"","outcome":"result","ident":`));
+  const emptyKeyDecoded = names.map((k) => piece(`","decoded":{"key":${JSON.stringify(decodeKey(k, empty))},"result":`));
+  const results = names.map(fastResult);
+  const keys = names.map(fastKey);
+  const f = new Uint32Array(6);
+  const kindOf = tl.kind;
+  return (r, sink) => {
+    rec.effects.fields(r, f);
+    const keyAt = f[0];
+    const keyLength = f[1];
+    const outcome = f[2];
+    const dataAt = f[4];
+    const dataLength = f[5];
+    const kind = kindOf[r];
+    const common = keyLength === 0 && outcome === 0;
+    sink.put(SEQ);
+    sink.uint(r);
+    if (common) sink.put(emptyKeyHead[kind]);
+    else {
+      sink.put(kindHead[kind]);
+      if (keyLength === 0) sink.put(EMPTY_KEY);
+      else keyField(sink, body, keyAt, keyAt + keyLength);
+      sink.put(outcome === 1 ? FAULT_IDENT : RESULT_IDENT);
+    }
+    sink.uint(f[3]);
+    sink.put(THREAD);
+    sink.uint(rec.task(r));
+    sink.put(DATA_HEX);
+    sink.hex(body, dataAt, dataAt + dataLength);
+    const name = names[kind];
+    if (common) sink.put(emptyKeyDecoded[kind]);
+    else {
+      sink.put(DECODED_KEY);
+      if (keyLength === 0) sink.text(JSON.stringify(decodeKey(name, empty)));
+      else if (!keys[kind]?.(sink, body, view, keyAt, keyLength)) sink.text(JSON.stringify(decodeKey(name, body.subarray(keyAt, keyAt + keyLength))));
+      sink.put(outcome === 1 ? FAULT : RESULT);
+    }
+    if (outcome === 1 || !results[kind]?.(sink, body, view, dataAt, dataLength)) {
+      sink.text(JSON.stringify(decodeResult(name, body.subarray(keyAt, keyAt + keyLength), body.subarray(dataAt, dataAt + dataLength), outcome, f[3])));
+    }
+    sink.put(END);
+  };
+}
+
+const SEQ = piece('{"seq":');
+const EMPTY_KEY = piece('"key":""');
+const RESULT_IDENT = piece(',"outcome":"result","ident":');
+const FAULT_IDENT = piece(',"outcome":"fault","ident":');
+const THREAD = piece(',"thread":');
+const DATA_HEX = piece(',"dataHex":"');
+const DECODED_KEY = piece('","decoded":{"key":');
+const RESULT = piece(',"result":');
+const FAULT = piece(',"fault":');
+const END = piece('}}');
+
+/** `"key":TEXT`, plus `"keyHex":HEX` when the bytes are not UTF-8 (inspect.ts's textField). */
+function keyField(sink: ByteSink, b: Uint8Array, from: number, to: number): void {
+  sink.ascii('"key":');
+  const bytes = b.subarray(from, to);
+  if (isUtf8(bytes)) {
+    jsonUtf8String(sink, b, from, to);
+    return;
+  }
+  jsonString(sink, looseText(bytes));
+  sink.ascii(',"keyHex":"');
+  sink.hex(b, from, to);
+  sink.ascii('"');
+}

@@ -1,0 +1,135 @@
+// inspect --json's byte writer (effect-json/) against the generic path (decoded value trees and
+// JSON.stringify, inspect.ts's effectJson): the same text for every effect of every fixture, of
+// the benchmark's generated capsule, and of a capsule of odd values of every kind (unicode,
+// escapes, control bytes, bytes that are not UTF-8, words beyond 2^53, duration ties, Redis
+// pipelines and nested replies, faults); and the whole document still parses.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ByteSink, CollectTarget } from '../../replay-engine/byte-sink';
+import { durationText } from '../../replay-engine/tcap/decode/words';
+import { writeDuration } from '../../replay-engine/tcap/effect-json/word-results';
+import { effectWriter } from '../../replay-engine/tcap/effect-json/effect-writer';
+import { capsuleInspectJson, effectJson } from '../../replay-engine/tcap/inspect';
+import { openCapsuleBytes, openCapsuleFile } from '../../replay-engine/tcap/read-capsule';
+import type { TcapRecording } from '../../replay-engine/tcap/tcap-recording';
+import { manySmallEffectsCapsule } from '../../bench/generated-capsules';
+import { fixtureCapsules, TIN_FIXTURES } from './support/fixtures';
+import { BodyWriter, buildBody, randomKeyHex, seal, type EffectSpec } from './support/seal';
+import { join } from 'node:path';
+
+/** The first effect whose byte-written line differs from the generic one, or undefined. */
+function firstDifference(rec: TcapRecording): string | undefined {
+  const generic = effectJson(rec);
+  const write = effectWriter(rec);
+  const target = new CollectTarget();
+  // A small chunk, so that lines cross chunk ends.
+  const sink = new ByteSink(target, 4096);
+  for (let r = 0; r < rec.timeline.recordCount; r++) {
+    write(r, sink);
+    sink.flush();
+    const got = target.text();
+    target.chunks.length = 0;
+    const want = generic(r);
+    if (got !== want) return `effect ${r} (${rec.timeline.kindName(r)}):\n got  ${got}\n want ${want}`;
+    JSON.parse(got);
+  }
+  return undefined;
+}
+
+const word = (v: number | bigint) => new BodyWriter().word(v).toBytes();
+const resp = (s: string) => Buffer.from(s, 'latin1');
+
+/** Odd values of every kind the writer has a fast path for, and of some it leaves to the generic path. */
+function oddEffects(): EffectSpec[] {
+  const list: EffectSpec[] = [];
+  const words = [0, 1, -1, 999, 1000, 999_999, 1_000_000, 1_500_000, 2_500_000, 1_000_000_000, 1_000_500_000, 1_999_999_999, 2 ** 31, 2 ** 32, -(2 ** 32), 2 ** 50 - 1, 2 ** 50, 2 ** 53 - 1, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n), -1_000_500_000, -999_999];
+  for (const w of words) {
+    for (const kind of ['tide.now@1', 'tide.wall@1', 'dice.seed@1', 'sched.select@1', 'wire.dial@1', 'websocket.dial@1']) {
+      list.push({ kind, key: kind === 'sched.select@1' ? 'main.tin:12' : kind.endsWith('dial@1') ? 'db:5432' : '', data: word(w) });
+    }
+  }
+  list.push({ kind: 'tide.now@1', data: 'short' }, { kind: 'tide.now@1', key: 'odd key', data: word(5) }, { kind: 'sched.resume@1', data: word(0) });
+  list.push({ kind: 'sched.resume@1', key: '\u00e9', data: word(0) });
+  for (const site of ['a"b\\c.tin:1', 'tab\there.tin:2', 'é.tin:3', '', 'x\u2028y', '\x7f.tin:9']) list.push({ kind: 'sched.select@1', key: site, data: word(1) });
+  const keys: Array<string | Uint8Array> = [
+    '3:GET 6:cart:7\n',
+    '3:SET 1:k 5:a b c\n',
+    '3:GET 3:a"b\n',
+    '3:GET 3:a\\b\n',
+    '3:GET 2:\u00e9\n',
+    '3:GET 0:\n',
+    '3:GET 3:k:7\n4:INCR 1:n\n',
+    '3:GET 3:k:7',
+    '3:GET 4:k:7\n',
+    `4:MGET ${Array.from({ length: 120 }, (_, i) => `${String(i).length}:${i}`).join(' ')}\n`,
+    `3:GET 130:${'x'.repeat(130)}\n`,
+    `4:MSET ${Array.from({ length: 30 }, () => '8:abcdefgh').join(' ')}\n`,
+    '',
+    Uint8Array.from([0x33, 0x3a, 0x47, 0x45, 0x54, 0x20, 0x31, 0x3a, 0xff, 0x0a]),
+    '3:GET 1:\x01\n',
+  ];
+  const replies = [
+    '$2\r\nok\r\n', '$0\r\n\r\n', '$-1\r\n', '+OK\r\n', '+say "hi" \\ \t\r\n', ':0\r\n', ':-5\r\n', ':+5\r\n', ':007\r\n', ':-0\r\n', ':123456789012345678901\r\n',
+    '-ERR wrong type\r\n', '-ERR "q"\t\r\n', '$3\r\n\x00\x01\x02\r\n', `$130\r\n${'y'.repeat(130)}\r\n`, '$4\r\n\u00e9\u00e9\r\n', '$2\r\n\u00e9\r\n',
+    '*2\r\n$1\r\na\r\n:1\r\n', '%1\r\n+k\r\n+v\r\n', '$2\r\nok\r\n$2\r\nok\r\n', '$5\r\nok\r\n', '', '?\r\n', '_\r\n', '#t\r\n', ',1.5\r\n', '$2\r\nok', ':1\r\n:2\r\n', '$02\r\nok\r\n',
+  ];
+  for (const k of keys) for (const d of replies.slice(0, 3)) list.push({ kind: 'redis@1', key: k, data: resp(d) });
+  for (const d of replies) list.push({ kind: 'redis@1', key: '3:GET 1:k\n', data: d === '$4\r\n\u00e9\u00e9\r\n' || d === '$2\r\n\u00e9\r\n' ? Buffer.from(d, 'utf8') : resp(d) });
+  const datas: Array<string | Uint8Array> = ['', 'plain text', 'quote " backslash \\ tab \t nl \n cr \r', 'x'.repeat(119), 'x'.repeat(120), 'x'.repeat(121), 'é'.repeat(130), '\u{1F600} emoji', Uint8Array.from([0xff, 0xfe]), Uint8Array.from(Array.from({ length: 70 }, (_, i) => i)), Uint8Array.from(Array.from({ length: 60 }, (_, i) => i)), '\x7f', 'a\x00b', '\u2028'];
+  for (const kind of ['wire.read@1', 'wire.write@1', 'quarry.read@1', 'quarry.write@1', 'quarry.fs@1', 'kafka@1', 'mysql@1', 'postgres.tx@1', 'websocket.write@1', 'seal.random@1', 'quarry.stat@1', 'quarry.dir@1', 'websocket.read@1', 'wire.http@1', 'sched.cancel@1']) {
+    for (const d of datas) list.push({ kind, key: kind === 'wire.read@1' ? '1 512' : kind === 'quarry.stat@1' ? 'size /x' : '/srv/é', data: d });
+  }
+  // Faults, with and without a sentinel, of fast and generic kinds.
+  for (const kind of ['tide.now@1', 'redis@1', 'wire.read@1', 'sched.cancel@1', 'sched.resume@1']) {
+    list.push({ kind, key: kind === 'sched.cancel@1' ? 'task 1' : '', outcome: 1, ident: 2, data: 'EOF' });
+    list.push({ kind, outcome: 1, ident: 0, data: Uint8Array.from([0x80, 0x41]) });
+  }
+  list.push({ kind: 'sched.resume@1', data: word(7) }, { kind: 'tide.now@1', data: word(1) });
+  return list;
+}
+
+describe('inspect --json: the byte writer gives the generic path\'s text', () => {
+  it('every effect of every fixture, and of the saved regression test', async () => {
+    const files = fixtureCapsules().filter((f) => !f.expected.error).map((f) => ({ file: f.capsule, key: f.expected.key }));
+    files.push({ file: join(TIN_FIXTURES, 'tests', 'regressions', 'checkout-total.tcap'), key: '' });
+    for (const { file, key } of files) {
+      const rec = await openCapsuleFile(file, key ? { keyHex: key, env: {} } : { env: {} });
+      assert.equal(firstDifference(rec), undefined, file);
+    }
+  });
+
+  it('every effect of the benchmark\'s many-small capsule (3,000 effects of it)', () => {
+    const keyHex = randomKeyHex();
+    const rec = openCapsuleBytes(manySmallEffectsCapsule(keyHex, 3000), 'many-small.tcap', { keyHex, env: {} });
+    assert.equal(firstDifference(rec), undefined);
+  });
+
+  it('odd values of every kind: unicode, escapes, control bytes, not UTF-8, big words, ties, pipelines, nested replies, faults', () => {
+    const keyHex = randomKeyHex();
+    const effects = oddEffects();
+    const rec = openCapsuleBytes(seal(buildBody({ effects }), keyHex), 'odd.tcap', { keyHex, env: {} });
+    assert.equal(rec.timeline.recordCount, effects.length);
+    assert.equal(firstDifference(rec), undefined);
+    const doc = capsuleInspectJson(rec) as { effects: unknown[] };
+    assert.equal(doc.effects.length, effects.length);
+  });
+
+  it('durations: the same text as durationText, ties and big values included', () => {
+    const values: number[] = [0, 1, -1, 999, -999, 1000, 1500, 999_999, 1_000_000, 1_000_500, 1_000_499, 1_000_501, 999_999_999, 1e9, 1_000_500_000, 2_000_500_000, -1_000_500_000, 88_000_001_250, 2 ** 50 - 1, 2 ** 50, 2 ** 52 + 500_000, 2 ** 53 - 1, -(2 ** 53 - 1)];
+    let seed = 7;
+    for (let i = 0; i < 20_000; i++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      const scale = 10 ** (i % 16);
+      values.push(Math.floor((seed / 2 ** 31) * scale) * (i % 3 === 0 ? -1 : 1), Math.round(seed / 1000) * 1000 + 500);
+    }
+    const target = new CollectTarget();
+    const sink = new ByteSink(target);
+    for (const v of values) {
+      writeDuration(sink, v);
+      sink.flush();
+      const got = target.text();
+      target.chunks.length = 0;
+      assert.equal(got, durationText(BigInt(v)), `duration of ${v}`);
+    }
+  });
+});
