@@ -17,7 +17,8 @@ export function manySmallEffectsCapsule(keyHex: string, effects = 300_000): Uint
       task = (task + 1 + (i % 7 === 0 ? 1 : 0)) % 3;
       list.push({ kind: 'sched.resume@1', data: wordBytes(task) });
     } else if (i % 8 === 7) {
-      list.push({ kind: 'redis@1', key: `3:GET 4:k:${i % 10}\n`, data: '$2\r\nok\r\n' });
+      // `k:N` is 3 bytes: a well-formed command (the key said 4 before, which decoded as malformed)
+      list.push({ kind: 'redis@1', key: `3:GET 3:k:${i % 10}\n`, data: '$2\r\nok\r\n' });
     } else {
       list.push({ kind: 'tide.now@1', data: wordBytes(88_000_000_000 + i * 1_250) });
     }

@@ -7,6 +7,8 @@
 // - `inspect --json` of the same capsule (every effect, decoded, streamed to /dev/null).
 // Goals (issue 16): inspect >= 15x the Python open and <= 1.5x the large-effect capsule, peak
 // RSS <= 2x the file; --json <= 2x inspect's time, peak RSS <= 3x the file.
+// TCAP_BENCH_BASELINE_CLI=path/to/an/older/cli.js also runs that build's inspect and --json,
+// interleaved with the others, so a change is measured before and after in the same run.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomKeyHex } from '../test/tcap/support/seal';
@@ -35,7 +37,10 @@ export async function run(): Promise<BenchResult[]> {
     const size = smallBytes.length;
     const largeSize = readFileSync(large).length;
     const env = nodeEnv({ TIN_REPLAY_KEY: keyHex });
-    const inspect = (file: string, json: boolean) => runChild(process.execPath, [CLI, 'inspect', file, ...(json ? ['--json'] : [])], env);
+    const inspect = (file: string, json: boolean, cli = CLI) => runChild(process.execPath, [cli, 'inspect', file, ...(json ? ['--json'] : [])], env);
+    const baseline = process.env.TCAP_BENCH_BASELINE_CLI;
+    const baseRuns: ChildRun[] = [];
+    const baseJsonRuns: ChildRun[] = [];
 
     const python: ChildRun[] = [];
     const smallRuns: ChildRun[] = [];
@@ -48,6 +53,10 @@ export async function run(): Promise<BenchResult[]> {
       largeRuns.push(inspect(large, false));
       jsonRuns.push(inspect(small, true));
       emptyNode.push(runChild(process.execPath, ['-e', '0'], env));
+      if (baseline) {
+        baseRuns.push(inspect(small, false, baseline));
+        baseJsonRuns.push(inspect(small, true, baseline));
+      }
     }
     const ms = (xs: ChildRun[]) => median(xs.map((x) => x.ms));
     const cpu = (xs: ChildRun[]) => median(xs.map((x) => x.cpuMs));
@@ -57,6 +66,19 @@ export async function run(): Promise<BenchResult[]> {
     const vsLarge = ms(smallRuns) / ms(largeRuns);
     const jsonVsInspect = ms(jsonRuns) / ms(smallRuns);
     const node = median(emptyNode.map((x) => x.maxRssBytes));
+    const before: BenchResult[] = baseline
+      ? [
+          { name: 'baseline build: inspect speed-up over python', value: ms(python) / ms(baseRuns), unit: 'x' },
+          { name: 'baseline build: inspect --json / inspect', value: ms(baseJsonRuns) / ms(baseRuns), unit: 'x' },
+          { name: '  the same in CPU time', value: cpu(baseJsonRuns) / cpu(baseRuns), unit: 'x' },
+          { name: 'baseline build: inspect peak RSS / file', value: peak(baseRuns) / size, unit: 'x' },
+          { name: '  above an empty node', value: (peak(baseRuns) - node) / size, unit: 'x' },
+          { name: 'baseline build: --json peak RSS / file', value: peak(baseJsonRuns) / size, unit: 'x' },
+          { name: '  above an empty node', value: (peak(baseJsonRuns) - node) / size, unit: 'x' },
+          { name: 'baseline build: inspect, median', value: ms(baseRuns), unit: 'ms' },
+          { name: 'baseline build: inspect --json, median', value: ms(baseJsonRuns), unit: 'ms' },
+        ]
+      : [];
     return [
       { name: `many-small capsule: ${(300_000).toLocaleString('en')} effects, 3 tasks`, value: mb, unit: 'MB' },
       { name: '  large-effect capsule of the same size', value: largeSize / 1e6, unit: 'MB' },
@@ -77,6 +99,7 @@ export async function run(): Promise<BenchResult[]> {
       { name: 'inspect peak RSS above empty node / file', value: (peak(smallRuns) - node) / size, unit: 'x' },
       { name: 'inspect --json peak RSS above empty node / file', value: (peak(jsonRuns) - node) / size, unit: 'x' },
       { name: 'python peak RSS / file', value: peak(python) / size, unit: 'x' },
+      ...before,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
