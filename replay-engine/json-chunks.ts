@@ -4,7 +4,7 @@
 // ByteSink: its own fields indented by two spaces, and each item of a sequence compact on a line
 // of its own (a 300,000-effect capsule is 300,000 lines, not millions). JSON.parse of the output
 // gives the document with every sequence as an array.
-import { ByteSink, CollectTarget } from './byte-sink';
+import { ByteSink, CollectTarget, piece } from './byte-sink';
 
 /** An array whose items are made one at a time: `json(i)` is the JSON text of item i. */
 export class JsonSequence {
@@ -38,21 +38,21 @@ export function jsonText(value: unknown): string {
 function* writeValue(v: unknown, pad: string, sink: ByteSink): Generator<void> {
   if (v instanceof JsonSequence) {
     if (v.length === 0) return sink.ascii('[]');
+    // `[`, then before each item a newline and its indent (after a comma but for the first)
     const inner = `${pad}  `;
-    const item = inner.length;
-    sink.ascii('[\n');
+    const first = piece(`[\n${inner}`);
+    const next = piece(`,\n${inner}`);
     const write = v.write;
     for (let i = 0; i < v.length; i++) {
-      sink.room(item);
-      for (let k = 0; k < item; k++) sink.buf[sink.pos++] = 0x20;
+      sink.put(i === 0 ? first : next);
       if (write) write(i, sink);
       else sink.text(v.json(i));
-      sink.ascii(i + 1 < v.length ? ',\n' : '\n');
       if (sink.handedOff) {
         sink.clearHandedOff();
         yield;
       }
     }
+    sink.ascii('\n');
     sink.ascii(`${pad}]`);
     return;
   }

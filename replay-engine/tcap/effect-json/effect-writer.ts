@@ -14,6 +14,7 @@ import type { TcapRecording } from '../tcap-recording';
 import { bytesResult } from './bytes-result';
 import { redisKey, redisReply } from './redis';
 import { monotonicResult, wordResult } from './word-results';
+import { wordLine, writeWordLine } from './word-line';
 
 type FastPart = (sink: ByteSink, body: Uint8Array, view: DataView, at: number, length: number) => boolean;
 
@@ -78,6 +79,7 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
   const emptyKeyDecoded = names.map((k) => piece(`","decoded":{"key":${JSON.stringify(decodeKey(k, empty))},"result":`));
   const results = names.map(fastResult);
   const keys = names.map(fastKey);
+  const lines = names.map(wordLine);
   const f = new Uint32Array(6);
   const kindOf = tl.kind;
   return (r, sink) => {
@@ -89,6 +91,10 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
     const dataLength = f[5];
     const kind = kindOf[r];
     const common = keyLength === 0 && outcome === 0;
+    if (common && f[3] === 0) {
+      const line = lines[kind];
+      if (line && writeWordLine(sink, line, r, rec.task(r), body, view, dataAt, dataLength)) return;
+    }
     sink.put(SEQ);
     sink.uint(r);
     if (common) sink.put(emptyKeyHead[kind]);
