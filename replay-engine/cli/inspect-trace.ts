@@ -1,6 +1,7 @@
 // `frozen-run inspect` for a machin trace: the JSON document (shape in docs/cli.md) and the short
 // summary for a human. Never lists every record.
 import type { MflrrRecording } from '../mflrr/recording';
+import { piece } from '../byte-sink';
 import { JsonSequence } from '../json-chunks';
 
 export interface TraceInspectJson {
@@ -42,9 +43,17 @@ export function traceInspectDocument(rec: MflrrRecording): object {
   const { steps, io } = rec.threadCounts();
   const panic = rec.panic;
   const threadIds = tl.threads.map((t) => JSON.stringify(t.id));
+  // The chain is one item per op (10M for a 10M-op run): each is its thread's id, as bytes made once.
+  const idBytes = threadIds.map(piece);
   return traceFacts(rec, {
     threads: new JsonSequence(tl.threads.length, (i) => `{"id":${threadIds[i]},"label":${JSON.stringify(tl.threads[i].label)},"ops":${steps[i]},"io":${io[i]}}`),
-    causalChain: panic ? new JsonSequence(panic.causalChain.length, (k) => threadIds[panic.causalChain[k]]) : null,
+    causalChain: panic
+      ? new JsonSequence(
+          panic.causalChain.length,
+          (k) => threadIds[panic.causalChain[k]],
+          (k, sink) => sink.put(idBytes[panic.causalChain[k]]),
+        )
+      : null,
   });
 }
 
