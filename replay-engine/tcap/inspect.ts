@@ -134,15 +134,8 @@ export function capsuleInspectText(recording: Recording): string {
   const tl = rec.timeline;
   const lines = [`${tl.file}`];
   for (const f of tl.facts) lines.push(`  ${f.label}: ${f.value}`);
-  // Counted by kind index and thread index (typed arrays, one pass), then named.
-  const kindCount = new Float64Array(tl.kinds.length);
-  const threadCount = new Float64Array(tl.threads.length);
-  const kindOf = tl.kind;
-  const threadOf = tl.thread;
-  for (let r = 0; r < tl.recordCount; r++) {
-    kindCount[kindOf[r]]++;
-    threadCount[threadOf[r]]++;
-  }
+  // Counted by kind index and thread index (by the body scan, typed arrays), then named.
+  const { byKind: kindCount, byThread: threadCount } = rec.effectCounts();
   const byKind = new Map<string, number>();
   const byTask = new Map<number, number>();
   for (let k = 0; k < kindCount.length; k++) if (kindCount[k] > 0) byKind.set(tl.kinds[k], kindCount[k]);

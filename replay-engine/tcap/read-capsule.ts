@@ -95,7 +95,7 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
   const facts = capsuleFacts(parsed.header, 1, parsed.effects.count, parsed.threads.length);
   const firstRecordLine = documentHeaderLines(file, parsed.header, facts).length + 1;
   const timeline = new CapsuleTimeline(file, facts, parsed.threads, parsed.kinds, parsed.kind, parsed.thread, parsed.effects, firstRecordLine);
-  return new TcapRecording(timeline, 1, parsed.header, parsed.effects, ks, options.programRoots ?? []);
+  return new TcapRecording(timeline, 1, parsed.header, parsed.effects, ks, options.programRoots ?? [], [], parsed.counts);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { RecordingError, type EngineWarning } from '../model/errors';
 import type { DecodedValue, PanicInfo, RecordView, CapsuleRecording, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
 import type { Timeline } from '../model/timeline';
-import type { CapsuleHeader } from './body';
+import type { CapsuleHeader, EffectCounts } from './body';
 import { child, hex, looseText } from './decode/bytes-text';
 import { decodeKey, decodeResult } from './decode/effect-kinds';
 import { parseRequest, requestValue, type RequestParts } from './decode/http-request';
@@ -59,6 +59,8 @@ export class TcapRecording implements CapsuleRecording {
     secretKey: Uint8Array,
     programRoots: readonly string[],
     warnings: EngineWarning[] = [],
+    /** Effects per kind and per thread index, as the body scan counted them (else counted when asked). */
+    private readonly counts?: EffectCounts,
   ) {
     secretKeys.set(this, secretKey);
     this.taskOfThread = Uint32Array.from(timeline.threads, (t) => Number(t.id));
@@ -78,6 +80,19 @@ export class TcapRecording implements CapsuleRecording {
 
   get sampled(): boolean {
     return (this.header.flags & FLAG_SAMPLED) !== 0n;
+  }
+
+  /** Effects per kind index and per thread index. */
+  effectCounts(): EffectCounts {
+    if (this.counts) return this.counts;
+    const tl = this.timeline;
+    const byKind = new Uint32Array(tl.kinds.length);
+    const byThread = new Uint32Array(tl.threads.length);
+    for (let r = 0; r < tl.recordCount; r++) {
+      byKind[tl.kind[r]]++;
+      byThread[tl.thread[r]]++;
+    }
+    return { byKind, byThread };
   }
 
   get request(): RequestParts {

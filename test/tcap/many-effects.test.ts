@@ -83,6 +83,12 @@ describe('a capsule of many small effects', () => {
       assert.deepEqual(rec.timeline.threads.map((t) => Number(t.id)), firstSeen);
       assert.ok(rec.timeline.threads.length > 256);
       for (let r = 0; r < want.length; r++) if (rec.task(r) !== want[r]) assert.fail(`effect ${r}: task ${rec.task(r)}, want ${want[r]}`);
+      // The scan's counts by kind and thread: as a count of the records themselves.
+      const counts = rec.effectCounts();
+      const byThread = new Map<number, number>();
+      for (const t of want) byThread.set(t, (byThread.get(t) ?? 0) + 1);
+      assert.deepEqual(Array.from(counts.byThread), rec.timeline.threads.map((t) => byThread.get(Number(t.id)) ?? 0));
+      assert.deepEqual(Array.from(counts.byKind), rec.timeline.kinds.map((k) => spec.filter((e) => e.kind === k).length));
     });
   });
 
