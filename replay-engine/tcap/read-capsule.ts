@@ -13,6 +13,7 @@ import { capsuleFacts } from './facts';
 import { BODY_OFFSET } from './format';
 import { capsuleKeyCandidates, type KeyCandidate } from './key-source';
 import { deriveKeys } from './keys';
+import { warmUpScan } from './scan-warm-up';
 import { TcapRecording } from './tcap-recording';
 import { capsuleFileBuffer } from './keystream-parallel';
 
@@ -104,5 +105,13 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
  * place (and the keystream worker is started before the read, see capsuleFileBuffer).
  */
 async function readCapsuleBytes(path: string): Promise<Uint8Array> {
-  return readRegularFile(path, capsuleFileBuffer);
+  return readRegularFile(path, (size) => {
+    const bytes = capsuleFileBuffer(size);
+    // Once the read is under way (this thread then waits for it), warm the scan up.
+    if (size >= WARM_UP_MIN_BYTES) setImmediate(warmUpScan);
+    return bytes;
+  });
 }
+
+/** A capsule this large has enough records to pay for the scan's warm-up (scan-warm-up.ts). */
+const WARM_UP_MIN_BYTES = 2 * 1024 * 1024;
