@@ -1,7 +1,7 @@
 // JSON strings written straight into a ByteSink from the recording's bytes, with the escapes
 // JSON.stringify makes (so the text is the same, not only its meaning): `"` `\` and the control
 // characters below 0x20 (\b \t \n \f \r, the others as \u00xx); every other character as is.
-import type { ByteSink } from './byte-sink';
+import { piece, type ByteSink } from './byte-sink';
 
 /** Per byte below 0x80: 0 as is, else the character after the backslash (`u` for \u00xx). */
 const ESCAPE = new Uint8Array(128);
@@ -79,25 +79,34 @@ const QUOTE_MAX = 120;
 export function jsonOfQuotedAscii(sink: ByteSink, b: Uint8Array, from: number, to: number): void {
   const cut = to - from > QUOTE_MAX;
   const end = cut ? from + QUOTE_MAX : to;
-  sink.ascii('"\\"');
+  sink.put(OPEN_QUOTED);
+  // At most 4 bytes a character (`"` becomes `\\\"`): room for all of them at once.
+  sink.room(4 * (end - from));
+  const buf = sink.buf;
+  let p = sink.pos;
   for (let i = from; i < end; i++) {
     const c = b[i];
-    if (c === 0x22) sink.ascii('\\\\\\"');
-    else if (c === 0x5c) sink.ascii('\\\\\\\\');
-    else if (c === 0x0a) sink.ascii('\\\\n');
-    else if (c === 0x0d) sink.ascii('\\\\r');
-    else if (c === 0x09) sink.ascii('\\\\t');
-    else {
-      sink.room(1);
-      sink.buf[sink.pos++] = c;
+    const e = c === 0x22 ? 0x22 : c === 0x5c ? 0x5c : c === 0x0a ? 0x6e : c === 0x0d ? 0x72 : c === 0x09 ? 0x74 : 0;
+    if (e === 0) {
+      buf[p++] = c;
+      continue;
     }
+    // the inner escape's backslash, escaped; then `\"` or `\\` (both escaped again) or the letter
+    buf[p++] = 0x5c;
+    buf[p++] = 0x5c;
+    if (e === 0x22 || e === 0x5c) buf[p++] = 0x5c;
+    buf[p++] = e;
   }
+  sink.pos = p;
   if (cut) {
     sink.text('…\\" (');
     sink.uint(to - from);
     sink.ascii(' chars)"');
-  } else sink.ascii('\\""');
+  } else sink.put(CLOSE_QUOTED);
 }
+
+const OPEN_QUOTED = piece('"\\"');
+const CLOSE_QUOTED = piece('\\""');
 
 /** Any text as a JSON string (JSON.stringify's own escapes). */
 export function jsonString(sink: ByteSink, s: string): void {

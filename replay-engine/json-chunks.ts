@@ -40,17 +40,12 @@ function* writeValue(v: unknown, pad: string, sink: ByteSink): Generator<void> {
     if (v.length === 0) return sink.ascii('[]');
     // `[`, then before each item a newline and its indent (after a comma but for the first)
     const inner = `${pad}  `;
-    const first = piece(`[\n${inner}`);
+    sink.put(piece(`[\n${inner}`));
     const next = piece(`,\n${inner}`);
-    const write = v.write;
-    for (let i = 0; i < v.length; i++) {
-      sink.put(i === 0 ? first : next);
-      if (write) write(i, sink);
-      else sink.text(v.json(i));
-      if (sink.handedOff) {
-        sink.clearHandedOff();
-        yield;
-      }
+    for (let i = 0; i < v.length; ) {
+      i = writeItems(v, i, next, sink);
+      sink.clearHandedOff();
+      yield;
     }
     sink.ascii('\n');
     sink.ascii(`${pad}]`);
@@ -74,6 +69,24 @@ function* writeValue(v: unknown, pad: string, sink: ByteSink): Generator<void> {
     sink.clearHandedOff();
     yield;
   }
+}
+
+/**
+ * Items from `from` on, each after `next` but the first, until the sink handed a chunk over or
+ * the sequence ended; the index to go on from. A plain function: the loop inside the generator
+ * cost 120 ns an item, a third of writing a clock read's line.
+ */
+function writeItems(v: JsonSequence, from: number, next: Uint8Array, sink: ByteSink): number {
+  const write = v.write;
+  let i = from;
+  while (i < v.length) {
+    if (i > 0) sink.put(next);
+    if (write) write(i, sink);
+    else sink.text(v.json(i));
+    i++;
+    if (sink.handedOff) break;
+  }
+  return i;
 }
 
 function containsSequence(v: object): boolean {

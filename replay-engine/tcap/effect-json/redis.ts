@@ -2,7 +2,7 @@
 // words are short plain ASCII, and a result of one simple reply (bulk string, simple string,
 // integer, nil, error). Anything else returns false before writing, for the generic decoders
 // (redis-command.ts, resp.ts), whose text this matches byte for byte.
-import type { ByteSink } from '../../byte-sink';
+import { piece, type ByteSink } from '../../byte-sink';
 import { jsonOfQuotedAscii, jsonUtf8Body, printableAscii } from '../../json-bytes';
 import { bytesShape, writeBytesText } from './bytes-result';
 
@@ -45,24 +45,33 @@ function oneCommand(b: Uint8Array, from: number, to: number): number {
   return 0;
 }
 
+const KEY_HEAD = piece('{"text":"');
+const SPACE = piece(' ');
+const KEY_CHILDREN = piece('","type":"redis-command","children":[');
+const FIRST_CHILD = piece('{"name":"[');
+const NEXT_CHILD = piece(',{"name":"[');
+const CHILD_VALUE = piece(']","value":{"text":');
+const CHILD_END = piece(',"type":"text"}}');
+const KEY_END = piece(']}');
+
 /** The decoded key (redisKeyValue) of a one-command key, or false. */
 export function redisKey(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
   const words = oneCommand(b, from, to);
   if (words === 0) return false;
-  sink.ascii('{"text":"');
+  sink.put(KEY_HEAD);
   for (let w = 0; w < words; w++) {
-    if (w > 0) sink.ascii(' ');
+    if (w > 0) sink.put(SPACE);
     sink.bytes(b, wordAt[w], wordEnd[w]);
   }
-  sink.ascii('","type":"redis-command","children":[');
+  sink.put(KEY_CHILDREN);
   for (let w = 0; w < words; w++) {
-    sink.ascii(w > 0 ? ',{"name":"[' : '{"name":"[');
+    sink.put(w > 0 ? NEXT_CHILD : FIRST_CHILD);
     sink.uint(w);
-    sink.ascii(']","value":{"text":');
+    sink.put(CHILD_VALUE);
     jsonOfQuotedAscii(sink, b, wordAt[w], wordEnd[w]);
-    sink.ascii(',"type":"text"}}');
+    sink.put(CHILD_END);
   }
-  sink.ascii(']}');
+  sink.put(KEY_END);
   return true;
 }
 
@@ -81,6 +90,9 @@ function canonicalInteger(b: Uint8Array, from: number, to: number): boolean {
   for (; i < to; i++) if (b[i] < 0x30 || b[i] > 0x39) return false;
   return true;
 }
+
+const TEXT = piece('{"text":');
+const BULK_END = piece(',"type":"resp-bulk"}');
 
 /** The decoded result (respValue) of one simple reply that fills b[from, to), or false. */
 export function redisReply(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
@@ -105,10 +117,10 @@ export function redisReply(sink: ByteSink, b: Uint8Array, from: number, to: numb
     if (eol === from + 1 || lineEnd + n + 2 !== to || b[to - 2] !== 0x0d || b[to - 1] !== 0x0a) return false;
     const shape = bytesShape(b, lineEnd, lineEnd + n);
     if (shape === undefined) return false;
-    sink.ascii('{"text":');
+    sink.put(TEXT);
     if (shape === 'empty') sink.ascii('"\\"\\""');
     else writeBytesText(sink, b, lineEnd, lineEnd + n, shape);
-    sink.ascii(',"type":"resp-bulk"}');
+    sink.put(BULK_END);
     return true;
   }
   if (lineEnd !== to) return false;

@@ -146,7 +146,9 @@ export function writeWordLine(sink: ByteSink, line: WordLine, r: number, task: n
     buf[p++] = h >> 8;
   }
   p = put(buf, p, line.decoded);
+  const digitsAt = p;
   p = uintAt(buf, p, w);
+  const digitsEnd = p;
   p = put(buf, p, line.tail);
   if (line.nowMiddle && line.nowEnd) {
     const end = durationAt(buf, p, w);
@@ -158,7 +160,8 @@ export function writeWordLine(sink: ByteSink, line: WordLine, r: number, task: n
       p = sink.pos;
     }
     p = put(buf, p, line.nowMiddle);
-    p = uintAt(buf, p, w);
+    // the same digits again: copied (the line is in one chunk)
+    for (let i = digitsAt; i < digitsEnd; i++) buf[p++] = buf[i];
     p = put(buf, p, line.nowEnd);
   }
   sink.pos = p;
