@@ -69,6 +69,7 @@ export async function run(): Promise<BenchResult[]> {
     const before: BenchResult[] = baseline
       ? [
           { name: 'baseline build: inspect speed-up over python', value: ms(python) / ms(baseRuns), unit: 'x' },
+          { name: '  the same in CPU time (user+sys)', value: cpu(python) / cpu(baseRuns), unit: 'x' },
           { name: 'baseline build: inspect --json / inspect', value: ms(baseJsonRuns) / ms(baseRuns), unit: 'x' },
           { name: '  the same in CPU time', value: cpu(baseJsonRuns) / cpu(baseRuns), unit: 'x' },
           { name: 'baseline build: inspect peak RSS / file', value: peak(baseRuns) / size, unit: 'x' },
