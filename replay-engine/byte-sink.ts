@@ -78,7 +78,8 @@ export class ByteSink {
     while (from < to) {
       if (this.pos === this.size) this.flush();
       const n = Math.min(to - from, this.size - this.pos);
-      if (n < 8) {
+      // a short run by a loop: set() would need a subarray (an allocation) first
+      if (n < 32) {
         const buf = this.buf;
         let p = this.pos;
         for (let i = from; i < from + n; i++) buf[p++] = b[i];

@@ -27,6 +27,30 @@ export function jsonUtf8String(sink: ByteSink, b: Uint8Array, from = 0, to = b.l
 
 /** The same without the quotes: valid UTF-8 bytes, escaped as inside a JSON string. */
 export function jsonUtf8Body(sink: ByteSink, b: Uint8Array, from: number, to: number): void {
+  // A short text (a key, a word) in one go: at most 6 bytes a byte (\u00xx), room made once.
+  if ((to - from) * 6 <= 4096) {
+    sink.room((to - from) * 6);
+    const buf = sink.buf;
+    let p = sink.pos;
+    for (let i = from; i < to; i++) {
+      const c = b[i];
+      const e = c < 0x80 ? ESCAPE[c] : 0;
+      if (e === 0) buf[p++] = c;
+      else if (e !== 0x75) {
+        buf[p++] = 0x5c;
+        buf[p++] = e;
+      } else {
+        buf[p++] = 0x5c;
+        buf[p++] = 0x75;
+        buf[p++] = 0x30;
+        buf[p++] = 0x30;
+        buf[p++] = HEX_DIGIT.charCodeAt(c >> 4);
+        buf[p++] = HEX_DIGIT.charCodeAt(c & 15);
+      }
+    }
+    sink.pos = p;
+    return;
+  }
   let i = from;
   while (i < to) {
     // The longest piece that needs no escape, copied as is.
@@ -41,6 +65,12 @@ export function jsonUtf8Body(sink: ByteSink, b: Uint8Array, from: number, to: nu
     escapeByte(sink, b[j]);
     i = j + 1;
   }
+}
+
+/** Whether b[from, to) is ASCII (so valid UTF-8, without asking isUtf8). */
+export function isAscii(b: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (b[i] >= 0x80) return false;
+  return true;
 }
 
 function escapeByte(sink: ByteSink, c: number): void {

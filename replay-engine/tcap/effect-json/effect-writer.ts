@@ -6,7 +6,7 @@
 // string path does (effectJson in inspect.ts): both give the same text.
 import { isUtf8 } from 'node:buffer';
 import { piece, type ByteSink } from '../../byte-sink';
-import { jsonString, jsonUtf8Body, jsonUtf8String } from '../../json-bytes';
+import { isAscii, jsonString, jsonUtf8Body, jsonUtf8String } from '../../json-bytes';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
 import { looseText } from '../decode/bytes-text';
 import { KNOWN_KINDS } from '../format';
@@ -139,7 +139,7 @@ const END = piece('}}');
 function keyField(sink: ByteSink, b: Uint8Array, from: number, to: number): void {
   sink.ascii('"key":');
   const bytes = b.subarray(from, to);
-  if (isUtf8(bytes)) {
+  if (isAscii(b, from, to) || isUtf8(bytes)) {
     jsonUtf8String(sink, b, from, to);
     return;
   }
