@@ -3,7 +3,7 @@
 // text beyond ASCII is left to the generic path (its cut counts UTF-16 units).
 import { isUtf8 } from 'node:buffer';
 import type { ByteSink } from '../../byte-sink';
-import { jsonOfQuotedAscii, printableAscii } from '../../json-bytes';
+import { jsonOfQuotedAscii } from '../../json-bytes';
 
 /** bytesValue's hex text shows at most this many digits (SHORT_TEXT). */
 const HEX_SHOWN = 120;
