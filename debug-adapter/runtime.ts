@@ -25,7 +25,7 @@
 // line breakpoints are met in that order between records, and the panic stops on the statement
 // that panicked. Without statements every move is by record, as above.
 import { basename } from 'node:path';
-import type { Recording } from '../replay-engine/model/recording';
+import { readyStatements, type Recording } from '../replay-engine/model/recording';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import type { DivergenceBody, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
@@ -91,7 +91,7 @@ export class ReplayRuntime {
 
   constructor(readonly recording: Recording, events: RuntimeEvents) {
     this.breakpoints = new BreakpointTable(recording, () => this.threads, () => this.findFaults(), (t, r) => events.log(t, r));
-    this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)));
+    this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)), () => this.breakpoints.dataBreakpoints);
     this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
   }
 
@@ -153,8 +153,7 @@ export class ReplayRuntime {
 
   /** The statements of the recording, once they are known (null: stepping is by record). */
   get statements(): SourceStatements | null {
-    const rec = this.recording;
-    return rec.sourceLevel?.state === 'ready' ? rec.statements ?? null : null;
+    return readyStatements(this.recording);
   }
 
   /** How many statement events have run at the current state. */
@@ -191,23 +190,6 @@ export class ReplayRuntime {
     const e = s && h.valueAtEvent ? this.statementOf(t) : -1;
     if (s && e >= 0) return h.valueAtEvent!(name, t, e, s.positionOf(t, e), this.position);
     return h.valueAt(name, t, this.position);
-  }
-
-  /**
-   * The statement that stored the value of `name` that thread t has once record r is done, when
-   * it is placed after that record (its own position is the value's); null otherwise.
-   */
-  private assigning(name: string, t: number, r: number): { seq: number; value: string } | null {
-    const s = this.statements;
-    const h = this.recording.histories;
-    if (!s || !h) return null;
-    // Called for every data breakpoint a run meets: one search of the thread's own entries, not a scan.
-    const p = this.positionAt(r);
-    const entry = h.entryAt?.(name, t, p);
-    if (entry?.event === undefined || entry.position !== p) return null;
-    const event = s.storedBy(t, entry.event);
-    if (s.positionOf(t, event) !== p) return null;
-    return { seq: s.seqOf(t, event), value: entry.value };
   }
 
   /** At source level: each name's 0-based line of the statement that stored thread t's value at the cursor (null: not known). */
@@ -558,12 +540,9 @@ export class ReplayRuntime {
         while (forward ? i < list.length && list[i] <= last : i >= 0 && list[i] >= last) {
           const r = list[i];
           const hit = this.breakpoints.check(r, perRecord[r]);
-          // The panic is met at its statement below, not at its record; a value change at the
-          // statement that stored it, which may lie behind the cursor this way.
+          // The panic is met at its statement below, not at its record.
           const statementPanic = hit?.exception === 'panic' && panicQ !== null;
-          const by = hit?.changed !== undefined ? this.assigning(hit.changed, hit.thread, r) : null;
-          const passedChange = by !== null && (forward ? by.seq <= here : by.seq >= here);
-          if (hit && !statementPanic && !passedChange) {
+          if (hit && !statementPanic) {
             recordHit = { r, hit };
             break;
           }
@@ -583,7 +562,7 @@ export class ReplayRuntime {
       // The panic, at source level, is met at the statement that panicked.
       const panicStop = this.breakpoints.stopsOnPanic ? this.breakpoints.panicStop() : null;
       if (panicQ !== null && panicStop && (forward ? panicQ > here && panicQ <= to : panicQ < here && panicQ >= to)) {
-        if (!statementHit || (forward ? panicQ <= statementHit.seq : panicQ >= statementHit.seq)) statementHit = { seq: panicQ, breakpointIds: [], description: panicStop.description, stop: panicStop };
+        if (!statementHit || (forward ? panicQ <= statementHit.seq : panicQ >= statementHit.seq)) statementHit = { seq: panicQ, reason: panicStop.reason, breakpointIds: [], description: panicStop.description, stop: panicStop };
       }
       // Which comes first this way: a record sits between the events run before it and those after.
       const recordKey = recordHit ? this.passedAt(recordHit.r) - 0.5 : NaN;
@@ -592,20 +571,12 @@ export class ReplayRuntime {
         this.setState(this.recordOfSeq(q), q);
         this.lastStop = statementHit.stop
           ? toStop(statementHit.stop)
-          : { reason: 'breakpoint', thread: this.statements!.eventAt(q).thread, description: statementHit.description, breakpointIds: statementHit.breakpointIds };
+          : { reason: statementHit.reason, thread: this.statements!.eventAt(q).thread, description: statementHit.description, breakpointIds: statementHit.breakpointIds };
         return this.lastStop;
       }
       if (recordHit) {
-        // A value change stands on the statement that assigned it, when that statement ran
-        // after the record (a plain assignment; a received value arrives with its op's record).
-        const by = recordHit.hit.changed !== undefined ? this.assigning(recordHit.hit.changed, recordHit.hit.thread, recordHit.r) : null;
-        if (by !== null) {
-          const s = this.statements!;
-          const { thread, event } = s.eventAt(by.seq);
-          this.setState(this.recordOfSeq(by.seq), by.seq);
-          this.lastStop = { ...toStop(recordHit.hit), description: `Value changed: ${recordHit.hit.changed} becomes ${by.value} by this statement (line ${s.location(thread, event).line})` };
-          return this.lastStop;
-        }
+        // (A value a statement stored is met at that statement, above; one met at a record
+        // arrived with the record's op, as a received value does.)
         this.setState(recordHit.r);
         this.lastStop = toStop(recordHit.hit);
         return this.lastStop;

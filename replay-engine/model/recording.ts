@@ -84,8 +84,6 @@ export interface ValueHistories {
   entries(name: string): HistoryEntry[];
   /** The value of `name` on `thread` as of position p: its last entry with position <= p. */
   valueAt(name: string, thread: number, p: number): string | undefined;
-  /** The entry valueAt reads: thread's last entry of `name` with position <= p. */
-  entryAt?(name: string, thread: number, p: number): HistoryEntry | undefined;
   /**
    * The value of `name` on `thread` when it stands at its statement event `event` (about to run
    * it, or blocked in it): what earlier statements stored, plus what this one stored once its op
@@ -141,6 +139,11 @@ export interface CapsuleRecording extends RecordingBase {
 
 /** A recording, tagged by its format: `recording.format` narrows it (and its header). */
 export type Recording = TraceRecording | CapsuleRecording;
+
+/** The recording's statements once they are in and trusted (null: stepping is by record). */
+export function readyStatements(rec: Recording): SourceStatements | null {
+  return rec.sourceLevel?.state === 'ready' ? rec.statements ?? null : null;
+}
 
 export interface SourceLocation {
   /** Absolute path of the program source. */

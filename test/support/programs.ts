@@ -34,3 +34,21 @@ func main() {
     println(str(dig(xs, 3)))
 }
 `;
+
+// RESHAPER: main receives a value, then stores x three times with no op in between (lines 8 to
+// 10), then receives again. A data breakpoint on x must stop at each of those statements.
+export const RESHAPER = `func feeder(ch) {
+    ch <- 4
+    ch <- 100
+}
+func main() {
+    ch := make(chan int)
+    go feeder(ch)
+    x := <-ch
+    x = x + 1
+    x = x * 2
+    x = x + 3
+    y := <-ch
+    println(str(x + y))
+}
+`;
