@@ -28,7 +28,7 @@ export function dataChanges(histories: ValueHistories, statements: SourceStateme
     last = e.value;
     occurrence++;
     if (positions[positions.length - 1] !== e.position) positions.push(e.position);
-    const storedBy = statements && e.event !== undefined ? statements.storedBy(thread, e.event) : -1;
+    const storedBy = statements && e.event !== undefined && e.event >= 0 ? statements.storedBy(thread, e.event) : -1;
     if (storedBy >= 0 && statements!.positionOf(thread, storedBy) === e.position) {
       seqs.push(statements!.seqOf(thread, storedBy));
       occurrences.push(occurrence);

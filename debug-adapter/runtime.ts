@@ -180,30 +180,67 @@ export class ReplayRuntime {
   }
 
   /**
-   * The value of watched variable `name` on thread t at the cursor: as of its current statement
-   * (what earlier statements stored) at source level, else as of the cursor's position.
+   * The value of watched variable `name` on thread t at the cursor: at source level, as of the
+   * statement of frame `frame` of its stack (0: the innermost; a caller's is the call it is
+   * making), from that frame's own stores (a recursive call's locals of the same name are not its
+   * caller's); else as of the cursor's position.
    */
-  valueOf(name: string, t: number): string | undefined {
+  valueOf(name: string, t: number, frame = 0): string | undefined {
     const h = this.recording.histories;
     if (!h) return undefined;
-    const s = this.statements;
-    const e = s && h.valueAtEvent ? this.statementOf(t) : -1;
-    if (s && e >= 0) return h.valueAtEvent!(name, t, e, s.positionOf(t, e), this.position);
-    return h.valueAt(name, t, this.position);
+    // A frame below the program's (the trace record's) sees what the innermost one does.
+    const f = frame > 0 && this.frameEvent(t, frame) === null ? 0 : frame;
+    const at = this.frameEvent(t, f);
+    if (at === null) return h.valueAt(name, t, this.position);
+    return this.entryInFrame(name, t, at, f)?.value;
   }
 
-  /** At source level: each name's 0-based line of the statement that stored thread t's value at the cursor (null: not known). */
-  assignedLines(t: number, names: readonly string[]): Record<string, number> | null {
-    const h = this.recording.histories;
+  /** The statement event frame `frame` of thread t stands at (null: no statements here, or no such frame). */
+  frameEvent(t: number, frame = 0): number | null {
     const s = this.statements;
-    const e = s && h?.entryAtEvent ? this.statementOf(t) : -1;
-    if (!s || !h?.entryAtEvent || e < 0) return null;
-    const lines: Record<string, number> = {};
-    for (const name of names) {
-      const entry = h.entryAtEvent(name, t, e, s.positionOf(t, e), this.position);
-      if (entry?.event !== undefined) lines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
+    const e = s && this.recording.histories?.entryAtEvent ? this.statementOf(t) : -1;
+    if (!s || e < 0) return null;
+    if (frame === 0) return e;
+    return s.stack(t, e)[frame]?.event ?? null;
+  }
+
+  /** The function frame `frame` of thread t is in, at source level (null: not known). */
+  frameFunction(t: number, frame = 0): string | null {
+    const at = this.frameEvent(t, frame);
+    return at === null ? null : this.statements!.location(t, at).function;
+  }
+
+  /** The entry of `name` frame `frame` of thread t sees at its statement `at`: only the innermost frame sees its op's completion. */
+  private entryInFrame(name: string, t: number, at: number, frame: number) {
+    const s = this.statements!;
+    const anchor = s.positionOf(t, at);
+    return this.recording.histories!.entryAtEvent!(name, t, at, anchor, frame === 0 ? this.position : anchor, (stored) => s.sameFrame(t, name, stored, at));
+  }
+
+  /**
+   * At source level: the values of `names` each frame of thread t's stack sees at the cursor, with
+   * the 0-based line of the statement that stored each (a name in several frames: the innermost's),
+   * for inline values beside the program; null when the statements are not known.
+   */
+  valuesOnStack(t: number, names: readonly string[]): { values: Record<string, string>; assignedLines: Record<string, number> } | null {
+    const e = this.frameEvent(t);
+    if (e === null) return null;
+    const s = this.statements!;
+    const stack = s.stack(t, e);
+    const wanted = new Set(names);
+    const values: Record<string, string> = {};
+    const assignedLines: Record<string, number> = {};
+    for (let f = stack.length - 1; f >= 0; f--) {
+      for (const name of s.localsOf(stack[f].function) ?? names) {
+        if (!wanted.has(name)) continue;
+        const entry = this.entryInFrame(name, t, stack[f].event, f);
+        if (!entry) continue;
+        values[name] = entry.value;
+        if (entry.event !== undefined && entry.event >= 0) assignedLines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
+        else delete assignedLines[name];
+      }
     }
-    return lines;
+    return { values, assignedLines };
   }
 
   /** The record state a statement event stands at: the last record done before it. */

@@ -66,8 +66,10 @@ export class StatementScope implements Scope {
     if (name === 'thread' || name === 'goroutine') return this.recording.timeline.threads[thread].id;
     if (name === 'line') return this.statements.location(thread, event).line;
     if (name === 'function') return this.statements.location(thread, event).function;
-    const anchor = this.statements.positionOf(thread, event);
-    return this.recording.histories?.valueAtEvent?.(name, thread, this.after ? event + 1 : event, anchor, anchor);
+    const s = this.statements;
+    const anchor = s.positionOf(thread, event);
+    // This frame's own values (a recursive call's locals of the same name are not its caller's).
+    return this.recording.histories?.valueAtEvent?.(name, thread, this.after ? event + 1 : event, anchor, anchor, (stored) => s.sameFrame(thread, name, stored, event));
   }
 }
 

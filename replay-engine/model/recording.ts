@@ -73,7 +73,8 @@ export interface HistoryEntry {
   value: string;
   /**
    * The statement event of `thread` that assigned it (source-level: recording.statements), when
-   * the values came from the replay that also gave the statements.
+   * the values came from the replay that also gave the statements. -1: before the goroutine's
+   * first statement (the parameters of the function it runs).
    */
   event?: number;
 }
@@ -90,9 +91,12 @@ export interface ValueHistories {
    * completed (a receive's value, placed after `anchor`, the event's own position) when the
    * cursor is at position p past it. Undefined when entries carry no events.
    */
-  valueAtEvent?(name: string, thread: number, event: number, anchor: number, p: number): string | undefined;
-  /** The entry valueAtEvent reads (its `event` is the statement that stored it). */
-  entryAtEvent?(name: string, thread: number, event: number, anchor: number, p: number): HistoryEntry | undefined;
+  valueAtEvent?(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): string | undefined;
+  /**
+   * The entry valueAtEvent reads (its `event` is the statement that stored it). `accept`: only
+   * entries whose event it takes count (a frame's own: SourceStatements.sameFrame).
+   */
+  entryAtEvent?(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): HistoryEntry | undefined;
 }
 
 /** What every recording is, whatever its format. */

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { recordProgram, type Recorded } from '../support/machin';
-import { DIGGER, RESHAPER } from '../support/programs';
+import { DIGGER, RESHAPER, SUMMER } from '../support/programs';
 import { tempDir } from '../machin/support';
 import { buildAdapter, launchAndStop, machinEnv, moveAndStop, startAdapter, variablesOf, type Session } from './support';
 
@@ -19,10 +19,12 @@ const LOOP_LINE = 23; // total = total + v
 
 let rec: Recorded;
 let reshaper: Recorded;
+let summer: Recorded;
 before(async () => {
   await buildAdapter();
   rec = recordProgram(tempDir('dap-source-'), 'digger', PROGRAM);
   reshaper = recordProgram(tempDir('dap-source-'), 'reshaper', RESHAPER);
+  summer = recordProgram(tempDir('dap-source-'), 'summer', SUMMER);
 });
 
 /** The top frames of a thread as `function line:column`, the program's frames only. */
@@ -206,5 +208,36 @@ describe('source level over DAP', () => {
     assert.equal(`${(await programStack(s, main))[0]} ${big.body.description}`, 'main 11:5 Value changed: x becomes 13 by this statement (line 11)');
     const none = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
     assert.notEqual(none.body.reason, 'data breakpoint');
+  });
+
+  test('each frame shows its own locals as of its statement: a recursive call\'s n is not its caller\'s', async () => {
+    s = await startAdapter(machinEnv());
+    await launchAndStop(s, { recording: summer.trace, stopOnEntry: true, timeLimitSeconds: 60 });
+    const main = await mainThread(s);
+    const source = { path: summer.program };
+    // `t := r + n` runs first in sum(1), after sum(0) returned: n is that frame's 1, not sum(0)'s 0.
+    await s.dc.setBreakpointsRequest({ source, breakpoints: [{ line: 5 }] });
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+      const v = await programValues(s, main);
+      seen.push(`n=${v.n} r=${v.r}`);
+    }
+    assert.deepEqual(seen, ['n=1 r=0', 'n=2 r=1', 'n=3 r=3']);
+    // Back to the first hit; the callers' frames are at their `r := sum(n - 1)`, each with its own n
+    // and no r yet; main's frame has main's variables and no n.
+    await s.dc.setBreakpointsRequest({ source, breakpoints: [{ line: 5, condition: 'n == 1' }] });
+    await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));
+    const frames = (await s.dc.stackTraceRequest({ threadId: main })).body.stackFrames.filter((f) => f.source?.path?.endsWith('.mfl'));
+    assert.deepEqual(frames.map((f) => `${f.name} ${f.line}`), ['sum 5', 'sum 4', 'sum 4', 'main 12']);
+    const values = await Promise.all(frames.map((f) => variablesOf(s, f.id, /^Program \(/)));
+    assert.deepEqual(values.slice(0, 3).map((v) => `n=${v.n} r=${v.r}`), ['n=1 r=0', 'n=2 r=undefined', 'n=3 r=undefined']);
+    assert.equal(values[3].k, '3');
+    assert.equal(values[3].n, undefined, JSON.stringify(values[3]));
+    // The scope says whose frame it is; a watch in a selected frame reads that frame's n.
+    const scopes = await s.dc.scopesRequest({ frameId: frames[2].id });
+    assert.match(scopes.body.scopes[0].name, /^Program \(goroutine 0 main · sum\)$/);
+    const watch = await s.dc.evaluateRequest({ expression: 'n * 10', frameId: frames[2].id, context: 'watch' });
+    assert.equal(watch.body.result, '30');
   });
 });

@@ -19,7 +19,7 @@
 // The total order: by placed position, then thread index, then the thread's own order. A global id
 // (base[t] + i) names an event; `order` lists ids by seq. Within one position the ids ascend, so an
 // event's seq is one binary search over `order`, with no inverse array.
-import type { SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
+import type { ProgramVariables, SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
 import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
 import { probePlacer, type ProbePlacer } from '../probe-position';
@@ -69,6 +69,8 @@ export class StatementIndex implements SourceStatements {
   private readonly order: Uint32Array;
   private readonly placer: ProbePlacer;
   private breakable: number[] | null = null;
+  /** The variables each function binds (read from the program by the enrichment), null when not known. */
+  variables: ProgramVariables | null = null;
 
   constructor(
     readonly table: StatementTable,
@@ -280,6 +282,28 @@ export class StatementIndex implements SourceStatements {
     return this.eventsOf(thread) - 1;
   }
 
+  sameFrame(thread: number, name: string, stored: number, at: number): boolean {
+    if (this.variables?.globals.has(name)) return true;
+    const g = this.need(thread, at);
+    // (-1: before the goroutine's first statement, in its first frame.)
+    const f = g.frames[stored < 0 ? 0 : this.storedBy(thread, stored)];
+    return f === g.frames[at] || this.table.functions[g.frameFunction[f]].parent !== null;
+  }
+
+  localsOf(fn: string): readonly string[] | null {
+    const locals = this.variables?.locals;
+    if (!locals) return null;
+    const k = this.table.functions.findIndex((f) => f.name === fn);
+    if (k < 0) return null;
+    // A function literal sees its own and, captured, its enclosing functions' variables.
+    const names: string[] = [];
+    for (let f: number | null = k; f !== null; f = this.table.functions[f].parent) {
+      for (const n of locals.get(this.table.functions[f].name) ?? []) if (!names.includes(n)) names.push(n);
+    }
+    for (const n of this.variables!.globals) if (!names.includes(n)) names.push(n);
+    return names;
+  }
+
   storedBy(thread: number, event: number): number {
     const g = this.need(thread, event);
     let e = event;
@@ -354,6 +378,7 @@ export class StatementIndexBuilder {
   private readonly threads: Array<ThreadBuilder | undefined> = [];
   private readonly placer: ProbePlacer;
   private leftOut = 0;
+  private readonly kept = new Map<number, number>();
 
   /** `ender`: the thread whose end ends the run (the one that panicked, else main); -1 for a deadlock. */
   constructor(
@@ -376,11 +401,19 @@ export class StatementIndexBuilder {
     let b = this.threads[thread];
     if (!b) this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread), this.placer.sureOwnOps(thread, this.ender));
     const k = b.ownOpsBefore(Math.min(op, this.tl.stepCount));
-    if (k >= b.sureOwnOps) {
+    if (k >= b.sureOwnOps && b.length >= (this.kept.get(thread) ?? 0)) {
       this.leftOut++;
       return -1;
     }
     return b.add(statement, k);
+  }
+
+  /**
+   * Keep thread t's first n events whatever the own-op rule says: they surely ran by causality
+   * (causal-spawns.ts). Before its first add.
+   */
+  keepFirst(thread: number, n: number): void {
+    this.kept.set(thread, n);
   }
 
   /** Thread t's events so far. */
