@@ -8,7 +8,7 @@
 // - seq: an event's place in the one total order of all threads' events, 0..eventCount-1. It is
 //   the same in every replay: events are ordered by the position they are placed at (right after
 //   their thread's last completed own step, the rule of docs/value-positions.md), then by thread
-//   index, then by their own order. Events placed at position p come after step p-1 and before
+//   (parents before the goroutines they start: the threads' listing order), then by their own order. Events placed at position p come after step p-1 and before
 //   step p.
 
 export type StatementKind = 'entry' | 'statement' | 'return' | 'exit';

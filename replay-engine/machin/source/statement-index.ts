@@ -23,6 +23,7 @@ import type { ProgramVariables, SourceFrame, SourceStatements, StatementLocation
 import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
 import { probePlacer, type ProbePlacer } from '../probe-position';
+import { threadListingOrder } from '../../model/thread-order';
 import type { StatementTable } from './instrument';
 
 export interface StatementProbe {
@@ -67,6 +68,13 @@ export class StatementIndex implements SourceStatements {
   private readonly base: Uint32Array;
   /** Global ids by seq. */
   private readonly order: Uint32Array;
+  /**
+   * Each thread's rank among events placed at the same position: parents before children (the
+   * threads' listing order, `0` < `0.1` < `0.1.1` < `0.2`), so a goroutine's `go` comes before the
+   * first statements of the goroutine it starts.
+   */
+  private readonly rank: Uint32Array;
+  private readonly byRank: number[];
   private readonly placer: ProbePlacer;
   private breakable: number[] | null = null;
   /** The variables each function binds (read from the program by the enrichment), null when not known. */
@@ -85,6 +93,10 @@ export class StatementIndex implements SourceStatements {
     this.base = new Uint32Array(threads.length + 1);
     for (let t = 0; t < threads.length; t++) this.base[t + 1] = this.base[t] + (threads[t]?.statements.length ?? NO_EVENTS);
     this.eventCount = this.base[threads.length];
+    const listed = threadListingOrder(tl.threads);
+    this.byRank = [...listed, ...Array.from({ length: Math.max(0, threads.length - listed.length) }, (_, i) => listed.length + i)];
+    this.rank = new Uint32Array(threads.length);
+    this.byRank.forEach((t, k) => t < threads.length && (this.rank[t] = k));
     this.order = this.buildOrder();
   }
 
@@ -95,14 +107,14 @@ export class StatementIndex implements SourceStatements {
     return b.finish();
   }
 
-  /** Counting sort by placed position; threads in index order and each thread's events in order keep ties stable. */
+  /** Counting sort by placed position; threads in rank order and each thread's events in order keep ties stable. */
   private buildOrder(): Uint32Array {
     const n = this.tl.stepCount;
     const starts = new Uint32Array(n + 2);
     for (const g of this.threads) if (g) for (let i = 0; i < g.ownOps.length; i++) starts[anchorOf(g, i) + 1]++;
     for (let p = 1; p < starts.length; p++) starts[p] += starts[p - 1];
     const order = new Uint32Array(this.eventCount);
-    for (let t = 0; t < this.threads.length; t++) {
+    for (const t of this.byRank) {
       const g = this.threads[t];
       if (!g) continue;
       for (let i = 0; i < g.ownOps.length; i++) order[starts[anchorOf(g, i)]++] = this.base[t] + i;
@@ -168,7 +180,7 @@ export class StatementIndex implements SourceStatements {
     // events of t placed before (a, id) or at it
     return lowerBound(0, g.ownOps.length, (i) => {
       const ai = anchorOf(g, i);
-      return ai < a || (ai === a && base + i <= id);
+      return ai < a || (ai === a && (base + i === id || this.tieBefore(base + i, id)));
     }) - 1;
   }
 
@@ -318,7 +330,14 @@ export class StatementIndex implements SourceStatements {
   /** Whether global id x comes before (a, id) in the total order. */
   private before(x: number, a: number, id: number): boolean {
     const ax = this.anchorOfId(x);
-    return ax < a || (ax === a && x < id);
+    return ax < a || (ax === a && this.tieBefore(x, id));
+  }
+
+  /** Of two events placed at the same position (global ids), whether x comes first: by thread rank, then in the thread's order. */
+  private tieBefore(x: number, y: number): boolean {
+    const tx = this.threadOfId(x);
+    const ty = this.threadOfId(y);
+    return tx === ty ? x < y : this.rank[tx] < this.rank[ty];
   }
 
   private anchorOfId(id: number): number {
