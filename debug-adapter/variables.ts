@@ -82,7 +82,9 @@ export class VariableStore {
     const fn = rt.frameFunction(t, frame);
     // A frame past the program's (the trace record's) shows the innermost program frame's values.
     if (fn === null && frame > 0) return this.scopes(t, 0);
-    const who = capsule ? `task ${tl.threads[t]?.id ?? t}` : `goroutine ${tl.label(t)}${fn !== null ? ` · ${fn}` : ''}`;
+    // At source level a frame in another function than the goroutine's own says which: `goroutine 0 main · dig`.
+    const inner = fn !== null && fn !== tl.threads[t]?.label ? ` · ${fn}` : '';
+    const who = capsule ? `task ${tl.threads[t]?.id ?? t}` : `goroutine ${tl.label(t)}${inner}`;
     const ref = this.ref(() => this.programValues(t, frame));
     if (rec.histories) this.watchedScopes.set(ref, t);
     scopes.push({ name: `Program (${who})`, variablesReference: ref, expensive: false, presentationHint: 'locals' });

@@ -237,6 +237,7 @@ describe('source level over DAP', () => {
     // The scope says whose frame it is; a watch in a selected frame reads that frame's n.
     const scopes = await s.dc.scopesRequest({ frameId: frames[2].id });
     assert.match(scopes.body.scopes[0].name, /^Program \(goroutine 0 main · sum\)$/);
+    assert.match((await s.dc.scopesRequest({ frameId: frames[3].id })).body.scopes[0].name, /^Program \(goroutine 0 main\)$/);
     const watch = await s.dc.evaluateRequest({ expression: 'n * 10', frameId: frames[2].id, context: 'watch' });
     assert.equal(watch.body.result, '30');
   });
