@@ -63,9 +63,10 @@ export async function run(): Promise<BenchResult[]> {
     if (!/FAITHFUL/.test(probed.value) || !/FAITHFUL/.test(plain.value)) throw new Error('a replay was not FAITHFUL');
     const rec = await readMflrr(trace);
     const tl = rec.timeline;
-    const built = timed(() => {
+    // In slices with yields, as the enrichment reads it (a cancel is heard half way).
+    const built = await timedAsync(async () => {
       const statements = new StatementProbes(copy.table);
-      const output = statements.parse(probed.value);
+      const output = await statements.parse(probed.value);
       const run = { flags: [], exitCode: 0, stdout: '', stderr: probed.value, output };
       return indexInstrumentedReplay(tl, run, statements, copy.table, program, names, tl.threadIndex('0'));
     });

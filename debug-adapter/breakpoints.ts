@@ -3,7 +3,8 @@
 // panic, divergence and fault flags into a byte per record; the non-zero bytes are listed once
 // per change, so a run visits only candidate records (binary search to the first, then in order).
 // Conditions, hit counts and log messages are looked at only for those candidates.
-import type { Recording } from '../replay-engine/model/recording';
+import { readyStatements, type Recording } from '../replay-engine/model/recording';
+import { dataChanges, type DataChanges } from './data-changes';
 import { evaluate, parseExpression, truthy, ExpressionError, type Expr } from './expression';
 import { hitMatches, parseHitCondition, type HitCondition } from './hit-condition';
 import { RecordScope } from './record-scope';
@@ -37,8 +38,6 @@ export interface BreakpointHit {
   text?: string;
   breakpointIds: number[];
   exception?: ExceptionFilter;
-  /** A data breakpoint's hit: the variable that changed (its thread is `thread`). */
-  changed?: string;
 }
 
 /** A divergence marked on a record: what the stop's description and the exception widget say. */
@@ -77,7 +76,13 @@ interface LineBreakpoint extends Common { record: number }
 type FunctionTarget = { type: 'kinds'; kinds: number[] } | { type: 'thread'; thread: number } | { type: 'panic' };
 interface FunctionBreakpoint extends Common { name: string; target: FunctionTarget; matches?: Uint32Array }
 
-interface DataBreakpoint extends Common { thread: number; name: string; changes: number[] }
+/** A data breakpoint: its changes as positions, and (source level) those met at statements. */
+export interface DataBreakpoint extends Common {
+  thread: number;
+  name: string;
+  changes: number[];
+  atStatements: DataChanges['atStatements'];
+}
 
 let nextId = 1;
 
@@ -386,26 +391,20 @@ export class BreakpointTable {
       if (t < 0 || !histories) {
         return { id, verified: false, message: histories ? `unknown data breakpoint '${req.dataId}'` : 'no variable values are known (machin --print did not run)' };
       }
-      const changes: number[] = [];
-      let last: string | undefined;
-      for (const e of histories.entries(name)) {
-        if (e.thread !== t) continue;
-        if (e.value !== last && changes[changes.length - 1] !== e.position) changes.push(e.position);
-        last = e.value;
-      }
-      const bp: DataBreakpoint = { id, thread: t, name, changes };
+      const found = dataChanges(histories, readyStatements(this.recording), t, name);
+      const bp: DataBreakpoint = { id, thread: t, name, changes: found.positions, atStatements: found.atStatements };
       const problem = this.compile(req, bp);
       if (problem) return { id, verified: false, message: problem };
       this.dataList.push(bp);
-      changes.forEach((p, i) => {
+      for (const { position, occurrence } of found.atRecords) {
         // A change after p ops is reached when op p-1 completes; a change at op 0 precedes every move.
-        if (p === 0) return;
-        const r = tl.recordOfStep(p - 1);
+        if (position === 0) continue;
+        const r = tl.recordOfStep(position - 1);
         let list = this.data.get(r);
         if (!list) this.data.set(r, (list = []));
-        list.push({ bp, occurrence: i + 1 });
+        list.push({ bp, occurrence });
         this.flags()[r] |= FLAG_DATA;
-      });
+      }
       return { id, verified: true };
     });
     this.asked.data = requests.map((req, i) => ({ ...req, id: results[i].id }));
@@ -425,6 +424,11 @@ export class BreakpointTable {
     if (a.data) this.setDataBreakpoints(a.data);
     const d = previous.reported;
     if (d && previous.recording.timeline.file === this.recording.timeline.file && d.record < this.recordCount) this.setDivergence(d);
+  }
+
+  /** The data breakpoints, whose changes met at statements SourceBreakpoints merges with the program's line breakpoints. */
+  get dataBreakpoints(): readonly DataBreakpoint[] {
+    return this.dataList;
   }
 
   /** Value changes of a data breakpoint, as positions (for tests and the history view). */
@@ -493,7 +497,6 @@ export class BreakpointTable {
       };
     }
     let ids: number[] | null = null;
-    let changed: string | undefined;
     let reason: StopReason = 'breakpoint';
     let stopThread = thread;
     if (flags & FLAG_LINE) {
@@ -503,7 +506,7 @@ export class BreakpointTable {
     if (flags & FLAG_DATA) {
       for (const { bp, occurrence } of this.data.get(r) ?? []) {
         if (this.passes(bp, r, bp.thread, occurrence, null)) {
-          if (!ids) { ids = []; reason = 'data breakpoint'; stopThread = bp.thread; changed = bp.name; }
+          if (!ids) { ids = []; reason = 'data breakpoint'; stopThread = bp.thread; }
           ids.push(bp.id);
         }
       }
@@ -520,7 +523,7 @@ export class BreakpointTable {
     }
     if (!ids) return null;
     const what = reason === 'data breakpoint' ? 'Value changed' : reason === 'function breakpoint' ? 'Function breakpoint' : 'Breakpoint';
-    return { reason, thread: stopThread, breakpointIds: ids, description: `${what} (${rec.describe(r).summary})`, changed };
+    return { reason, thread: stopThread, breakpointIds: ids, description: `${what} (${rec.describe(r).summary})` };
   }
 
   private functionMatches(bp: FunctionBreakpoint, r: number): boolean {

@@ -10,7 +10,8 @@ export type EvaluateResult =
   | { ok: true; result: string; type?: string; variablesReference: number }
   | { ok: false; message: string };
 
-export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, expression: string, thread: number, context: string | undefined): EvaluateResult {
+/** `frame`: the selected frame of the thread (0: the innermost); at source level names are that frame's values. */
+export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, expression: string, thread: number, context: string | undefined, frame = 0): EvaluateResult {
   let expr: Expr;
   try {
     expr = parseExpression(expression);
@@ -27,7 +28,7 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
   }
   let value;
   try {
-    value = evaluate(expr, new RecordScope(rt.recording, (name, t) => rt.valueOf(name, t)).at(r, rt.position, thread));
+    value = evaluate(expr, new RecordScope(rt.recording, (name, t) => rt.valueOf(name, t, t === thread ? frame : 0)).at(r, rt.position, thread));
   } catch (e) {
     return { ok: false, message: (e as Error).message };
   }

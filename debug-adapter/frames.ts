@@ -75,3 +75,8 @@ export function threadOfFrame(rt: ReplayRuntime | undefined, frameId: number | u
   const t = frameId !== undefined && Number.isInteger(frameId) && frameId > 0 ? Math.floor((frameId - 1) / FRAMES_PER_THREAD) : -1;
   return t >= 0 && t < n ? t : rt?.lastStop.thread ?? 0;
 }
+
+/** The place of a frame in its thread's stack (0: the innermost), from its id; 0 for none. */
+export function frameIndexOf(frameId: number | undefined): number {
+  return frameId !== undefined && Number.isInteger(frameId) && frameId > 0 ? (frameId - 1) % FRAMES_PER_THREAD : 0;
+}

@@ -80,13 +80,16 @@ function watchedAt(rt: ReplayRuntime, t: number): WatchedAtCursor | null {
   const r = current >= 0 ? current : rt.threads.firstRecord(t);
   const loc = r >= 0 ? rec.sourceLocation(r) : undefined;
   if (!loc) return null;
+  const where = { programPath: loc.path, functionLine: Math.max(0, loc.line - 1) };
+  // At source level every frame's own values, each beside the statement that stored it.
+  const onStack = rt.valuesOnStack(t, h.names);
+  if (onStack) return { ...where, ...onStack };
   const values: Record<string, string> = {};
   for (const name of h.names) {
     const v = rt.valueOf(name, t);
     if (v !== undefined) values[name] = v;
   }
-  const assigned = rt.assignedLines(t, h.names);
-  return { programPath: loc.path, functionLine: Math.max(0, loc.line - 1), values, ...(assigned ? { assignedLines: assigned } : {}) };
+  return { ...where, values };
 }
 
 /** DAP has no reason for the two ends of a recording: they are steps whose description says which end. */

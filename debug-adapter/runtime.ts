@@ -25,7 +25,7 @@
 // line breakpoints are met in that order between records, and the panic stops on the statement
 // that panicked. Without statements every move is by record, as above.
 import { basename } from 'node:path';
-import type { Recording } from '../replay-engine/model/recording';
+import { readyStatements, type Recording } from '../replay-engine/model/recording';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import type { DivergenceBody, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
@@ -91,7 +91,7 @@ export class ReplayRuntime {
 
   constructor(readonly recording: Recording, events: RuntimeEvents) {
     this.breakpoints = new BreakpointTable(recording, () => this.threads, () => this.findFaults(), (t, r) => events.log(t, r));
-    this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)));
+    this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)), () => this.breakpoints.dataBreakpoints);
     this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
   }
 
@@ -153,8 +153,7 @@ export class ReplayRuntime {
 
   /** The statements of the recording, once they are known (null: stepping is by record). */
   get statements(): SourceStatements | null {
-    const rec = this.recording;
-    return rec.sourceLevel?.state === 'ready' ? rec.statements ?? null : null;
+    return readyStatements(this.recording);
   }
 
   /** How many statement events have run at the current state. */
@@ -181,47 +180,67 @@ export class ReplayRuntime {
   }
 
   /**
-   * The value of watched variable `name` on thread t at the cursor: as of its current statement
-   * (what earlier statements stored) at source level, else as of the cursor's position.
+   * The value of watched variable `name` on thread t at the cursor: at source level, as of the
+   * statement of frame `frame` of its stack (0: the innermost; a caller's is the call it is
+   * making), from that frame's own stores (a recursive call's locals of the same name are not its
+   * caller's); else as of the cursor's position.
    */
-  valueOf(name: string, t: number): string | undefined {
+  valueOf(name: string, t: number, frame = 0): string | undefined {
     const h = this.recording.histories;
     if (!h) return undefined;
+    // A frame below the program's (the trace record's) sees what the innermost one does.
+    const f = frame > 0 && this.frameEvent(t, frame) === null ? 0 : frame;
+    const at = this.frameEvent(t, f);
+    if (at === null) return h.valueAt(name, t, this.position);
+    return this.entryInFrame(name, t, at, f)?.value;
+  }
+
+  /** The statement event frame `frame` of thread t stands at (null: no statements here, or no such frame). */
+  frameEvent(t: number, frame = 0): number | null {
     const s = this.statements;
-    const e = s && h.valueAtEvent ? this.statementOf(t) : -1;
-    if (s && e >= 0) return h.valueAtEvent!(name, t, e, s.positionOf(t, e), this.position);
-    return h.valueAt(name, t, this.position);
+    const e = s && this.recording.histories?.entryAtEvent ? this.statementOf(t) : -1;
+    if (!s || e < 0) return null;
+    if (frame === 0) return e;
+    return s.stack(t, e)[frame]?.event ?? null;
+  }
+
+  /** The function frame `frame` of thread t is in, at source level (null: not known). */
+  frameFunction(t: number, frame = 0): string | null {
+    const at = this.frameEvent(t, frame);
+    return at === null ? null : this.statements!.location(t, at).function;
+  }
+
+  /** The entry of `name` frame `frame` of thread t sees at its statement `at`: only the innermost frame sees its op's completion. */
+  private entryInFrame(name: string, t: number, at: number, frame: number) {
+    const s = this.statements!;
+    const anchor = s.positionOf(t, at);
+    return this.recording.histories!.entryAtEvent!(name, t, at, anchor, frame === 0 ? this.position : anchor, (stored) => s.sameFrame(t, name, stored, at));
   }
 
   /**
-   * The statement that stored the value of `name` that thread t has once record r is done, when
-   * it is placed after that record (its own position is the value's); null otherwise.
+   * At source level: the values of `names` each frame of thread t's stack sees at the cursor, with
+   * the 0-based line of the statement that stored each (a name in several frames: the innermost's),
+   * for inline values beside the program; null when the statements are not known.
    */
-  private assigning(name: string, t: number, r: number): { seq: number; value: string } | null {
-    const s = this.statements;
-    const h = this.recording.histories;
-    if (!s || !h) return null;
-    // Called for every data breakpoint a run meets: one search of the thread's own entries, not a scan.
-    const p = this.positionAt(r);
-    const entry = h.entryAt?.(name, t, p);
-    if (entry?.event === undefined || entry.position !== p) return null;
-    const event = s.storedBy(t, entry.event);
-    if (s.positionOf(t, event) !== p) return null;
-    return { seq: s.seqOf(t, event), value: entry.value };
-  }
-
-  /** At source level: each name's 0-based line of the statement that stored thread t's value at the cursor (null: not known). */
-  assignedLines(t: number, names: readonly string[]): Record<string, number> | null {
-    const h = this.recording.histories;
-    const s = this.statements;
-    const e = s && h?.entryAtEvent ? this.statementOf(t) : -1;
-    if (!s || !h?.entryAtEvent || e < 0) return null;
-    const lines: Record<string, number> = {};
-    for (const name of names) {
-      const entry = h.entryAtEvent(name, t, e, s.positionOf(t, e), this.position);
-      if (entry?.event !== undefined) lines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
+  valuesOnStack(t: number, names: readonly string[]): { values: Record<string, string>; assignedLines: Record<string, number> } | null {
+    const e = this.frameEvent(t);
+    if (e === null) return null;
+    const s = this.statements!;
+    const stack = s.stack(t, e);
+    const wanted = new Set(names);
+    const values: Record<string, string> = {};
+    const assignedLines: Record<string, number> = {};
+    for (let f = stack.length - 1; f >= 0; f--) {
+      for (const name of s.localsOf(stack[f].function) ?? names) {
+        if (!wanted.has(name)) continue;
+        const entry = this.entryInFrame(name, t, stack[f].event, f);
+        if (!entry) continue;
+        values[name] = entry.value;
+        if (entry.event !== undefined && entry.event >= 0) assignedLines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
+        else delete assignedLines[name];
+      }
     }
-    return lines;
+    return { values, assignedLines };
   }
 
   /** The record state a statement event stands at: the last record done before it. */
@@ -558,12 +577,9 @@ export class ReplayRuntime {
         while (forward ? i < list.length && list[i] <= last : i >= 0 && list[i] >= last) {
           const r = list[i];
           const hit = this.breakpoints.check(r, perRecord[r]);
-          // The panic is met at its statement below, not at its record; a value change at the
-          // statement that stored it, which may lie behind the cursor this way.
+          // The panic is met at its statement below, not at its record.
           const statementPanic = hit?.exception === 'panic' && panicQ !== null;
-          const by = hit?.changed !== undefined ? this.assigning(hit.changed, hit.thread, r) : null;
-          const passedChange = by !== null && (forward ? by.seq <= here : by.seq >= here);
-          if (hit && !statementPanic && !passedChange) {
+          if (hit && !statementPanic) {
             recordHit = { r, hit };
             break;
           }
@@ -583,7 +599,7 @@ export class ReplayRuntime {
       // The panic, at source level, is met at the statement that panicked.
       const panicStop = this.breakpoints.stopsOnPanic ? this.breakpoints.panicStop() : null;
       if (panicQ !== null && panicStop && (forward ? panicQ > here && panicQ <= to : panicQ < here && panicQ >= to)) {
-        if (!statementHit || (forward ? panicQ <= statementHit.seq : panicQ >= statementHit.seq)) statementHit = { seq: panicQ, breakpointIds: [], description: panicStop.description, stop: panicStop };
+        if (!statementHit || (forward ? panicQ <= statementHit.seq : panicQ >= statementHit.seq)) statementHit = { seq: panicQ, reason: panicStop.reason, breakpointIds: [], description: panicStop.description, stop: panicStop };
       }
       // Which comes first this way: a record sits between the events run before it and those after.
       const recordKey = recordHit ? this.passedAt(recordHit.r) - 0.5 : NaN;
@@ -592,20 +608,12 @@ export class ReplayRuntime {
         this.setState(this.recordOfSeq(q), q);
         this.lastStop = statementHit.stop
           ? toStop(statementHit.stop)
-          : { reason: 'breakpoint', thread: this.statements!.eventAt(q).thread, description: statementHit.description, breakpointIds: statementHit.breakpointIds };
+          : { reason: statementHit.reason, thread: this.statements!.eventAt(q).thread, description: statementHit.description, breakpointIds: statementHit.breakpointIds };
         return this.lastStop;
       }
       if (recordHit) {
-        // A value change stands on the statement that assigned it, when that statement ran
-        // after the record (a plain assignment; a received value arrives with its op's record).
-        const by = recordHit.hit.changed !== undefined ? this.assigning(recordHit.hit.changed, recordHit.hit.thread, recordHit.r) : null;
-        if (by !== null) {
-          const s = this.statements!;
-          const { thread, event } = s.eventAt(by.seq);
-          this.setState(this.recordOfSeq(by.seq), by.seq);
-          this.lastStop = { ...toStop(recordHit.hit), description: `Value changed: ${recordHit.hit.changed} becomes ${by.value} by this statement (line ${s.location(thread, event).line})` };
-          return this.lastStop;
-        }
+        // (A value a statement stored is met at that statement, above; one met at a record
+        // arrived with the record's op, as a received value does.)
         this.setState(recordHit.r);
         this.lastStop = toStop(recordHit.hit);
         return this.lastStop;

@@ -15,7 +15,7 @@ import { EVENT, REQUEST, type SetKeyResponseBody, type TargetArguments, type Too
 import { dataBreakpointInfo } from './data-breakpoint-info';
 import { evaluateInThread } from './evaluate';
 import { exceptionInfo } from './exception-info';
-import { threadFrames, threadOfFrame } from './frames';
+import { threadFrames, frameIndexOf, threadOfFrame } from './frames';
 import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from './launch-config';
 import { causalChainBody, cursorBody, dapReason, threadsBody, toolchainOutcome } from './reports';
 import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop } from './runtime';
@@ -243,7 +243,7 @@ export class FrozenRunSession extends TracedSession {
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
-    this.answer(response, () => ({ scopes: this.vars().scopes(threadOfFrame(this.runtime, args.frameId)) }));
+    this.answer(response, () => ({ scopes: this.vars().scopes(threadOfFrame(this.runtime, args.frameId), frameIndexOf(args.frameId)) }));
   }
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
@@ -430,7 +430,7 @@ export class FrozenRunSession extends TracedSession {
     // Never a notification: a watch and the console show the message in place; a hover over text
     // that is no name or field (VS Code sends the word under the mouse) just shows nothing.
     if (!rt || !vars) return this.fail(response, 1010, 'No recording is open.', false);
-    const res = evaluateInThread(rt, vars, args.expression, threadOfFrame(rt, args.frameId), args.context);
+    const res = evaluateInThread(rt, vars, args.expression, threadOfFrame(rt, args.frameId), args.context, frameIndexOf(args.frameId));
     if (!res.ok) return this.fail(response, 1080, res.message, false);
     response.body = { result: res.result, type: res.type, variablesReference: res.variablesReference };
     this.sendResponse(response);

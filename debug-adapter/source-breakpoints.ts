@@ -4,10 +4,14 @@
 // run order (the 3rd arrival is the 3rd whichever way the cursor moves), so it means the same
 // forward and backward. Conditions and log messages see the goroutine's values as of that
 // statement (StatementScope).
+//
+// A data breakpoint's changes that statements stored (data-changes.ts) are met here too, in the
+// same order: several stores between two ops are several stops, each on its statement. Their
+// conditions see the values just after the store, as a record-level data breakpoint's do.
 import { resolve } from 'node:path';
-import type { Recording } from '../replay-engine/model/recording';
+import { readyStatements, type Recording } from '../replay-engine/model/recording';
 import type { SourceStatements } from '../replay-engine/model/source-level';
-import { newBreakpointId, parseLogMessage, type BreakpointHit } from './breakpoints';
+import { newBreakpointId, parseLogMessage, type BreakpointHit, type DataBreakpoint, type StopReason } from './breakpoints';
 import { evaluate, parseExpression, truthy, type Expr, type Scope, type Value } from './expression';
 import { hitMatches, parseHitCondition, type HitCondition } from './hit-condition';
 import { lowerBound } from '../replay-engine/model/lower-bound';
@@ -26,18 +30,21 @@ export interface SourceBreakpointResult {
   message?: string;
 }
 
-interface SourceBreakpoint {
+/** What is met at statements: a line's arrivals, or a data breakpoint's stores. */
+interface Candidate {
   id: number;
-  line: number;
-  /** Arrivals at the line, as seqs ascending. */
+  /** Seqs it is met at, ascending. */
   hits: Uint32Array;
   condition?: Expr;
   hit?: HitCondition;
   log?: Array<string | Expr>;
+  /** A data breakpoint's: the variable, and each hit's 1-based change number and new value. */
+  data?: { name: string; occurrences: Uint32Array; values: string[] };
 }
 
 export interface StatementHit {
   seq: number;
+  reason: StopReason;
   breakpointIds: number[];
   description: string;
   /** A stop of another kind met at this statement (the panic), in place of a breakpoint's. */
@@ -50,6 +57,8 @@ export class StatementScope implements Scope {
     private readonly recording: Recording,
     private readonly statements: SourceStatements,
     private readonly seq: number,
+    /** The values just after the statement stored its own (a data breakpoint's), not before it ran. */
+    private readonly after = false,
   ) {}
 
   lookup(name: string): Value {
@@ -57,22 +66,25 @@ export class StatementScope implements Scope {
     if (name === 'thread' || name === 'goroutine') return this.recording.timeline.threads[thread].id;
     if (name === 'line') return this.statements.location(thread, event).line;
     if (name === 'function') return this.statements.location(thread, event).function;
-    const anchor = this.statements.positionOf(thread, event);
-    return this.recording.histories?.valueAtEvent?.(name, thread, event, anchor, anchor);
+    const s = this.statements;
+    const anchor = s.positionOf(thread, event);
+    // This frame's own values (a recursive call's locals of the same name are not its caller's).
+    return this.recording.histories?.valueAtEvent?.(name, thread, this.after ? event + 1 : event, anchor, anchor, (stored) => s.sameFrame(thread, name, stored, event));
   }
 }
 
 export class SourceBreakpoints {
-  private list: SourceBreakpoint[] = [];
+  private list: Candidate[] = [];
 
   constructor(
     private readonly recording: Recording,
     private readonly log: (text: string, seq: number) => void,
+    /** The data breakpoints (BreakpointTable's), whose stores by statements are met here. */
+    private readonly dataBreakpoints: () => readonly DataBreakpoint[] = () => [],
   ) {}
 
   private get statements(): SourceStatements | null {
-    const rec = this.recording;
-    return rec.sourceLevel?.state === 'ready' ? rec.statements ?? null : null;
+    return readyStatements(this.recording);
   }
 
   /** Whether `path` names the program the statements are in. */
@@ -82,7 +94,17 @@ export class SourceBreakpoints {
   }
 
   get any(): boolean {
-    return this.list.length > 0;
+    return this.list.length > 0 || this.dataBreakpoints().some((d) => d.atStatements.seqs.length > 0);
+  }
+
+  /** The line breakpoints and the data breakpoints' stores, together. */
+  private candidates(): Candidate[] {
+    const data = this.dataBreakpoints().filter((d) => d.atStatements.seqs.length > 0);
+    if (data.length === 0) return this.list;
+    return [
+      ...this.list,
+      ...data.map((d): Candidate => ({ id: d.id, hits: d.atStatements.seqs, condition: d.condition, hit: d.hit, log: d.log, data: { name: d.name, occurrences: d.atStatements.occurrences, values: d.atStatements.values } })),
+    ];
   }
 
   /** Replaces the breakpoints of the program file. */
@@ -98,7 +120,7 @@ export class SourceBreakpoints {
         const next = breakable[at];
         return { id, verified: false, line: b.line, message: `No statement starts on line ${b.line}${next !== undefined ? ` (the next one is on line ${next})` : ''}.` };
       }
-      const bp: SourceBreakpoint = { id, line: b.line, hits: s.lineHits(b.line) };
+      const bp: Candidate = { id, hits: s.lineHits(b.line) };
       try {
         if (b.condition?.trim()) bp.condition = parseExpression(b.condition);
         if (b.hitCondition?.trim()) {
@@ -121,16 +143,17 @@ export class SourceBreakpoints {
    */
   first(from: number, to: number, forward: boolean): StatementHit | null {
     const s = this.statements;
-    if (!s || this.list.length === 0 || (forward ? from > to : from < to)) return null;
+    const list = this.candidates();
+    if (!s || list.length === 0 || (forward ? from > to : from < to)) return null;
     // Candidates of all breakpoints, merged by walking each one's sorted hits from its start.
-    const cursors = this.list.map((bp) => {
+    const cursors = list.map((bp) => {
       const i = lowerBound(0, bp.hits.length, (k) => bp.hits[k] < from + (forward ? 0 : 1));
       return forward ? i : i - 1;
     });
     for (;;) {
       let best = -1;
       let bestSeq = forward ? Infinity : -Infinity;
-      this.list.forEach((bp, k) => {
+      list.forEach((bp, k) => {
         const q = bp.hits[cursors[k]];
         if (q === undefined) return;
         if (forward ? q <= to && q < bestSeq : q >= to && q > bestSeq) {
@@ -139,22 +162,31 @@ export class SourceBreakpoints {
         }
       });
       if (best < 0) return null;
-      const ids: number[] = [];
-      this.list.forEach((bp, k) => {
-        if (bp.hits[cursors[k]] !== bestSeq) return;
-        if (this.passes(bp, s, bestSeq, cursors[k] + 1)) ids.push(bp.id);
+      const met: Array<{ bp: Candidate; k: number }> = [];
+      list.forEach((bp, k) => {
+        const i = cursors[k];
+        if (bp.hits[i] !== bestSeq) return;
+        if (this.passes(bp, s, bestSeq, i)) met.push({ bp, k: i });
         cursors[k] += forward ? 1 : -1;
       });
-      if (ids.length > 0) {
-        const { thread, event } = s.eventAt(bestSeq);
-        const loc = s.location(thread, event);
-        return { seq: bestSeq, breakpointIds: ids, description: `Breakpoint at line ${loc.line} (${loc.function})` };
-      }
+      if (met.length > 0) return this.hitAt(s, bestSeq, met);
     }
   }
 
-  private passes(bp: SourceBreakpoint, s: SourceStatements, seq: number, occurrence: number): boolean {
-    const scope = new StatementScope(this.recording, s, seq);
+  /** The stop at seq for what was met there: a line breakpoint's words, else the first data breakpoint's. */
+  private hitAt(s: SourceStatements, seq: number, met: Array<{ bp: Candidate; k: number }>): StatementHit {
+    const { thread, event } = s.eventAt(seq);
+    const loc = s.location(thread, event);
+    const breakpointIds = met.map((m) => m.bp.id);
+    const store = met.every((m) => m.bp.data) ? met[0] : null;
+    if (!store) return { seq, reason: 'breakpoint', breakpointIds, description: `Breakpoint at line ${loc.line} (${loc.function})` };
+    const { name, values } = store.bp.data!;
+    return { seq, reason: 'data breakpoint', breakpointIds, description: `Value changed: ${name} becomes ${values[store.k]} by this statement (line ${loc.line})` };
+  }
+
+  /** Condition, hit count, log message; `i` is the hit's index in the candidate's list. */
+  private passes(bp: Candidate, s: SourceStatements, seq: number, i: number): boolean {
+    const scope = new StatementScope(this.recording, s, seq, bp.data !== undefined);
     if (bp.condition) {
       let ok = false;
       try {
@@ -164,7 +196,7 @@ export class SourceBreakpoints {
       }
       if (!ok) return false;
     }
-    if (bp.hit && !hitMatches(bp.hit, occurrence)) return false;
+    if (bp.hit && !hitMatches(bp.hit, bp.data ? bp.data.occurrences[i] : i + 1)) return false;
     if (bp.log) {
       this.log(bp.log.map((p) => (typeof p === 'string' ? p : show(p, scope))).join(''), seq);
       return false;

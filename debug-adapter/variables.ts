@@ -68,18 +68,24 @@ export class VariableStore {
   }
 
   /**
-   * The scopes of thread t's frame: the program's values first (VS Code expands the first scope),
-   * then the record the cursor is on, what the thread consumed, and the run (collapsed).
+   * The scopes of frame `frame` of thread t: the program's values first (VS Code expands the first
+   * scope; at source level that frame's locals as of its statement), then the record the cursor is
+   * on, what the thread consumed, and the run (collapsed).
    */
-  scopes(t: number): DebugProtocol.Scope[] {
+  scopes(t: number, frame = 0): DebugProtocol.Scope[] {
     const rt = this.runtime;
     const rec = rt.recording;
     const tl = rt.timeline;
     const capsule = rec instanceof TcapRecording ? rec : null;
     const scopes: DebugProtocol.Scope[] = [];
     const r = rt.currentRecordOf(t);
-    const who = capsule ? `task ${tl.threads[t]?.id ?? t}` : `goroutine ${tl.label(t)}`;
-    const ref = this.ref(() => this.programValues(t));
+    const fn = rt.frameFunction(t, frame);
+    // A frame past the program's (the trace record's) shows the innermost program frame's values.
+    if (fn === null && frame > 0) return this.scopes(t, 0);
+    // At source level a frame in another function than the goroutine's own says which: `goroutine 0 main · dig`.
+    const inner = fn !== null && fn !== tl.threads[t]?.label ? ` · ${fn}` : '';
+    const who = capsule ? `task ${tl.threads[t]?.id ?? t}` : `goroutine ${tl.label(t)}${inner}`;
+    const ref = this.ref(() => this.programValues(t, frame));
     if (rec.histories) this.watchedScopes.set(ref, t);
     scopes.push({ name: `Program (${who})`, variablesReference: ref, expensive: false, presentationHint: 'locals' });
     scopes.push({ name: r >= 0 ? 'Record' : 'Next record', variablesReference: this.ref(() => this.recordVariables(r >= 0 ? r : rt.threads.firstRecord(t))), expensive: false });
@@ -96,9 +102,9 @@ export class VariableStore {
    * The program's values on thread t as of the cursor: the watched variables that have one, then
    * one line naming those that never got one from the toolchain, and why (not each on its own).
    */
-  programValues(t: number): DebugProtocol.Variable[] {
+  programValues(t: number, frame = 0): DebugProtocol.Variable[] {
     const rec = this.runtime.recording;
-    const out = this.watchedVariables(t);
+    const out = this.watchedVariables(t, frame);
     const h = rec.histories;
     if (!h) {
       const why = rec.timeline.format === 'tcap'
@@ -108,7 +114,7 @@ export class VariableStore {
       return out;
     }
     if (rec.timeline.format === 'mflrr') {
-      const none = h.names.filter((n) => h.entries(n).length === 0);
+      const none = this.namesOf(t, frame).filter((n) => h.entries(n).length === 0);
       if (none.length) {
         const shown = none.slice(0, 8).join(', ') + (none.length > 8 ? `, and ${none.length - 8} more` : '');
         out.push(this.plain('(no value)', `${shown}: machin --print gives no value for ${none.length === 1 ? 'it' : 'them'} (not a scalar, or never assigned)`, 'note'));
@@ -140,13 +146,25 @@ export class VariableStore {
     return out;
   }
 
-  watchedVariables(t: number): DebugProtocol.Variable[] {
+  /** The watched names frame `frame` of thread t shows: its function's own (and the globals) at source level, else all. */
+  private namesOf(t: number, frame: number): readonly string[] {
+    const rt = this.runtime;
+    const h = rt.recording.histories;
+    if (!h) return [];
+    const fn = rt.frameFunction(t, frame);
+    const own = fn !== null ? rt.statements?.localsOf(fn) : null;
+    if (!own) return h.names;
+    const watched = new Set(h.names);
+    return own.filter((n) => watched.has(n));
+  }
+
+  watchedVariables(t: number, frame = 0): DebugProtocol.Variable[] {
     const rt = this.runtime;
     const h = rt.recording.histories;
     if (!h) return [];
     const out: DebugProtocol.Variable[] = [];
-    for (const name of h.names) {
-      const v = rt.valueOf(name, t);
+    for (const name of this.namesOf(t, frame)) {
+      const v = rt.valueOf(name, t, frame);
       if (v !== undefined) out.push({ ...this.plain(name, v, 'watched', name), presentationHint: { attributes: ['readOnly'] } });
     }
     return out;

@@ -18,12 +18,17 @@ import type { ToolchainOptions } from '../open-options';
 import { attachProgram } from './attach-program';
 import { findMachin, readMachinVersion, type MachinTool } from './find-machin';
 import { findProgram, readTracedProgram } from './find-program';
-import type { SourceLevelStatus } from '../model/source-level';
+import type { ProgramVariables, SourceLevelStatus } from '../model/source-level';
+import { CancelledReading } from './machin-output';
 import { runMachinReplay, type ReplayRun } from './run-replay';
 import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay';
 import { assignedVariables, parseMflProgram, type MflProgram } from './mfl-source';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
 import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
+import { causallySureEvents } from './source/causal-spawns';
+import type { StatementTable } from './source/instrument';
+import { probePlacer } from './probe-position';
+import type { Timeline } from '../model/timeline';
 import { instrumentedReplayDiffers } from './source/trust-check';
 import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
 
@@ -116,7 +121,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       };
       if (instrumented) {
         const attach = () => program && attachProgram(recording, program);
-        await sourceLevelReplays({ recording, machin, copy, instrumented, program: found.path, names, options, warn, progress, merge, panicKnown, attach });
+        await sourceLevelReplays({ recording, machin, copy, instrumented, program: found.path, names, variables: programVariables(program!), options, warn, progress, merge, panicKnown, attach });
         return;
       }
       // One replay answers everything: --verify and --print only switch on parts of machin's
@@ -176,6 +181,8 @@ interface SourceLevelContext {
   program: string;
   /** The program's variables to print. */
   names: string[];
+  /** Which of them each function binds (frames show their own). */
+  variables: ProgramVariables;
   options: ToolchainOptions;
   warn: (code: string, message: string) => void;
   progress: (message: string) => void;
@@ -195,6 +202,8 @@ interface SourceLevelContext {
 async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   const { recording, machin, copy, instrumented, options, warn, progress, merge } = c;
   const tl = recording.timeline;
+  // A long output is read and indexed in slices: how far, between two of them.
+  const sliced = (what: string) => ({ signal: options.signal, onSlice: (done: number) => progress(`${what}: ${Math.round(done * 100)}%`) });
   progress('machin: replaying the trace for the panic and the verdict');
   const first = await replays(machin, copy.file, ['--verify'], false, options, warn);
   await merge(first);
@@ -207,14 +216,15 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   }
 
   const trace = await retargetTraceCopy(copy, instrumented.file);
-  const flags = ['--verify', '--print', [...c.names, ...instrumented.table.probeNames].join(',')];
+  const flags = ['--verify', '--print', [...c.names, ...instrumented.table.paramProbes.map((p) => p.probe), ...instrumented.table.probeNames].join(',')];
   progress('machin: replaying against the instrumented program (statements and values)');
   let run: ReplayRun | null = null;
   let why: string | null = null;
   const statements = new StatementProbes(instrumented.table);
   try {
-    run = await runMachinReplay(machin, trace, flags, options, (stderr) => statements.parse(stderr));
+    run = await runMachinReplay(machin, trace, flags, options, (stderr) => statements.parse(stderr, sliced('reading the statements machin printed')));
   } catch (err) {
+    if (err instanceof CancelledReading) throw cancelled();
     if (!(err instanceof RecordingError) || err.code === 'cancelled') throw err;
     why = `the replay against the instrumented program failed: ${err.message}`;
   }
@@ -242,7 +252,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   };
   if (why || !run) return fallBack(why ?? 'no instrumented replay');
 
-  if (options.signal?.aborted) throw new RecordingError('cancelled', 'machin bridge: cancelled');
+  if (options.signal?.aborted) throw cancelled();
   progress('building the statement index');
   // The goroutine whose end ends the run (as merge-replay.ts counts it): values and statements
   // another goroutine stores after that goroutine's last op race with the exit and are left out.
@@ -257,18 +267,54 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
     if (tl.threads.length > threadsBefore) c.attach();
     if (!run.output.deadlock) ender = tl.threadIndex(panicked ?? '0');
   }
+  // A goroutine with no op of its own whose `go` started one that surely did something surely ran
+  // up to that `go`: it becomes a thread, with those statements.
+  const bySpawn = ender >= 0 ? sureBySpawn(tl, statements, instrumented.table, ender) : null;
+  if (bySpawn) {
+    const threadsBefore = tl.threads.length;
+    addUnrecordedGoroutines(tl, [], warn, statements.goroutines.filter((_, g) => bySpawn[g] > 0));
+    if (tl.threads.length > threadsBefore) c.attach();
+  }
   let indexed;
   try {
-    indexed = indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, ender);
+    indexed = await indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, ender, sliced('building the statement index'), bySpawn);
   } catch (err) {
+    if (err instanceof CancelledReading) throw cancelled();
     // probes that are no walk of the table (never seen from machin 0.137.0): nothing from this replay is shown
     return fallBack(`the instrumented replay's statements could not be indexed (${err instanceof Error ? err.message : String(err)})`);
   }
   const { index, values } = indexed;
   await merge([values], true);
+  index.variables = c.variables;
   recording.statements = index;
   setSourceLevel(recording, { state: 'ready' });
   progress(`statement index ready: ${index.eventCount} statements executed`);
+}
+
+/** causallySureEvents over the timeline's own ops: what each goroutine with none surely ran. */
+function sureBySpawn(tl: Timeline, probes: StatementProbes, table: StatementTable, ender: number): Uint32Array {
+  const placer = probePlacer(tl);
+  const opsOf = (id: string) => {
+    const t = tl.threadIndex(id);
+    return t < 0 ? 0 : placer.ownOps(t).length;
+  };
+  const didSureOp = (id: string) => {
+    const t = tl.threadIndex(id);
+    return t >= 0 && opsOf(id) > 0 && placer.sureOwnOps(t, ender) > 0;
+  };
+  return causallySureEvents(probes, table, (id) => opsOf(id) > 0, didSureOp);
+}
+
+function programVariables(program: MflProgram): ProgramVariables {
+  const functions = [...program.functions.values()];
+  return {
+    locals: new Map(functions.map((f) => [f.name, f.assigned])),
+    globals: new Set(program.globals),
+  };
+}
+
+function cancelled(): RecordingError {
+  return new RecordingError('cancelled', 'machin bridge: cancelled');
 }
 
 function setSourceLevel(rec: Recording, status: SourceLevelStatus): void {

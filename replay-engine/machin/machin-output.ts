@@ -80,7 +80,55 @@ export interface ProbeSink {
 
 /** Parse the stderr of one `machin replay` run. */
 export function parseReplayOutput(stderr: string, sink?: ProbeSink): ReplayOutput {
-  const out: ReplayOutput = {
+  const pass = new ProbePass(stderr, sink);
+  pass.scan(stderr.length);
+  return parseLines(pass.lines, pass.out);
+}
+
+/** How a long output is read in slices, with a yield to the event loop between two. */
+export interface SlicedReading {
+  /** Aborted: the reader throws CancelledReading at the next yield. */
+  signal?: AbortSignal;
+  /** How far it got (0..1), at each yield. */
+  onSlice?: (done: number) => void;
+  /** The slice's size (characters, events): tests make it small. */
+  size?: number;
+}
+
+/** Characters of machin's output scanned between two yields of parseReplayOutputInSlices (~50 ms). */
+const SLICE_CHARS = 8 << 20;
+
+/**
+ * parseReplayOutput for a long output (an instrumented replay prints a statement probe per
+ * statement run: tens of MB), in slices, so a cancel is heard half way.
+ */
+export async function parseReplayOutputInSlices(stderr: string, sink: ProbeSink, reading: SlicedReading = {}): Promise<ReplayOutput> {
+  const pass = new ProbePass(stderr, sink);
+  const size = reading.size ?? SLICE_CHARS;
+  while (pass.at < stderr.length) {
+    pass.scan(Math.min(stderr.length, pass.at + size));
+    if (pass.at >= stderr.length) break;
+    reading.onSlice?.(pass.at / stderr.length);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (reading.signal?.aborted) throw new CancelledReading();
+  }
+  return parseLines(pass.lines, pass.out);
+}
+
+/** Thrown by the sliced readers of machin's output on a cancel (the caller says it in its own words). */
+export class CancelledReading extends Error {
+  constructor() {
+    super('cancelled while reading machin\'s output');
+  }
+}
+
+/**
+ * The first pass: every probe, straight from the text and in order (a replay can print millions);
+ * the other lines are kept, in order, for the line parser (parseLines). Resumable: `scan(limit)`
+ * goes on from `at` over the lines that start before `limit`.
+ */
+class ProbePass {
+  readonly out: ReplayOutput = {
     panic: null,
     verify: null,
     probes: [],
@@ -89,37 +137,52 @@ export function parseReplayOutput(stderr: string, sink?: ProbeSink): ReplayOutpu
     failure: null,
     unknown: [],
   };
-  // First every probe, straight from the text and in order (a replay can print millions); the
-  // other lines are kept, in order, for the line parser below.
-  const lines: string[] = [];
-  const fast = sink ? new FastTake(sink) : null;
-  const add = (goroutine: string, name: string, value: string, op: number) => {
-    if (sink?.names.has(name)) return sink.take(goroutine, value === '' ? NaN : Number(value), op);
-    sink?.beforeValue?.(goroutine);
-    out.probes.push({ goroutine, name, value, op });
-  };
-  for (let s = 0; s < stderr.length; ) {
-    const nl = stderr.indexOf('\n', s);
-    const e = nl < 0 ? stderr.length : nl;
-    const end = e > s && stderr.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
-    if (matchAt(stderr, s, 'probe ')) {
-      const next = fast?.line(stderr, s, end) ?? probeAt(stderr, s, end, add);
-      if (next >= 0) {
-        s = next;
-        continue;
-      }
-    } else if (stderr.startsWith('panic: probe ', s)) {
-      // machin writes `panic: ` and the message apart: another goroutine's probe can come between
-      const next = probeAt(stderr, s + 7, end, add);
-      if (next >= 0) {
-        lines.push(`panic: ${PROBE_TAKEN}`);
-        s = next;
-        continue;
-      }
-    }
-    lines.push(stderr.slice(s, end));
-    s = e + 1;
+  readonly lines: string[] = [];
+  at = 0;
+  private readonly fast: FastTake | null;
+  private readonly add: (goroutine: string, name: string, value: string, op: number) => void;
+
+  constructor(private readonly stderr: string, sink?: ProbeSink) {
+    this.fast = sink ? new FastTake(sink) : null;
+    const probes = this.out.probes;
+    this.add = (goroutine, name, value, op) => {
+      if (sink?.names.has(name)) return sink.take(goroutine, value === '' ? NaN : Number(value), op);
+      sink?.beforeValue?.(goroutine);
+      probes.push({ goroutine, name, value, op });
+    };
   }
+
+  scan(limit: number): void {
+    const { stderr, fast, add, lines } = this;
+    let s = this.at;
+    while (s < limit) {
+      const nl = stderr.indexOf('\n', s);
+      const e = nl < 0 ? stderr.length : nl;
+      const end = e > s && stderr.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
+      if (matchAt(stderr, s, 'probe ')) {
+        const next = fast?.line(stderr, s, end) ?? probeAt(stderr, s, end, add);
+        if (next >= 0) {
+          s = next;
+          continue;
+        }
+      } else if (stderr.startsWith('panic: probe ', s)) {
+        // machin writes `panic: ` and the message apart: another goroutine's probe can come between
+        const next = probeAt(stderr, s + 7, end, add);
+        if (next >= 0) {
+          lines.push(`panic: ${PROBE_TAKEN}`);
+          s = next;
+          continue;
+        }
+      }
+      lines.push(stderr.slice(s, end));
+      s = e + 1;
+    }
+    this.at = s;
+  }
+}
+
+/** The second pass: the lines that are not probes (and multi-line probes the first pass left). */
+function parseLines(lines: string[], out: ReplayOutput): ReplayOutput {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];

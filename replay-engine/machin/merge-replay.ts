@@ -137,12 +137,15 @@ function historiesFrom(
   probes.forEach((pr, j) => {
     const thread = threadFor(tl, pr.goroutine, warn);
     // Left out: a value machin prints in some replays and not in others (probe-position.ts).
-    if (ender >= 0 && !placer.alwaysPrinted(thread, pr.op, ender)) {
+    // (A goroutine with no op of its own: a value its kept statement stored was printed in every
+    // replay, as that statement ran in every one: causal-spawns.ts.)
+    const keptByStatement = events !== undefined && events[j] >= 0 && placer.ownOps(thread).length === 0;
+    if (ender >= 0 && !keptByStatement && !placer.alwaysPrinted(thread, pr.op, ender)) {
       racing++;
       return;
     }
     const entry: NamedHistoryEntry = { name: pr.name, thread, position: placer.place(thread, pr.op), value: pr.value };
-    if (events && events[j] >= 0) entry.event = events[j];
+    if (events && events[j] >= -1) entry.event = events[j];
     entries.push(entry);
   });
   if (racing > 0) {

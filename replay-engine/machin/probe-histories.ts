@@ -59,17 +59,24 @@ export class ProbeHistories implements ValueHistories {
     return after === 0 ? undefined : own[after - 1];
   }
 
-  valueAtEvent(name: string, thread: number, event: number, anchor: number, p: number): string | undefined {
-    return this.entryAtEvent(name, thread, event, anchor, p)?.value;
+  valueAtEvent(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): string | undefined {
+    return this.entryAtEvent(name, thread, event, anchor, p, accept)?.value;
   }
 
-  entryAtEvent(name: string, thread: number, event: number, anchor: number, p: number): HistoryEntry | undefined {
+  entryAtEvent(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): HistoryEntry | undefined {
     const own = this.byThread.get(name)?.get(thread);
     if (!own || own.length === 0 || own[0].event === undefined) return undefined;
-    // Entries in the thread's order, so their events never decrease: the last stored before this event...
-    let last = lowerBound(0, own.length, (i) => (own[i].event ?? -1) < event) - 1;
-    // ...then what this event stored after its op completed, once the cursor is past that op.
-    for (let i = last + 1; i < own.length && own[i].event === event; i++) if (own[i].position > anchor && own[i].position <= p) last = i;
-    return last < 0 ? undefined : own[last];
+    // Entries in the thread's order, so their events never decrease: what this event stored after
+    // its op completed, once the cursor is past that op...
+    const before = lowerBound(0, own.length, (i) => (own[i].event ?? -1) < event);
+    const completed = (i: number) => own[i].position > anchor && own[i].position <= p;
+    let last = before - 1;
+    for (let i = before; i < own.length && own[i].event === event; i++) if (completed(i)) last = i;
+    // ...else the last stored before this event (by a statement `accept` takes: one of this frame's).
+    for (let i = last; i >= 0; i--) {
+      if (i >= before && !completed(i)) continue;
+      if (!accept || accept(own[i].event!)) return own[i];
+    }
+    return undefined;
   }
 }

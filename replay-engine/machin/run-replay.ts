@@ -31,7 +31,7 @@ export async function runMachinReplay(
   flags: string[],
   options: ToolchainOptions,
   /** How its stderr is read (the instrumented replay takes its statement probes while parsing). */
-  parse: (stderr: string) => ReplayOutput = parseReplayOutput,
+  parse: (stderr: string) => ReplayOutput | Promise<ReplayOutput> = parseReplayOutput,
 ): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
   options.onOutput?.(`$ ${machin.path} ${args.join(' ')}\n`);
@@ -53,7 +53,7 @@ export async function runMachinReplay(
     throw err;
   }
   options.onOutput?.(`[exit ${result.exitCode}]\n`);
-  return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: parse(result.stderr) };
+  return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: await parse(result.stderr) };
 }
 
 /**

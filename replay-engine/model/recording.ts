@@ -73,7 +73,8 @@ export interface HistoryEntry {
   value: string;
   /**
    * The statement event of `thread` that assigned it (source-level: recording.statements), when
-   * the values came from the replay that also gave the statements.
+   * the values came from the replay that also gave the statements. -1: before the goroutine's
+   * first statement (the parameters of the function it runs).
    */
   event?: number;
 }
@@ -84,17 +85,18 @@ export interface ValueHistories {
   entries(name: string): HistoryEntry[];
   /** The value of `name` on `thread` as of position p: its last entry with position <= p. */
   valueAt(name: string, thread: number, p: number): string | undefined;
-  /** The entry valueAt reads: thread's last entry of `name` with position <= p. */
-  entryAt?(name: string, thread: number, p: number): HistoryEntry | undefined;
   /**
    * The value of `name` on `thread` when it stands at its statement event `event` (about to run
    * it, or blocked in it): what earlier statements stored, plus what this one stored once its op
    * completed (a receive's value, placed after `anchor`, the event's own position) when the
    * cursor is at position p past it. Undefined when entries carry no events.
    */
-  valueAtEvent?(name: string, thread: number, event: number, anchor: number, p: number): string | undefined;
-  /** The entry valueAtEvent reads (its `event` is the statement that stored it). */
-  entryAtEvent?(name: string, thread: number, event: number, anchor: number, p: number): HistoryEntry | undefined;
+  valueAtEvent?(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): string | undefined;
+  /**
+   * The entry valueAtEvent reads (its `event` is the statement that stored it). `accept`: only
+   * entries whose event it takes count (a frame's own: SourceStatements.sameFrame).
+   */
+  entryAtEvent?(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): HistoryEntry | undefined;
 }
 
 /** What every recording is, whatever its format. */
@@ -141,6 +143,11 @@ export interface CapsuleRecording extends RecordingBase {
 
 /** A recording, tagged by its format: `recording.format` narrows it (and its header). */
 export type Recording = TraceRecording | CapsuleRecording;
+
+/** The recording's statements once they are in and trusted (null: stepping is by record). */
+export function readyStatements(rec: Recording): SourceStatements | null {
+  return rec.sourceLevel?.state === 'ready' ? rec.statements ?? null : null;
+}
 
 export interface SourceLocation {
   /** Absolute path of the program source. */

@@ -8,7 +8,7 @@
 // - seq: an event's place in the one total order of all threads' events, 0..eventCount-1. It is
 //   the same in every replay: events are ordered by the position they are placed at (right after
 //   their thread's last completed own step, the rule of docs/value-positions.md), then by thread
-//   index, then by their own order. Events placed at position p come after step p-1 and before
+//   (parents before the goroutines they start: the threads' listing order), then by their own order. Events placed at position p come after step p-1 and before
 //   step p.
 
 export type StatementKind = 'entry' | 'statement' | 'return' | 'exit';
@@ -97,6 +97,21 @@ export interface SourceStatements {
    * calls end (`d := depth(3)` stores what depth's innermost `return 0` was the last probe before).
    */
   storedBy(thread: number, event: number): number;
+  /**
+   * Whether what event `stored` of the thread stored (as storedBy says) is a value of the frame
+   * event `at` is in: stored by the same call, or by a function literal (which may store what it
+   * captured), or `name` is a global. A recursive call's locals of the same name are not the caller's.
+   */
+  sameFrame(thread: number, name: string, stored: number, at: number): boolean;
+  /** The variables a function sees: its own, a function literal's enclosing ones, then the globals; null when not known. */
+  localsOf(fn: string): readonly string[] | null;
+}
+
+/** Which variables each function binds: the program's, read from its source. */
+export interface ProgramVariables {
+  /** By function name (`worker`, `main.func1`): its parameters and every name it binds. */
+  locals: ReadonlyMap<string, readonly string[]>;
+  globals: ReadonlySet<string>;
 }
 
 export type SourceLevelStatus =

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { recordProgram, type Recorded } from '../support/machin';
-import { DIGGER } from '../support/programs';
+import { DIGGER, RESHAPER, SUMMER } from '../support/programs';
 import { tempDir } from '../machin/support';
 import { buildAdapter, launchAndStop, machinEnv, moveAndStop, startAdapter, variablesOf, type Session } from './support';
 
@@ -18,9 +18,13 @@ const PROGRAM = DIGGER;
 const LOOP_LINE = 23; // total = total + v
 
 let rec: Recorded;
+let reshaper: Recorded;
+let summer: Recorded;
 before(async () => {
   await buildAdapter();
   rec = recordProgram(tempDir('dap-source-'), 'digger', PROGRAM);
+  reshaper = recordProgram(tempDir('dap-source-'), 'reshaper', RESHAPER);
+  summer = recordProgram(tempDir('dap-source-'), 'summer', SUMMER);
 });
 
 /** The top frames of a thread as `function line:column`, the program's frames only. */
@@ -144,22 +148,97 @@ describe('source level over DAP', () => {
     const main = await mainThread(s);
     const set = await s.dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: '0|total' }] });
     assert.equal(set.body.breakpoints[0].verified, true, JSON.stringify(set.body));
-    // total: 0, then 0 + 0 (no change), 0 + 10, 10 + 20: the changes to 10 and 30 are line 23's.
+    // total := 0 (line 19), then 0 + 0 (no change), 0 + 10, 10 + 20: the changes to 10 and 30 are line 23's.
     const stops: string[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const hit = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
       if (hit.body.reason !== 'data breakpoint') break;
       stops.push(`${(await programStack(s, hit.body.threadId!))[0]} ${hit.body.description}`);
     }
-    assert.ok(stops.includes(`main ${LOOP_LINE}:9 Value changed: total becomes 10 by this statement (line ${LOOP_LINE})`), stops.join('\n'));
-    assert.ok(stops.includes(`main ${LOOP_LINE}:9 Value changed: total becomes 30 by this statement (line ${LOOP_LINE})`), stops.join('\n'));
-    // Back from past the loop: the last change first, then the one before it, each on its statement.
+    const at = (line: number, column: number, v: number) => `main ${line}:${column} Value changed: total becomes ${v} by this statement (line ${line})`;
+    assert.deepEqual(stops, [at(19, 5, 0), at(LOOP_LINE, 9, 10), at(LOOP_LINE, 9, 30)], stops.join('\n'));
+    // Back from past the loop: the last change first, then the ones before it, each on its statement.
     const backs: string[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 3; i++) {
       const back = await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));
       assert.equal(back.body.reason, 'data breakpoint');
       backs.push(`${(await programStack(s, back.body.threadId!))[0]} ${back.body.description}`);
     }
-    assert.deepEqual(backs, [30, 10].map((v) => `main ${LOOP_LINE}:9 Value changed: total becomes ${v} by this statement (line ${LOOP_LINE})`));
+    assert.deepEqual(backs, [at(LOOP_LINE, 9, 30), at(LOOP_LINE, 9, 10), at(19, 5, 0)]);
+  });
+
+  test('a data breakpoint stops at each of several stores between two ops, forward and back', async () => {
+    s = await startAdapter(machinEnv());
+    await launchAndStop(s, { recording: reshaper.trace, stopOnEntry: true, timeLimitSeconds: 60 });
+    const main = await mainThread(s);
+    const set = await s.dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: '0|x' }] });
+    assert.equal(set.body.breakpoints[0].verified, true, JSON.stringify(set.body));
+    // x := <-ch takes 4 (line 8); then x + 1 = 5 (line 9), x * 2 = 10 (line 10), x + 3 = 13 (line
+    // 11), all before main's next op. The received value arrives with its op; each store after
+    // it is a stop of its own, on its statement.
+    const forward: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const hit = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+      if (hit.body.reason !== 'data breakpoint') break;
+      forward.push(`${(await programStack(s, main))[0]} x=${(await programValues(s, main)).x}`);
+    }
+    // At a statement the values are as of it (before it runs): the stop on line 9 still shows 4.
+    assert.deepEqual(forward.slice(-3), ['main 9:5 x=4', 'main 10:5 x=5', 'main 11:5 x=10'], forward.join('\n'));
+    assert.equal(forward.length, 4, forward.join('\n'));
+    const back: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const hit = await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));
+      assert.equal(hit.body.reason, 'data breakpoint', hit.body.description);
+      back.push(`${(await programStack(s, main))[0]} ${hit.body.description}`);
+    }
+    assert.deepEqual(back, [[11, 13], [10, 10], [9, 5]].map(([line, v]) => `main ${line}:5 Value changed: x becomes ${v} by this statement (line ${line})`));
+  });
+
+  test('a data breakpoint on stores between ops: a hit count counts changes, a condition sees the new value', async () => {
+    s = await startAdapter(machinEnv());
+    await launchAndStop(s, { recording: reshaper.trace, stopOnEntry: true, timeLimitSeconds: 60 });
+    const main = await mainThread(s);
+    // Changes of x: 4 (received), 5, 10, 13. The 3rd is `x = x * 2` on line 10.
+    await s.dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: '0|x', hitCondition: '3' }] });
+    const third = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+    assert.equal(`${(await programStack(s, main))[0]} ${third.body.description}`, 'main 10:5 Value changed: x becomes 10 by this statement (line 10)');
+    // A condition on the value just stored: the first store that makes x greater than 10 is line 11's.
+    await s.dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: '0|x', condition: 'x > 10' }] });
+    const big = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+    assert.equal(`${(await programStack(s, main))[0]} ${big.body.description}`, 'main 11:5 Value changed: x becomes 13 by this statement (line 11)');
+    const none = await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+    assert.notEqual(none.body.reason, 'data breakpoint');
+  });
+
+  test('each frame shows its own locals as of its statement: a recursive call\'s n is not its caller\'s', async () => {
+    s = await startAdapter(machinEnv());
+    await launchAndStop(s, { recording: summer.trace, stopOnEntry: true, timeLimitSeconds: 60 });
+    const main = await mainThread(s);
+    const source = { path: summer.program };
+    // `t := r + n` runs first in sum(1), after sum(0) returned: n is that frame's 1, not sum(0)'s 0.
+    await s.dc.setBreakpointsRequest({ source, breakpoints: [{ line: 5 }] });
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await moveAndStop(s, () => s.dc.continueRequest({ threadId: main }));
+      const v = await programValues(s, main);
+      seen.push(`n=${v.n} r=${v.r}`);
+    }
+    assert.deepEqual(seen, ['n=1 r=0', 'n=2 r=1', 'n=3 r=3']);
+    // Back to the first hit; the callers' frames are at their `r := sum(n - 1)`, each with its own n
+    // and no r yet; main's frame has main's variables and no n.
+    await s.dc.setBreakpointsRequest({ source, breakpoints: [{ line: 5, condition: 'n == 1' }] });
+    await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));
+    const frames = (await s.dc.stackTraceRequest({ threadId: main })).body.stackFrames.filter((f) => f.source?.path?.endsWith('.mfl'));
+    assert.deepEqual(frames.map((f) => `${f.name} ${f.line}`), ['sum 5', 'sum 4', 'sum 4', 'main 12']);
+    const values = await Promise.all(frames.map((f) => variablesOf(s, f.id, /^Program \(/)));
+    assert.deepEqual(values.slice(0, 3).map((v) => `n=${v.n} r=${v.r}`), ['n=1 r=0', 'n=2 r=undefined', 'n=3 r=undefined']);
+    assert.equal(values[3].k, '3');
+    assert.equal(values[3].n, undefined, JSON.stringify(values[3]));
+    // The scope says whose frame it is; a watch in a selected frame reads that frame's n.
+    const scopes = await s.dc.scopesRequest({ frameId: frames[2].id });
+    assert.match(scopes.body.scopes[0].name, /^Program \(goroutine 0 main · sum\)$/);
+    assert.match((await s.dc.scopesRequest({ frameId: frames[3].id })).body.scopes[0].name, /^Program \(goroutine 0 main\)$/);
+    const watch = await s.dc.evaluateRequest({ expression: 'n * 10', frameId: frames[2].id, context: 'watch' });
+    assert.equal(watch.body.result, '30');
   });
 });

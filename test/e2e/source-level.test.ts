@@ -2,7 +2,7 @@
 // crash trace stops on the program's statement that panicked (crash.mfl, line 12, `println(xs[idx])`)
 // with the editor on it, not on a trace record; Step Back goes to the statement before it in the
 // same goroutine (line 11), with the values as of it; the record stays in the Call Stack below the
-// program's frame.
+// program's frame; the timeline beside it draws and follows the cursor.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -38,6 +38,9 @@ test('Replay to Panic stops on the .mfl statement that panicked; Step Back goes 
     const editor = page.locator('.editor-group-container.active .monaco-editor').first();
     await editor.locator('.view-lines').getByText('println(xs[idx])').waitFor({ timeout: 30_000 });
     await page.locator('.tabs-container .tab.active', { hasText: 'crash.mfl' }).first().waitFor({ timeout: 30_000 });
+    // The timeline, moved beside the program, draws again (its webview reloads there) and follows
+    // the cursor: the panic's op, main's recv on line 10.
+    await vs.timeline().getByText('Record 3/4 · op 3/4 · 0 main · recv · crash.mfl:10', { exact: false }).first().waitFor({ timeout: 30_000 });
     await vs.shot('panic-on-statement');
     await page.locator('.debug-toolbar [aria-label="Step Back"]').click();
     await waitForRow(page, /^main\s*crash\.mfl\s*11:5/);

@@ -125,8 +125,9 @@ describe('enrich with the real machin, every fixture', () => {
       return Object.fromEntries(rec.timeline.threads.map((t) => [t.id, t.label]));
     };
     assert.deepEqual(await labels('crash/crash.mflrr'), { '0': 'main', '0.1': 'worker', '0.2': 'worker' });
-    // 0.1 (spawner) did no channel op, so the trace has no line for it.
-    assert.deepEqual(await labels('pipeline/pipeline.mflrr'), { '0': 'main', '0.1.1': 'source', '0.1.2': 'stage' });
+    // 0.1 (spawner) did no channel op, so the trace has no line for it; the goroutines it started
+    // did, so its statements up to its last `go` surely ran: it is a thread (added last).
+    assert.deepEqual(await labels('pipeline/pipeline.mflrr'), { '0': 'main', '0.1.1': 'source', '0.1.2': 'stage', '0.1': 'spawner' });
     assert.deepEqual(await labels('flaky/flaky.mflrr'), { '0': 'main', '0.1': 'feed', '0.2': 'feed' });
     assert.deepEqual(await labels('gopanic/gopanic.mflrr'), { '0': 'main', '0.1': 'divide', '0.2': 'divide' });
   });

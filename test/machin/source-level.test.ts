@@ -17,7 +17,7 @@ import type { SourceStatements } from '../../replay-engine/model/source-level';
 import { runningProcessCount } from '../../replay-engine/toolchain/run-process';
 import { machinPath, recordProgram, runMachin, scheduleOf } from '../support/machin';
 import { tempDir } from './support';
-import { DIGGER } from '../support/programs';
+import { DIGGER, SPAWNER } from '../support/programs';
 
 const MACHIN = machinPath();
 const PROGRAM = DIGGER;
@@ -176,12 +176,18 @@ describe('source level with the real machin: a loop, recursion, a panic', () => 
       });
     };
     assert.deepEqual(dump(b), dump(a));
-    for (const name of plain.histories!.names) {
-      const strip = (r: Recording) => r.histories!.entries(name).map(({ thread, position, value }) => ({ thread, position, value }));
-      assert.deepEqual(strip(a), strip(plain), name);
-      assert.deepEqual(strip(b), strip(plain), name);
+    const strip = (r: Recording, name: string) => r.histories!.entries(name).map(({ thread, position, value }) => ({ thread, position, value }));
+    // machin's --print has no parameters (n, xs, ch): source level adds them; the rest is the same.
+    const params = new Set(['n', 'xs', 'ch']);
+    for (const name of plain.histories!.names.filter((n) => !params.has(n))) {
+      assert.deepEqual(strip(a, name), strip(plain, name), name);
+      assert.deepEqual(strip(b, name), strip(plain, name), name);
     }
     assert.ok(plain.histories!.names.includes('got'));
+    // depth(3) and dig(xs, 3) each bind n = 3, 2, 1, 0 as they recurse, on main.
+    const main = a.timeline.threadIndex('0');
+    assert.deepEqual(a.histories!.entries('n').filter((e) => e.thread === main).map((e) => e.value), ['3', '2', '1', '0', '3', '2', '1', '0']);
+    assert.deepEqual(strip(b, 'n'), strip(a, 'n'));
   });
 });
 
@@ -266,6 +272,95 @@ esac`);
     assert.equal(rec.statements, null);
     assert.deepEqual(rec.sourceLevel, { state: 'unavailable', reason: 'cancelled' });
   });
+});
+
+describe('a goroutine with no op of its own', () => {
+  let spawner = '';
+  let spawnerDir = '';
+  before(() => {
+    spawnerDir = mkdtempSync(path.join(privateTmp, 'spawner-'));
+    spawner = recordProgram(spawnerDir, 'spawner', SPAWNER).trace;
+  });
+
+  it('its statements up to the last `go` whose goroutine surely sent are kept, the same in every replay; what follows races with the end', async () => {
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const rec = await readMflrr(spawner);
+      await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [spawnerDir], timeLimitMs: 30_000 });
+      assert.equal(rec.sourceLevel?.state, 'ready');
+      const s = rec.statements!;
+      const t = rec.timeline.threadIndex('0.1');
+      assert.ok(t >= 0, 'starter (0.1) is a thread');
+      const lines = Array.from({ length: s.eventsOf(t) }, (_, e) => `${s.location(t, e).function} ${s.location(t, e).line}`);
+      // entry (4), x := 1, go, x = x + 1, go (8); not line 9 nor the closing brace.
+      assert.deepEqual(lines, ['starter 4', 'starter 5', 'starter 6', 'starter 7', 'starter 8']);
+      // The values its kept statements stored: x = 1 and x = 2, not the racing 3.
+      assert.deepEqual(rec.histories!.entries('x').filter((e) => e.thread === t).map((e) => e.value), ['1', '2']);
+      seen.push(JSON.stringify(lines));
+    }
+    assert.equal(new Set(seen).size, 1);
+  });
+});
+
+/** 600,000 statements run with no op between them: machin prints ~29 MB of statement probes. */
+const LONG_LOOP = `func feed(ch) { ch <- 1 }
+func main() {
+    ch := make(chan int)
+    go feed(ch)
+    v := <-ch
+    i := 0
+    for i < 600000 {
+        i = i + v
+    }
+    println(str(i))
+}
+`;
+
+describe('a long instrumented replay is read and indexed in slices', () => {
+  let long = '';
+  let longDir = '';
+  before(() => {
+    longDir = mkdtempSync(path.join(privateTmp, 'long-'));
+    long = recordProgram(longDir, 'long', LONG_LOOP).trace;
+  });
+
+  async function enrichLong(abortAt: RegExp | null): Promise<{ rec: Recording; progress: string[]; result: Promise<void> }> {
+    const rec = await readMflrr(long);
+    const ac = new AbortController();
+    const progress: string[] = [];
+    const result = enrichWithMachin(rec, {
+      machinPath: MACHIN, programRoots: [longDir], timeLimitMs: 60_000, signal: ac.signal,
+      onToolchainProgress: (m) => {
+        progress.push(m);
+        if (abortAt?.test(m)) ac.abort();
+      },
+    });
+    return { rec, progress, result };
+  }
+
+  it('says how far reading and indexing got, and indexes every statement', async () => {
+    const { rec, progress, result } = await enrichLong(null);
+    await result;
+    assert.ok(progress.some((m) => /^reading the statements machin printed: \d+%$/.test(m)), progress.join('\n'));
+    assert.ok(progress.some((m) => /^building the statement index: \d+%$/.test(m)), progress.join('\n'));
+    assert.equal(rec.sourceLevel?.state, 'ready');
+    // main's 600,000 loop bodies, and its other statements and feed's.
+    assert.ok(rec.statements!.eventCount > 600_000, String(rec.statements!.eventCount));
+    assert.match(progress[progress.length - 1], /^statement index ready: \d+ statements executed$/);
+  });
+
+  for (const [what, at] of [['reading machin\'s output', /^reading the statements machin printed: /], ['building the index', /^building the statement index: /]] as const) {
+    it(`a cancel while ${what} stops there: the open is cancelled, no copy is left`, async () => {
+      const { rec, progress, result } = await enrichLong(at);
+      await assert.rejects(result, (e: unknown) => e instanceof RecordingError && e.code === 'cancelled');
+      // Nothing after the slice the cancel came in: no index, no later step.
+      assert.match(progress[progress.length - 1], at);
+      assert.equal(rec.statements, null);
+      assert.deepEqual(rec.sourceLevel, { state: 'unavailable', reason: 'cancelled' });
+      assert.equal(runningProcessCount(), 0);
+      assert.deepEqual(leftCopies(), []);
+    });
+  }
 });
 
 /** The first event of thread t at line:column. */

@@ -60,17 +60,19 @@ describe('statement index: placement among own ops', () => {
     assert.deepEqual([0, 2, 3].map((i) => index.recordBefore(W, i)), [-1, 0, 2]);
   });
 
-  it('one total order: by position, then thread, each goroutine\'s own order kept; seqOf and eventAt are inverse', () => {
+  it('one total order: by position, then parents before the goroutines they start, each goroutine\'s own order kept; seqOf and eventAt are inverse', () => {
     assert.equal(index.eventCount, 11);
     const seen = Array.from({ length: index.eventCount }, (_, q) => index.eventAt(q));
+    // main (0) ranks before worker (0.1), though worker is thread 0 (first in the trace)
+    const rank = (t: number) => (t === M ? 0 : 1);
     for (let q = 1; q < seen.length; q++) {
       const [a, b] = [seen[q - 1], seen[q]];
       const [pa, pb] = [index.positionOf(a.thread, a.event), index.positionOf(b.thread, b.event)];
-      assert.ok(pa < pb || (pa === pb && (a.thread < b.thread || (a.thread === b.thread && a.event < b.event))), `seq ${q}`);
+      assert.ok(pa < pb || (pa === pb && (rank(a.thread) < rank(b.thread) || (a.thread === b.thread && a.event < b.event))), `seq ${q}`);
     }
     for (let q = 0; q < seen.length; q++) assert.equal(index.seqOf(seen[q].thread, seen[q].event), q);
-    // worker (thread 0, first in the trace) before main at position 0
-    assert.deepEqual(seen.slice(0, 6).map((e) => `${e.thread}:${e.event}`), [`${W}:0`, `${W}:1`, `${M}:0`, `${M}:1`, `${M}:2`, `${M}:3`]);
+    // at position 0 main runs up to its first receive, `go worker(ch)` among it, before worker's entry
+    assert.deepEqual(seen.slice(0, 6).map((e) => `${e.thread}:${e.event}`), [`${M}:0`, `${M}:1`, `${M}:2`, `${M}:3`, `${W}:0`, `${W}:1`]);
   });
 
   it('the current statement of each goroutine as of a seq and as of a record', () => {

@@ -63,8 +63,9 @@ describe('MCP server with machin (the real one) on a trace', () => {
     assert.equal(got.causalChain.length, want.causalChain.length);
     assert.equal(got.panicAt.position, want.panic.op);
     assert.equal(got.panicAt.thread, want.panic.thread);
-    assert.deepEqual([...got.variables.items].sort(), ['a', 'b', 'idx']);
-    assert.equal(got.variables.total, 3);
+    // worker's parameter v too: the instrumented copy prints parameters (machin's --print shows none).
+    assert.deepEqual([...got.variables.items].sort(), ['a', 'b', 'idx', 'v']);
+    assert.equal(got.variables.total, 4);
     // The same file again: the same handle, no second read.
     assert.equal((await s.ok('open_recording', { path: CRASH })).recording, got.recording);
   });
@@ -108,18 +109,23 @@ describe('MCP server with machin (the real one) on a trace', () => {
 
   it('move until a variable changes: the data breakpoint, forward and back', async () => {
     const history = cli(['history', CRASH, 'idx', '--goroutine', '0']).entries as Array<{ op: number; value: string }>;
-    const changes = history.filter((e, i) => e.op > 0 && (i === 0 || e.value !== history[i - 1].value)).map((e) => e.op);
+    const changes = history.filter((e, i) => i === 0 || e.value !== history[i - 1].value).map((e) => e.op);
     const h = (await s.ok('open_recording', { path: CRASH })).recording;
     await s.ok('move', { recording: h, action: 'to_start' });
+    // At source level every store is a stop: `idx := 0` (line 7) before any op, then `idx = idx + a` (line 9).
     const first = await s.ok('move', { recording: h, action: 'continue', until: { variable: 'idx', thread: '0' } });
     assert.equal(first.stop.reason, 'data breakpoint');
     assert.equal(first.position, changes[0]);
+    assert.match(first.stop.description, /idx becomes 0 by this statement \(line 7\)/);
+    const second = await s.ok('move', { recording: h, action: 'continue', until: { variable: 'idx', thread: '0' } });
+    assert.equal(second.position, changes[1]);
+    assert.match(second.stop.description, /idx becomes 5 by this statement \(line 9\)/);
     const found = await s.ok('find_value_change', { recording: h, variable: 'idx', thread: '0', direction: 'backward' });
-    assert.equal(found.position, first.position);
-    assert.equal(found.byRecord.record, first.record);
-    await s.ok('move', { recording: h, action: 'goto', record: first.record + 1 });
+    assert.equal(found.position, second.position);
+    assert.equal(found.byRecord.record, second.record);
+    await s.ok('move', { recording: h, action: 'goto', record: second.record + 1 });
     const back = await s.ok('move', { recording: h, action: 'reverse_continue', until: { variable: 'idx', thread: '0' } });
-    assert.equal(back.position, changes[0]);
+    assert.equal(back.position, changes[1]);
     assert.equal(back.stop.reason, 'data breakpoint');
     assert.match(await s.error('move', { recording: h, action: 'continue', until: { variable: 'nosuch', thread: '0' } }), /takes no value/);
   });

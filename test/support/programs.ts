@@ -34,3 +34,61 @@ func main() {
     println(str(dig(xs, 3)))
 }
 `;
+
+// RESHAPER: main receives a value, then stores x three times with no op in between (lines 8 to
+// 10), then receives again. A data breakpoint on x must stop at each of those statements.
+export const RESHAPER = `func feeder(ch) {
+    ch <- 4
+    ch <- 100
+}
+func main() {
+    ch := make(chan int)
+    go feeder(ch)
+    x := <-ch
+    x = x + 1
+    x = x * 2
+    x = x + 3
+    y := <-ch
+    println(str(x + y))
+}
+`;
+
+// SUMMER: sum(n) calls itself before it uses n again (line 5): each frame's n is its own, not
+// the n its callee stored last.
+export const SUMMER = `func feed(ch) { ch <- 3 }
+func sum(n) {
+    if n == 0 { return 0 }
+    r := sum(n - 1)
+    t := r + n
+    return t
+}
+func main() {
+    ch := make(chan int)
+    go feed(ch)
+    k := <-ch
+    s := sum(k)
+    println(str(s))
+}
+`;
+
+// SPAWNER: goroutine 0.1 (starter) does no op of its own; it starts the two workers that send to
+// main. Its statements through its second `go` (line 8) surely ran; `x = x + 1` after it (line 9)
+// races with main's exit.
+export const SPAWNER = `func worker(ch, v) {
+    ch <- v
+}
+func starter(ch) {
+    x := 1
+    go worker(ch, x)
+    x = x + 1
+    go worker(ch, x)
+    x = x + 1
+}
+func main() {
+    ch := make(chan int)
+    go starter(ch)
+    a := <-ch
+    b := <-ch
+    println(str(a + b))
+}
+`;

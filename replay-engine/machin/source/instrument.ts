@@ -27,6 +27,8 @@ export interface StatementRow {
   endColumn: number;
   /** For a return: calls of program functions its values make, or null when not fixed. */
   returnCalls: number | null;
+  /** A `go` statement (it starts the goroutine's next child). */
+  spawns?: true;
 }
 
 export interface StatementTable {
@@ -36,6 +38,11 @@ export interface StatementTable {
   rows: StatementRow[];
   /** The probe local of each function-literal depth: index 0 for top-level functions. */
   probeNames: string[];
+  /**
+   * machin prints no parameter (`--print` shows what is assigned): each function's body starts
+   * by copying them to probe locals (`fr_arg_n := n;`), printed under `probe` and read as `param`.
+   */
+  paramProbes: Array<{ probe: string; param: string }>;
 }
 
 export interface InstrumentedProgram {
@@ -72,13 +79,18 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
   }
   const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
   const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
+  const params = [...new Set(model.functions.flatMap((f) => f.params))].filter((p) => p !== '_');
+  const paramProbe = chooseParamProbes(model.identifiers, params);
 
   // Insertions at source offsets; several may share an offset (an exit after the last statement).
   const inserts: Array<{ at: number; order: number; text: string }> = [];
   for (const s of model.statements) {
     const fn = model.functions[s.fn];
     const name = probeNames[fn.depth];
-    if (s.kind === 'entry') inserts.push({ at: fn.bodyOpen + 1, order: 0, text: ` ${name} := ${s.id}; ` });
+    if (s.kind === 'entry') {
+      const copies = fn.params.filter((p) => paramProbe.has(p)).map((p) => `${paramProbe.get(p)} := ${p}; `).join('');
+      inserts.push({ at: fn.bodyOpen + 1, order: 0, text: ` ${name} := ${s.id}; ${copies}` });
+    }
     else if (s.kind === 'exit') inserts.push({ at: fn.bodyClose, order: 2, text: ` ${name} = ${s.id}; ` });
     else inserts.push({ at: s.start, order: 1, text: `${name} = ${s.id}; ` });
   }
@@ -100,10 +112,20 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
   const rows = model.statements.map((s): StatementRow => {
     const start = at(s.start);
     const end = at(s.end);
-    return { id: s.id, kind: s.kind, fn: s.fn, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, returnCalls: s.returnCalls };
+    const row: StatementRow = { id: s.id, kind: s.kind, fn: s.fn, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, returnCalls: s.returnCalls };
+    if (s.spawns) row.spawns = true;
+    return row;
   });
   const functions = model.functions.map((f) => ({ name: f.name, parent: f.parent, entry: f.entry, exit: f.exit, line: at(f.funcStart).line }));
-  return { text, table: { functions, rows, probeNames } };
+  return { text, table: { functions, rows, probeNames, paramProbes: params.map((param) => ({ probe: paramProbe.get(param)!, param })) } };
+}
+
+/** `fr_arg_n` for parameter n; a suffix is added to the prefix until no name is one the program spells. */
+function chooseParamProbes(identifiers: Set<string>, params: string[]): Map<string, string> {
+  for (let k = 0; ; k++) {
+    const prefix = k === 0 ? 'fr_arg_' : `fr_arg${k}_`;
+    if (params.every((p) => !identifiers.has(prefix + p))) return new Map(params.map((p) => [p, prefix + p]));
+  }
 }
 
 /** `fr_stmt0`, `fr_stmt1`, ...; a suffix is added to the base until no name is one the program spells. */

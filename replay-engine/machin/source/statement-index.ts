@@ -19,10 +19,11 @@
 // The total order: by placed position, then thread index, then the thread's own order. A global id
 // (base[t] + i) names an event; `order` lists ids by seq. Within one position the ids ascend, so an
 // event's seq is one binary search over `order`, with no inverse array.
-import type { SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
+import type { ProgramVariables, SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
 import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
 import { probePlacer, type ProbePlacer } from '../probe-position';
+import { threadListingOrder } from '../../model/thread-order';
 import type { StatementTable } from './instrument';
 
 export interface StatementProbe {
@@ -67,8 +68,17 @@ export class StatementIndex implements SourceStatements {
   private readonly base: Uint32Array;
   /** Global ids by seq. */
   private readonly order: Uint32Array;
+  /**
+   * Each thread's rank among events placed at the same position: parents before children (the
+   * threads' listing order, `0` < `0.1` < `0.1.1` < `0.2`), so a goroutine's `go` comes before the
+   * first statements of the goroutine it starts.
+   */
+  private readonly rank: Uint32Array;
+  private readonly byRank: number[];
   private readonly placer: ProbePlacer;
   private breakable: number[] | null = null;
+  /** The variables each function binds (read from the program by the enrichment), null when not known. */
+  variables: ProgramVariables | null = null;
 
   constructor(
     readonly table: StatementTable,
@@ -83,6 +93,10 @@ export class StatementIndex implements SourceStatements {
     this.base = new Uint32Array(threads.length + 1);
     for (let t = 0; t < threads.length; t++) this.base[t + 1] = this.base[t] + (threads[t]?.statements.length ?? NO_EVENTS);
     this.eventCount = this.base[threads.length];
+    const listed = threadListingOrder(tl.threads);
+    this.byRank = [...listed, ...Array.from({ length: Math.max(0, threads.length - listed.length) }, (_, i) => listed.length + i)];
+    this.rank = new Uint32Array(threads.length);
+    this.byRank.forEach((t, k) => t < threads.length && (this.rank[t] = k));
     this.order = this.buildOrder();
   }
 
@@ -93,14 +107,14 @@ export class StatementIndex implements SourceStatements {
     return b.finish();
   }
 
-  /** Counting sort by placed position; threads in index order and each thread's events in order keep ties stable. */
+  /** Counting sort by placed position; threads in rank order and each thread's events in order keep ties stable. */
   private buildOrder(): Uint32Array {
     const n = this.tl.stepCount;
     const starts = new Uint32Array(n + 2);
     for (const g of this.threads) if (g) for (let i = 0; i < g.ownOps.length; i++) starts[anchorOf(g, i) + 1]++;
     for (let p = 1; p < starts.length; p++) starts[p] += starts[p - 1];
     const order = new Uint32Array(this.eventCount);
-    for (let t = 0; t < this.threads.length; t++) {
+    for (const t of this.byRank) {
       const g = this.threads[t];
       if (!g) continue;
       for (let i = 0; i < g.ownOps.length; i++) order[starts[anchorOf(g, i)]++] = this.base[t] + i;
@@ -166,7 +180,7 @@ export class StatementIndex implements SourceStatements {
     // events of t placed before (a, id) or at it
     return lowerBound(0, g.ownOps.length, (i) => {
       const ai = anchorOf(g, i);
-      return ai < a || (ai === a && base + i <= id);
+      return ai < a || (ai === a && (base + i === id || this.tieBefore(base + i, id)));
     }) - 1;
   }
 
@@ -280,6 +294,28 @@ export class StatementIndex implements SourceStatements {
     return this.eventsOf(thread) - 1;
   }
 
+  sameFrame(thread: number, name: string, stored: number, at: number): boolean {
+    if (this.variables?.globals.has(name)) return true;
+    const g = this.need(thread, at);
+    // (-1: before the goroutine's first statement, in its first frame.)
+    const f = g.frames[stored < 0 ? 0 : this.storedBy(thread, stored)];
+    return f === g.frames[at] || this.table.functions[g.frameFunction[f]].parent !== null;
+  }
+
+  localsOf(fn: string): readonly string[] | null {
+    const locals = this.variables?.locals;
+    if (!locals) return null;
+    const k = this.table.functions.findIndex((f) => f.name === fn);
+    if (k < 0) return null;
+    // A function literal sees its own and, captured, its enclosing functions' variables.
+    const names: string[] = [];
+    for (let f: number | null = k; f !== null; f = this.table.functions[f].parent) {
+      for (const n of locals.get(this.table.functions[f].name) ?? []) if (!names.includes(n)) names.push(n);
+    }
+    for (const n of this.variables!.globals) if (!names.includes(n)) names.push(n);
+    return names;
+  }
+
   storedBy(thread: number, event: number): number {
     const g = this.need(thread, event);
     let e = event;
@@ -294,7 +330,14 @@ export class StatementIndex implements SourceStatements {
   /** Whether global id x comes before (a, id) in the total order. */
   private before(x: number, a: number, id: number): boolean {
     const ax = this.anchorOfId(x);
-    return ax < a || (ax === a && x < id);
+    return ax < a || (ax === a && this.tieBefore(x, id));
+  }
+
+  /** Of two events placed at the same position (global ids), whether x comes first: by thread rank, then in the thread's order. */
+  private tieBefore(x: number, y: number): boolean {
+    const tx = this.threadOfId(x);
+    const ty = this.threadOfId(y);
+    return tx === ty ? x < y : this.rank[tx] < this.rank[ty];
   }
 
   private anchorOfId(id: number): number {
@@ -354,6 +397,7 @@ export class StatementIndexBuilder {
   private readonly threads: Array<ThreadBuilder | undefined> = [];
   private readonly placer: ProbePlacer;
   private leftOut = 0;
+  private readonly kept = new Map<number, number>();
 
   /** `ender`: the thread whose end ends the run (the one that panicked, else main); -1 for a deadlock. */
   constructor(
@@ -376,11 +420,19 @@ export class StatementIndexBuilder {
     let b = this.threads[thread];
     if (!b) this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread), this.placer.sureOwnOps(thread, this.ender));
     const k = b.ownOpsBefore(Math.min(op, this.tl.stepCount));
-    if (k >= b.sureOwnOps) {
+    if (k >= b.sureOwnOps && b.length >= (this.kept.get(thread) ?? 0)) {
       this.leftOut++;
       return -1;
     }
     return b.add(statement, k);
+  }
+
+  /**
+   * Keep thread t's first n events whatever the own-op rule says: they surely ran by causality
+   * (causal-spawns.ts). Before its first add.
+   */
+  keepFirst(thread: number, n: number): void {
+    this.kept.set(thread, n);
   }
 
   /** Thread t's events so far. */

@@ -17,6 +17,8 @@ export interface MflStatement {
   /** Source offsets: the statement's text (entry: the `func` keyword to the body's `{`; exit: the body's `}`). */
   start: number;
   end: number;
+  /** A `go` statement: running it starts the goroutine's next child. */
+  spawns?: true;
   /**
    * For a return: how many calls of the program's functions its values make, each of which
    * enters a frame before this one is left; null when that is not fixed by the text (a call
@@ -39,6 +41,8 @@ export interface MflFunctionBody {
   entry: number;
   /** The exit statement (the body's `}`), or null when the body ends with a return. */
   exit: number | null;
+  /** Its parameters, in order (not named results). */
+  params: string[];
 }
 
 export interface MflStatementModel {
@@ -187,13 +191,14 @@ class StatementParser {
     const func = this.expectText('func');
     const name = this.expect('ident').text;
     const params = this.paramList();
+    const args = [...params];
     if (this.at('(')) for (const r of this.paramList()) params.add(r);
     // contract clauses: `requires EXPR` / `ensures EXPR`
     while (this.peek().kind === 'ident' && (this.peek().text === 'requires' || this.peek().text === 'ensures')) {
       this.next();
       this.expr();
     }
-    this.functionBody(name, null, func.start, params);
+    this.functionBody(name, null, func.start, params, args);
   }
 
   private paramList(): Set<string> {
@@ -209,12 +214,13 @@ class StatementParser {
     return names;
   }
 
-  private functionBody(name: string, parent: number | null, funcStart: number, params: Set<string>): number {
+  /** `params`: every name the signature binds (results too); `args`: the parameters alone. */
+  private functionBody(name: string, parent: number | null, funcStart: number, params: Set<string>, args = [...params]): number {
     const open = this.expectText('{');
     const index = this.functions.length;
     const body: MflFunctionBody = {
       name, parent, depth: parent === null ? 0 : this.functions[parent].depth + 1,
-      funcStart, bodyOpen: open.start, bodyClose: -1, entry: 0, exit: null,
+      funcStart, bodyOpen: open.start, bodyClose: -1, entry: 0, exit: null, params: args,
     };
     this.functions.push(body);
     body.entry = this.add('entry', index, funcStart, open.end).id;
@@ -290,6 +296,7 @@ class StatementParser {
         case 'go':
           this.next();
           this.postfix();
+          s.spawns = true;
           break;
         case 'select':
           this.select(fn);

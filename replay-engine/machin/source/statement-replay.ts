@@ -5,7 +5,7 @@
 // The statement probes (over a million lines for a 1M-op run) are taken while machin's output is
 // parsed (StatementProbes, a machin-output ProbeSink) into typed columns, never made objects.
 import type { ProbeSink } from '../machin-output';
-import { parseReplayOutput, type ReplayOutput } from '../machin-output';
+import { CancelledReading, parseReplayOutputInSlices, type ReplayOutput, type SlicedReading } from '../machin-output';
 import type { Timeline } from '../../model/timeline';
 import type { ReplayRun } from '../run-replay';
 import type { StatementTable } from './instrument';
@@ -47,9 +47,9 @@ export class StatementProbes implements ProbeSink {
     this.names = new Set(table.probeNames);
   }
 
-  /** Parses a replay's stderr, taking the statement probes here. */
-  parse(stderr: string): ReplayOutput {
-    return parseReplayOutput(stderr, this);
+  /** Parses a replay's stderr, taking the statement probes here; in slices, so a cancel is heard (CancelledReading). */
+  parse(stderr: string, reading: SlicedReading = {}): Promise<ReplayOutput> {
+    return parseReplayOutputInSlices(stderr, this, reading);
   }
 
   take(goroutine: string, value: number, op: number): void {
@@ -90,14 +90,18 @@ export interface IndexedReplay {
   values: ReplayRun;
 }
 
+/** Statement events added to the index between two yields (a cancel is heard half way). */
+const EVENTS_PER_SLICE = 1 << 19;
+
 /**
- * Builds the index from the statement probes taken while the run was parsed. `ender`: the thread
+ * Builds the index from the statement probes taken while the run was parsed, in slices with a
+ * yield between them (`reading`: a cancel throws CancelledReading). `ender`: the thread
  * whose end ends the run (the one that panicked, else main), -1 for a deadlock. A goroutine that is
  * no thread of the timeline has no op in the trace, so unless it is the ender (which is a thread:
  * the panic made it one) or the run deadlocked (then every goroutine must already be a thread:
  * merge-replay.ts addUnrecordedGoroutines), its statements race with the run's end and are left out.
  */
-export function indexInstrumentedReplay(
+export async function indexInstrumentedReplay(
   tl: Timeline,
   run: ReplayRun,
   probes: StatementProbes,
@@ -105,18 +109,32 @@ export function indexInstrumentedReplay(
   file: string,
   valueNames: string[],
   ender: number,
-): IndexedReplay {
+  reading: SlicedReading = {},
+  /** By goroutine (its index in probes.goroutines): first events kept by causality (causal-spawns.ts). */
+  sureBySpawn: Uint32Array | null = null,
+): Promise<IndexedReplay> {
   if (probes.bad) throw new Error(`the instrumented replay's statement probes are not statement numbers: ${probes.bad}`);
   const threadOf = Int32Array.from(probes.goroutines, (g) => tl.threadIndex(g));
   if (ender < 0 && threadOf.some((t) => t < 0)) throw new Error('a goroutine of the instrumented replay is not a thread of the timeline');
   const builder = new StatementIndexBuilder(table, file, tl, ender);
+  if (sureBySpawn) sureBySpawn.forEach((n, g) => n > 0 && threadOf[g] >= 0 && builder.keepFirst(threadOf[g], n));
   const { goroutine, statement, op } = probes;
-  for (let k = 0; k < goroutine.length; k++) builder.add(threadOf[goroutine.data[k]], statement.data[k], op.data[k]);
+  const size = reading.size ?? EVENTS_PER_SLICE;
+  for (let from = 0; from < goroutine.length; from += size) {
+    const to = Math.min(goroutine.length, from + size);
+    for (let k = from; k < to; k++) builder.add(threadOf[goroutine.data[k]], statement.data[k], op.data[k]);
+    if (to === goroutine.length) break;
+    reading.onSlice?.(to / goroutine.length);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (reading.signal?.aborted) throw new CancelledReading();
+  }
   // A value's event: the statement probe it followed, kept (left-out events are a tail of their
   // thread's, and a value after one is left out of the history too).
   const events = Int32Array.from(probes.valueAfter.data.subarray(0, probes.valueAfter.length));
   const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
-  const values = run.output.probes;
+  // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
+  const params = new Map(table.paramProbes.map((p) => [p.probe, p.param]));
+  const values = params.size === 0 ? run.output.probes : run.output.probes.map((p) => (params.has(p.name) ? { ...p, name: params.get(p.name)! } : p));
   let last = '';
   let t = -1;
   for (let j = 0; j < values.length; j++) {
@@ -125,8 +143,9 @@ export function indexInstrumentedReplay(
       last = g;
       t = threads.get(g) ?? -1;
     }
-    if (t < 0 || events[j] >= builder.eventsOf(t)) events[j] = -1;
+    // (-1: before the goroutine's first statement, its first function's parameters; -2: not placed)
+    if (t < 0 || events[j] >= builder.eventsOf(t)) events[j] = -2;
   }
   const flags = valueNames.length > 0 ? ['--verify', '--print', valueNames.join(',')] : ['--verify'];
-  return { index: builder.finish(), values: { ...run, flags, probeEvents: events } };
+  return { index: builder.finish(), values: { ...run, output: { ...run.output, probes: values }, flags, probeEvents: events } };
 }
