@@ -15,7 +15,8 @@ export function piece(text: string): Uint8Array {
   return Buffer.from(text, 'utf8');
 }
 
-const HEX = new Uint16Array(256);
+/** Two hex digits of each byte as one little-endian 16-bit store. */
+export const HEX = new Uint16Array(256);
 {
   const digits = '0123456789abcdef';
   // Two hex digits as one little-endian 16-bit store: the first digit in the low byte.

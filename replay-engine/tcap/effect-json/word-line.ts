@@ -4,18 +4,13 @@
 // tide.now@1) around the holes (seq, task, data hex, the word's digits, and for tide.now@1 the
 // duration and the digits again), made once from the generic decoder's own JSON. Hot: written
 // through the sink's per-piece calls and room checks, these lines took about 40% more time.
-import type { ByteSink } from '../../byte-sink';
+import { HEX, type ByteSink } from '../../byte-sink';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
 import { writeDuration } from './word-results';
 
 /** Longest line this writes: the pieces are < 200 bytes, the holes < 100. */
 const LINE_ROOM = 512;
 
-const HEX = new Uint16Array(256);
-{
-  const digits = '0123456789abcdef';
-  for (let b = 0; b < 256; b++) HEX[b] = digits.charCodeAt(b >> 4) | (digits.charCodeAt(b & 15) << 8);
-}
 
 /** The constant pieces of one kind's line. */
 export interface WordLine {
