@@ -84,12 +84,7 @@ function watchedAt(rt: ReplayRuntime, t: number): WatchedAtCursor | null {
   // At source level every frame's own values, each beside the statement that stored it.
   const onStack = rt.valuesOnStack(t, h.names);
   if (onStack) return { ...where, ...onStack };
-  const values: Record<string, string> = {};
-  for (const name of h.names) {
-    const v = rt.valueOf(name, t);
-    if (v !== undefined) values[name] = v;
-  }
-  return { ...where, values };
+  return { ...where, values: Object.fromEntries(rt.valuesInFrame(t, 0, h.names)) };
 }
 
 /** DAP has no reason for the two ends of a recording: they are steps whose description says which end. */

@@ -186,13 +186,23 @@ export class ReplayRuntime {
    * caller's); else as of the cursor's position.
    */
   valueOf(name: string, t: number, frame = 0): string | undefined {
+    return this.valuesInFrame(t, frame, [name]).get(name);
+  }
+
+  /** valueOf for several names of one frame: the frame's statement is looked up once. */
+  valuesInFrame(t: number, frame: number, names: Iterable<string>): Map<string, string> {
+    const out = new Map<string, string>();
     const h = this.recording.histories;
-    if (!h) return undefined;
+    if (!h) return out;
     // A frame below the program's (the trace record's) sees what the innermost one does.
-    const f = frame > 0 && this.frameEvent(t, frame) === null ? 0 : frame;
-    const at = this.frameEvent(t, f);
-    if (at === null) return h.valueAt(name, t, this.position);
-    return this.entryInFrame(name, t, at, f)?.value;
+    let f = frame;
+    let at = this.frameEvent(t, f);
+    if (at === null && f > 0) at = this.frameEvent(t, (f = 0));
+    for (const name of names) {
+      const v = at === null ? h.valueAt(name, t, this.position) : this.entryInFrame(name, t, at, f)?.value;
+      if (v !== undefined) out.set(name, v);
+    }
+    return out;
   }
 
   /** The statement event frame `frame` of thread t stands at (null: no statements here, or no such frame). */

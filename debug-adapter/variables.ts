@@ -163,9 +163,9 @@ export class VariableStore {
     const h = rt.recording.histories;
     if (!h) return [];
     const out: DebugProtocol.Variable[] = [];
-    for (const name of this.namesOf(t, frame)) {
-      const v = rt.valueOf(name, t, frame);
-      if (v !== undefined) out.push({ ...this.plain(name, v, 'watched', name), presentationHint: { attributes: ['readOnly'] } });
+    // In the frame's order of names (a Map keeps it).
+    for (const [name, v] of rt.valuesInFrame(t, frame, this.namesOf(t, frame))) {
+      out.push({ ...this.plain(name, v, 'watched', name), presentationHint: { attributes: ['readOnly'] } });
     }
     return out;
   }

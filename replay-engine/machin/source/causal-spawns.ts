@@ -10,8 +10,8 @@ import type { StatementTable } from './instrument';
 /** A goroutine's statement probes, as the instrumented replay's parse keeps them (StatementProbes). */
 export interface ProbeColumns {
   goroutines: readonly string[];
-  goroutine: { data: Uint32Array; length: number };
-  statement: { data: Uint32Array; length: number };
+  goroutine: { view(): Int32Array };
+  statement: { view(): Int32Array };
 }
 
 /**
@@ -25,10 +25,11 @@ export function causallySureEvents(probes: ProbeColumns, table: StatementTable, 
   const count = new Uint32Array(n);
   /** Per goroutine: the event index of each `go` it ran, in order. */
   const spawnAt: number[][] = Array.from({ length: n }, () => []);
-  const { goroutine, statement } = probes;
+  const goroutine = probes.goroutine.view();
+  const statement = probes.statement.view();
   for (let k = 0; k < goroutine.length; k++) {
-    const g = goroutine.data[k];
-    if (table.rows[statement.data[k] - 1]?.spawns) spawnAt[g].push(count[g]);
+    const g = goroutine[k];
+    if (table.rows[statement[k] - 1]?.spawns) spawnAt[g].push(count[g]);
     count[g]++;
   }
   const index = new Map(probes.goroutines.map((id, g) => [id, g]));

@@ -24,6 +24,7 @@ import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
 import { probePlacer, type ProbePlacer } from '../probe-position';
 import { threadListingOrder } from '../../model/thread-order';
+import { Column } from './column';
 import type { StatementTable } from './instrument';
 
 export interface StatementProbe {
@@ -160,7 +161,7 @@ export class StatementIndex implements SourceStatements {
     const g = this.need(thread, event);
     const a = anchorOf(g, event);
     const id = this.base[thread] + event;
-    return lowerBound(0, this.order.length, (q) => this.before(this.order[q], a, id));
+    return lowerBound(0, this.order.length, (q) => this.before(this.order[q], a, id, thread));
   }
 
   eventAt(seq: number): StatementRef {
@@ -175,12 +176,13 @@ export class StatementIndex implements SourceStatements {
     if (!g || seq < 0) return -1;
     const last = Math.min(seq, this.eventCount - 1);
     const id = this.order[last];
-    const a = this.anchorOfId(id);
+    const tid = this.threadOfId(id);
+    const a = anchorOf(this.threads[tid]!, id - this.base[tid]);
     const base = this.base[thread];
     // events of t placed before (a, id) or at it
     return lowerBound(0, g.ownOps.length, (i) => {
       const ai = anchorOf(g, i);
-      return ai < a || (ai === a && (base + i === id || this.tieBefore(base + i, id)));
+      return ai < a || (ai === a && (thread === tid ? base + i <= id : this.rank[thread] < this.rank[tid]));
     }) - 1;
   }
 
@@ -327,17 +329,14 @@ export class StatementIndex implements SourceStatements {
     }
   }
 
-  /** Whether global id x comes before (a, id) in the total order. */
-  private before(x: number, a: number, id: number): boolean {
-    const ax = this.anchorOfId(x);
-    return ax < a || (ax === a && this.tieBefore(x, id));
-  }
-
-  /** Of two events placed at the same position (global ids), whether x comes first: by thread rank, then in the thread's order. */
-  private tieBefore(x: number, y: number): boolean {
+  /**
+   * Whether global id x comes before event `id` of thread t, placed at a, in the total order: by
+   * position, then (at the same one) by thread rank, then in the thread's own order.
+   */
+  private before(x: number, a: number, id: number, t: number): boolean {
     const tx = this.threadOfId(x);
-    const ty = this.threadOfId(y);
-    return tx === ty ? x < y : this.rank[tx] < this.rank[ty];
+    const ax = anchorOf(this.threads[tx]!, x - this.base[tx]);
+    return ax < a || (ax === a && (tx === t ? x < id : this.rank[tx] < this.rank[t]));
   }
 
   private anchorOfId(id: number): number {
@@ -360,36 +359,6 @@ export class StatementIndex implements SourceStatements {
 function anchorOf(g: ThreadStatements, i: number): number {
   const k = g.ownOps[i];
   return k === 0 ? 0 : g.ownOpIndices[k - 1] + 1;
-}
-
-/** A growable Int32 column: doubling, so building stays linear. */
-class Column {
-  private data: Int32Array;
-  length = 0;
-  constructor(initial = 64) {
-    this.data = new Int32Array(initial);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = v;
-  }
-  get(i: number): number {
-    return this.data[i];
-  }
-  int32(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
-  uint32(): Uint32Array {
-    return new Uint32Array(this.data.buffer.slice(0, this.length * 4));
-  }
-  /** Two bytes an entry when every value fits. */
-  narrow(max: number): Uint16Array | Uint32Array {
-    return max < 0x10000 ? Uint16Array.from(this.data.subarray(0, this.length)) : this.uint32();
-  }
 }
 
 /** Builds a StatementIndex from probes fed one by one (each thread's own in the order it ran them). */

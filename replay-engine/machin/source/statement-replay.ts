@@ -9,21 +9,8 @@ import { CancelledReading, parseReplayOutputInSlices, type ReplayOutput, type Sl
 import type { Timeline } from '../../model/timeline';
 import type { ReplayRun } from '../run-replay';
 import type { StatementTable } from './instrument';
+import { Column } from './column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
-
-/** A growable Uint32 column. */
-class Column {
-  data = new Uint32Array(1024);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Uint32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = v;
-  }
-}
 
 /** The statement probes of one instrumented replay, in machin's order, and for each value probe the statement it followed. */
 export class StatementProbes implements ProbeSink {
@@ -65,7 +52,7 @@ export class StatementProbes implements ProbeSink {
   }
 
   beforeValue(goroutine: string): void {
-    // 0xffffffff for "none": stored unsigned, read back as -1
+    // -1 for "none"
     this.valueAfter.push(this.counts[this.idOf(goroutine)] - 1);
   }
 
@@ -118,11 +105,13 @@ export async function indexInstrumentedReplay(
   if (ender < 0 && threadOf.some((t) => t < 0)) throw new Error('a goroutine of the instrumented replay is not a thread of the timeline');
   const builder = new StatementIndexBuilder(table, file, tl, ender);
   if (sureBySpawn) sureBySpawn.forEach((n, g) => n > 0 && threadOf[g] >= 0 && builder.keepFirst(threadOf[g], n));
-  const { goroutine, statement, op } = probes;
+  const goroutine = probes.goroutine.view();
+  const statement = probes.statement.view();
+  const op = probes.op.view();
   const size = reading.size ?? EVENTS_PER_SLICE;
   for (let from = 0; from < goroutine.length; from += size) {
     const to = Math.min(goroutine.length, from + size);
-    for (let k = from; k < to; k++) builder.add(threadOf[goroutine.data[k]], statement.data[k], op.data[k]);
+    for (let k = from; k < to; k++) builder.add(threadOf[goroutine[k]], statement[k], op[k]);
     if (to === goroutine.length) break;
     reading.onSlice?.(to / goroutine.length);
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -130,7 +119,7 @@ export async function indexInstrumentedReplay(
   }
   // A value's event: the statement probe it followed, kept (left-out events are a tail of their
   // thread's, and a value after one is left out of the history too).
-  const events = Int32Array.from(probes.valueAfter.data.subarray(0, probes.valueAfter.length));
+  const events = probes.valueAfter.int32();
   const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
   const params = new Map(table.paramProbes.map((p) => [p.probe, p.param]));

@@ -1,0 +1,35 @@
+// A growable typed column for the statement probes and the index being built.
+
+/** A growable Int32 column: doubling, so building stays linear. */
+export class Column {
+  private data: Int32Array;
+  length = 0;
+  constructor(initial = 64) {
+    this.data = new Int32Array(initial);
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = v;
+  }
+  get(i: number): number {
+    return this.data[i];
+  }
+  /** The entries so far, without a copy (valid until the next push). */
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+  int32(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+  uint32(): Uint32Array {
+    return new Uint32Array(this.data.buffer.slice(0, this.length * 4));
+  }
+  /** Two bytes an entry when every value fits. */
+  narrow(max: number): Uint16Array | Uint32Array {
+    return max < 0x10000 ? Uint16Array.from(this.data.subarray(0, this.length)) : this.uint32();
+  }
+}
