@@ -88,7 +88,53 @@ function oddEffects(): EffectSpec[] {
   return list;
 }
 
+/**
+ * Effects that repeat, for the kept lines (line-memo.ts) and the line templates (word-line.ts):
+ * the same Redis call and answer on tasks of one and two digits, the same bytes as result and as
+ * fault, with another ident, split otherwise between key and data; clock reads whose digits,
+ * duration and unit change width, ties among them; seqs up to five digits; a kind of unique
+ * values long enough to be no longer looked up, then repeated.
+ */
+function repeatedEffects(): EffectSpec[] {
+  const list: EffectSpec[] = [];
+  for (let i = 0; i < 14_000; i++) {
+    if (i % 40 === 0) {
+      list.push({ kind: 'sched.resume@1', data: word((i / 40) % 13) });
+      continue;
+    }
+    switch (i % 8) {
+      case 4:
+        list.push({ kind: 'redis@1', key: `3:GET 3:k:${i % 3}\n`, data: resp(i % 2 ? '$2\r\nok\r\n' : '$-1\r\n') });
+        break;
+      case 5:
+        list.push({ kind: 'quarry.read@1', key: i % 2 ? 'ab' : 'a', data: i % 2 ? 'c' : 'bc' });
+        break;
+      case 6:
+        list.push({ kind: 'wire.read@1', key: '1 512', outcome: i % 3 === 0 ? 1 : 0, ident: i % 5 === 0 ? 2 : 0, data: 'EOF' });
+        break;
+      case 7:
+        list.push({ kind: 'seal.random@1', data: i < 12_000 ? word(i * 7919) : word(42) });
+        break;
+      default: {
+        // clock reads growing through every width and unit (runs of one width), ties among them
+        const ns = i % 97 === 0 ? 1_000_500 : i % 89 === 0 ? 2_000_500_000 : Math.floor(1.0021 ** i);
+        list.push({ kind: 'tide.now@1', data: word(ns) });
+      }
+    }
+  }
+  return list;
+}
+
 describe('inspect --json: the byte writer gives the generic path\'s text', () => {
+  it('effects that repeat: kept lines and line templates, across every change of width', () => {
+    const keyHex = randomKeyHex();
+    const effects = repeatedEffects();
+    const rec = openCapsuleBytes(seal(buildBody({ effects }), keyHex), 'repeated.tcap', { keyHex, env: {} });
+    assert.equal(rec.timeline.recordCount, effects.length);
+    assert.ok(rec.timeline.threads.length >= 13, 'tasks of one and two digits');
+    assert.equal(firstDifference(rec), undefined);
+  });
+
   it('every effect of every fixture, and of the saved regression test', async () => {
     const files = fixtureCapsules().filter((f) => !f.expected.error).map((f) => ({ file: f.capsule, key: f.expected.key }));
     files.push({ file: join(TIN_FIXTURES, 'tests', 'regressions', 'checkout-total.tcap'), key: '' });

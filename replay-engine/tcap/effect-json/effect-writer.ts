@@ -12,6 +12,7 @@ import { looseText } from '../decode/bytes-text';
 import { KNOWN_KINDS } from '../format';
 import type { TcapRecording } from '../tcap-recording';
 import { bytesResult } from './bytes-result';
+import { LineMemo, MEMO_MAX_BYTES } from './line-memo';
 import { redisKey, redisReply } from './redis';
 import { monotonicResult, wordResult } from './word-results';
 import { wordLine, writeWordLine } from './word-line';
@@ -81,6 +82,7 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
   const keys = names.map(fastKey);
   const lines = names.map(wordLine);
   const f = new Uint32Array(6);
+  const memo = new LineMemo();
   const kindOf = tl.kind;
   return (r, sink) => {
     rec.effects.fields(r, f);
@@ -95,8 +97,26 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
       const line = lines[kind];
       if (line && writeWordLine(sink, line, r, rec.task(r), body, view, dataAt, dataLength)) return;
     }
+    const task = rec.task(r);
+    const memoed = keyLength + dataLength <= MEMO_MAX_BYTES && memo.on(kind);
+    if (memoed) {
+      const m = memo.find(kind, outcome, f[3], body, keyAt, keyLength, dataAt, dataLength);
+      if (m) {
+        sink.put(SEQ);
+        sink.uint(r);
+        sink.put(m.front);
+        sink.put(THREAD);
+        sink.uint(task);
+        sink.put(m.back);
+        return;
+      }
+      // the line in one chunk, so that its pieces can be kept from there
+      sink.room(MEMO_LINE_ROOM);
+    }
+    const chunk = sink.buf;
     sink.put(SEQ);
     sink.uint(r);
+    const frontAt = sink.pos;
     if (common) sink.put(emptyKeyHead[kind]);
     else {
       sink.put(kindHead[kind]);
@@ -105,8 +125,10 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
       sink.put(outcome === 1 ? FAULT_IDENT : RESULT_IDENT);
     }
     sink.uint(f[3]);
+    const frontEnd = sink.pos;
     sink.put(THREAD);
-    sink.uint(rec.task(r));
+    sink.uint(task);
+    const backAt = sink.pos;
     sink.put(DATA_HEX);
     sink.hex(body, dataAt, dataAt + dataLength);
     const name = names[kind];
@@ -121,8 +143,14 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
       sink.text(JSON.stringify(decodeResult(name, body.subarray(keyAt, keyAt + keyLength), body.subarray(dataAt, dataAt + dataLength), outcome, f[3])));
     }
     sink.put(END);
+    if (memoed && sink.buf === chunk && sink.pos - frontAt <= MEMO_LINE_ROOM) {
+      memo.keep(kind, outcome, f[3], body, keyAt, keyLength, dataAt, dataLength, chunk.subarray(frontAt, frontEnd), chunk.subarray(backAt, sink.pos));
+    }
   };
 }
+
+/** Room made for a line that may be kept: lines of small effects are shorter (a longer one, or one that crossed a chunk, is not kept). */
+const MEMO_LINE_ROOM = 8192;
 
 const SEQ = piece('{"seq":');
 const EMPTY_KEY = piece('"key":""');

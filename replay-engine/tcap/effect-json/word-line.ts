@@ -27,6 +27,17 @@ export interface WordLine {
   /** tide.now@1 only: between the duration and the digits again, and the end */
   nowMiddle?: Uint8Array;
   nowEnd?: Uint8Array;
+  /** The last line written whole, kept as a template for the next (see fromTemplate). */
+  template?: LineTemplate;
+}
+
+/** A line's bytes and the lengths of its holes (seq, task, the word's digits, the duration). */
+interface LineTemplate {
+  bytes: Uint8Array;
+  seqLength: number;
+  taskLength: number;
+  wordLength: number;
+  durationLength: number;
 }
 
 const TEXT_PREFIX: Record<string, string> = { 'dice.seed@1': '', 'sched.resume@1': 'task ' };
@@ -130,22 +141,30 @@ export function writeWordLine(sink: ByteSink, line: WordLine, r: number, task: n
   const w = hi * 4294967296 + lo;
   sink.room(LINE_ROOM);
   let buf = sink.buf;
-  let p = put(buf, sink.pos, line.seq);
-  p = uintAt(buf, p, r);
-  p = put(buf, p, line.head);
-  p = uintAt(buf, p, task);
-  p = put(buf, p, line.dataHex);
-  for (let i = 0; i < 8; i++) {
-    const h = HEX[body[dataAt + i]];
-    buf[p++] = h & 0xff;
-    buf[p++] = h >> 8;
+  const start = sink.pos;
+  const t = line.template;
+  if (t && fromTemplate(buf, start, line, t, r, task, body, dataAt, w)) {
+    sink.pos = start + t.bytes.length;
+    return true;
   }
+  let p = put(buf, start, line.seq);
+  const seqAt = p;
+  p = uintAt(buf, p, r);
+  const seqLength = p - seqAt;
+  p = put(buf, p, line.head);
+  const taskAt = p;
+  p = uintAt(buf, p, task);
+  const taskLength = p - taskAt;
+  p = put(buf, p, line.dataHex);
+  p = hexWordAt(buf, p, body, dataAt);
   p = put(buf, p, line.decoded);
   const digitsAt = p;
   p = uintAt(buf, p, w);
   const digitsEnd = p;
   p = put(buf, p, line.tail);
+  let durationLength = 0;
   if (line.nowMiddle && line.nowEnd) {
+    const durationStart = p;
     const end = durationAt(buf, p, w);
     if (end >= 0) p = end;
     else {
@@ -154,11 +173,49 @@ export function writeWordLine(sink: ByteSink, line: WordLine, r: number, task: n
       buf = sink.buf; // the same chunk: the line's room was made above
       p = sink.pos;
     }
+    durationLength = p - durationStart;
     p = put(buf, p, line.nowMiddle);
     // the same digits again: copied (the line is in one chunk)
     for (let i = digitsAt; i < digitsEnd; i++) buf[p++] = buf[i];
     p = put(buf, p, line.nowEnd);
   }
   sink.pos = p;
+  const bytes = new Uint8Array(p - start);
+  bytes.set(buf.subarray(start, p));
+  line.template = { bytes, seqLength, taskLength, wordLength: digitsEnd - digitsAt, durationLength };
+  return true;
+}
+
+/** The 8 data bytes in hex at p; the new offset. */
+function hexWordAt(buf: Uint8Array, p: number, body: Uint8Array, dataAt: number): number {
+  for (let i = 0; i < 8; i++) {
+    const h = HEX[body[dataAt + i]];
+    buf[p++] = h & 0xff;
+    buf[p++] = h >> 8;
+  }
+  return p;
+}
+
+/**
+ * The line written as the last one of its kind with its holes filled in again, when every hole
+ * has the template's length (in a chatty capsule almost always: seq, task and the clock's digits
+ * keep their widths for thousands of lines). One copy of the whole line costs about what one of
+ * its seven constant pieces did. False when a hole's length differs: the caller then writes the
+ * line from its start, over whatever this wrote.
+ */
+function fromTemplate(buf: Uint8Array, start: number, line: WordLine, t: LineTemplate, r: number, task: number, body: Uint8Array, dataAt: number, w: number): boolean {
+  buf.set(t.bytes, start);
+  const seqAt = start + line.seq.length;
+  if (uintAt(buf, seqAt, r) !== seqAt + t.seqLength) return false;
+  const taskAt = seqAt + t.seqLength + line.head.length;
+  if (uintAt(buf, taskAt, task) !== taskAt + t.taskLength) return false;
+  const hexAt = taskAt + t.taskLength + line.dataHex.length;
+  const digitsAt = hexWordAt(buf, hexAt, body, dataAt) + line.decoded.length;
+  if (uintAt(buf, digitsAt, w) !== digitsAt + t.wordLength) return false;
+  if (!line.nowMiddle) return true;
+  const durationStart = digitsAt + t.wordLength + line.tail.length;
+  if (durationAt(buf, durationStart, w) !== durationStart + t.durationLength) return false;
+  const againAt = durationStart + t.durationLength + line.nowMiddle.length;
+  for (let i = 0; i < t.wordLength; i++) buf[againAt + i] = buf[digitsAt + i];
   return true;
 }

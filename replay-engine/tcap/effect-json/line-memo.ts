@@ -1,0 +1,70 @@
+// The JSON of effects seen before. A chatty handler repeats itself: the same Redis GET with the
+// same answer, the same task switch, thousands of times. Such a line differs from the last one
+// like it only in its seq and task, so the rest is kept, in two pieces around the task, for
+// effects with a small key and data: keyed by kind, outcome, ident and those bytes (compared in
+// full on a hit, so a hash collision only costs a miss). A kind whose effects rarely repeat (a
+// clock, random bytes) stops being looked up after its first MEASURE lines.
+
+/** Only effects whose key and data together are this small are kept. */
+export const MEMO_MAX_BYTES = 96;
+const SLOTS = 4096;
+const MEASURE = 4096;
+
+export interface MemoLine {
+  /** From the kind to the ident's digits: `,"kind":…,"key":…,"outcome":…,"ident":N`. */
+  front: Uint8Array;
+  /** From the data on: `,"dataHex":"…",…}}`. */
+  back: Uint8Array;
+}
+
+interface Entry extends MemoLine {
+  hash: number;
+  kind: number;
+  outcome: number;
+  ident: number;
+  keyLength: number;
+  /** The key's bytes, then the data's. */
+  bytes: Uint8Array;
+}
+
+export class LineMemo {
+  private readonly slots: Array<Entry | undefined> = new Array<Entry | undefined>(SLOTS).fill(undefined);
+  private readonly tries = new Uint32Array(256);
+  private readonly hits = new Uint32Array(256);
+  private readonly off = new Uint8Array(256);
+  private hash = 0;
+
+  /** Whether effects of this kind are still looked up. */
+  on(kind: number): boolean {
+    return this.off[kind] === 0;
+  }
+
+  /** The kept line of an effect like this one, or undefined (then `keep` may follow for the same effect). */
+  find(kind: number, outcome: number, ident: number, body: Uint8Array, keyAt: number, keyLength: number, dataAt: number, dataLength: number): MemoLine | undefined {
+    let h = Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(outcome + 7, 0x85ebca6b) ^ Math.imul(ident, 0xc2b2ae35) ^ keyLength;
+    for (let i = keyAt; i < keyAt + keyLength; i++) h = Math.imul(h ^ body[i], 16777619);
+    for (let i = dataAt; i < dataAt + dataLength; i++) h = Math.imul(h ^ body[i], 16777619);
+    this.hash = h;
+    const n = ++this.tries[kind];
+    const e = this.slots[h & (SLOTS - 1)];
+    if (e && e.hash === h && e.kind === kind && e.outcome === outcome && e.ident === ident && e.keyLength === keyLength && e.bytes.length === keyLength + dataLength && same(e.bytes, 0, body, keyAt, keyLength) && same(e.bytes, keyLength, body, dataAt, dataLength)) {
+      this.hits[kind]++;
+      return e;
+    }
+    if (n === MEASURE && this.hits[kind] < n >> 2) this.off[kind] = 1;
+    return undefined;
+  }
+
+  /** Keeps the line of the effect `find` was last asked about; `front` and `back` are copied (they are views of a chunk that will be reused). */
+  keep(kind: number, outcome: number, ident: number, body: Uint8Array, keyAt: number, keyLength: number, dataAt: number, dataLength: number, front: Uint8Array, back: Uint8Array): void {
+    const bytes = new Uint8Array(keyLength + dataLength);
+    bytes.set(body.subarray(keyAt, keyAt + keyLength));
+    bytes.set(body.subarray(dataAt, dataAt + dataLength), keyLength);
+    this.slots[this.hash & (SLOTS - 1)] = { hash: this.hash, kind, outcome, ident, keyLength, bytes, front: new Uint8Array(front), back: new Uint8Array(back) };
+  }
+}
+
+function same(a: Uint8Array, at: number, b: Uint8Array, from: number, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[at + i] !== b[from + i]) return false;
+  return true;
+}
