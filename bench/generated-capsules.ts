@@ -8,19 +8,30 @@ function wordBytes(v: number): Uint8Array {
   return new BodyWriter().word(v).toBytes();
 }
 
-/** `effects` effects, mostly `tide.now@1` and `sched.resume@1`, switching among 3 tasks. */
-export function manySmallEffectsCapsule(keyHex: string, effects = 300_000): Uint8Array {
+/**
+ * `effects` effects, mostly `tide.now@1` and `sched.resume@1`, switching among 3 tasks. The Redis
+ * calls repeat (10 keys, one answer); `distinct`: every call and answer differs, and the clock
+ * advances by uneven steps (no effect but the task switches is ever seen twice).
+ */
+export function manySmallEffectsCapsule(keyHex: string, effects = 300_000, distinct = false): Uint8Array {
   const list: EffectSpec[] = [];
   let task = 0;
+  let clock = 88_000_000_000;
   for (let i = 0; i < effects; i++) {
     if (i % 4 === 0) {
       task = (task + 1 + (i % 7 === 0 ? 1 : 0)) % 3;
       list.push({ kind: 'sched.resume@1', data: wordBytes(task) });
     } else if (i % 8 === 7) {
       // `k:N` is 3 bytes: a well-formed command (the key said 4 before, which decoded as malformed)
-      list.push({ kind: 'redis@1', key: `3:GET 3:k:${i % 10}\n`, data: '$2\r\nok\r\n' });
+      if (!distinct) list.push({ kind: 'redis@1', key: `3:GET 3:k:${i % 10}\n`, data: '$2\r\nok\r\n' });
+      else {
+        const k = `k:${i}`;
+        const v = `v${(i * 7919) % 1_000_003}`;
+        list.push({ kind: 'redis@1', key: `3:GET ${k.length}:${k}\n`, data: `$${v.length}\r\n${v}\r\n` });
+      }
     } else {
-      list.push({ kind: 'tide.now@1', data: wordBytes(88_000_000_000 + i * 1_250) });
+      clock += distinct ? 1_000 + ((i * 2_654_435_761) % 4_093) : 1_250;
+      list.push({ kind: 'tide.now@1', data: wordBytes(distinct ? clock : 88_000_000_000 + i * 1_250) });
     }
   }
   return seal(buildBody({ effects: list }), keyHex);

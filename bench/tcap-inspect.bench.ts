@@ -4,7 +4,10 @@
 // - the plain Python reference open of the same file (bench/tcap_plain_open.py: one HMAC call
 //   per 32-byte keystream block, as formats/tcap.md reads, then every record walked);
 // - `inspect` of a capsule of the same size made of large effects;
-// - `inspect --json` of the same capsule (every effect, decoded, streamed to /dev/null).
+// - `inspect --json` of the same capsule (every effect, decoded, streamed to /dev/null);
+// - `inspect` and `inspect --json` of a capsule of the same shape whose effects never repeat
+//   (distinct Redis calls and answers, uneven clock steps), so that what the JSON writer keeps
+//   of effects seen before (line-memo.ts) cannot help.
 // Goals (issue 16): inspect >= 15x the Python open and <= 1.5x the large-effect capsule, peak
 // RSS <= 2x the file; --json <= 2x inspect's time, peak RSS <= 3x the file.
 // TCAP_BENCH_BASELINE_CLI=path/to/an/older/cli.js also runs that build's inspect and --json,
@@ -32,6 +35,8 @@ export async function run(): Promise<BenchResult[]> {
     const small = join(dir, 'many-small.tcap');
     const smallBytes = manySmallEffectsCapsule(keyHex);
     writeFileSync(small, smallBytes);
+    const distinct = join(dir, 'many-small-distinct.tcap');
+    writeFileSync(distinct, manySmallEffectsCapsule(keyHex, 300_000, true));
     const large = join(dir, 'large.tcap');
     writeFileSync(large, largeEffectsCapsule(keyHex, smallBytes.length));
     const size = smallBytes.length;
@@ -47,11 +52,15 @@ export async function run(): Promise<BenchResult[]> {
     const largeRuns: ChildRun[] = [];
     const jsonRuns: ChildRun[] = [];
     const emptyNode: ChildRun[] = [];
+    const distinctRuns: ChildRun[] = [];
+    const distinctJsonRuns: ChildRun[] = [];
     for (let i = 0; i < RUNS; i++) {
       if (i < PYTHON_RUNS) python.push(runChild('python3', [PYTHON_OPEN, small], env));
       smallRuns.push(inspect(small, false));
       largeRuns.push(inspect(large, false));
       jsonRuns.push(inspect(small, true));
+      distinctRuns.push(inspect(distinct, false));
+      distinctJsonRuns.push(inspect(distinct, true));
       emptyNode.push(runChild(process.execPath, ['-e', '0'], env));
       if (baseline) {
         baseRuns.push(inspect(small, false, baseline));
@@ -65,6 +74,7 @@ export async function run(): Promise<BenchResult[]> {
     const vsPython = ms(python) / ms(smallRuns);
     const vsLarge = ms(smallRuns) / ms(largeRuns);
     const jsonVsInspect = ms(jsonRuns) / ms(smallRuns);
+    const distinctJsonVsInspect = ms(distinctJsonRuns) / ms(distinctRuns);
     const node = median(emptyNode.map((x) => x.maxRssBytes));
     const before: BenchResult[] = baseline
       ? [
@@ -93,6 +103,10 @@ export async function run(): Promise<BenchResult[]> {
       { name: '  the same in CPU time', value: cpu(smallRuns) / cpu(largeRuns), unit: 'x' },
       { name: 'inspect --json / inspect (many-small)', value: jsonVsInspect, unit: 'x', goal: '<= 2x', ok: jsonVsInspect <= 2 },
       { name: '  the same in CPU time', value: cpu(jsonRuns) / cpu(smallRuns), unit: 'x' },
+      { name: 'inspect --json / inspect, effects that never repeat', value: distinctJsonVsInspect, unit: 'x', goal: '<= 2x', ok: distinctJsonVsInspect <= 2 },
+      { name: '  the same in CPU time', value: cpu(distinctJsonRuns) / cpu(distinctRuns), unit: 'x' },
+      { name: '  inspect, median', value: ms(distinctRuns), unit: 'ms' },
+      { name: '  inspect --json, median', value: ms(distinctJsonRuns), unit: 'ms' },
       { name: 'inspect peak RSS / file', value: peak(smallRuns) / size, unit: 'x', goal: '<= 2x file', ok: peak(smallRuns) <= 2 * size },
       { name: 'inspect --json peak RSS / file', value: peak(jsonRuns) / size, unit: 'x', goal: '<= 3x file', ok: peak(jsonRuns) <= 3 * size },
       // An empty Node process is already ~40 MB: what the CLI adds to it, against the file.

@@ -144,10 +144,12 @@ describe('inspect --json: the byte writer gives the generic path\'s text', () =>
     }
   });
 
-  it('every effect of the benchmark\'s many-small capsule (3,000 effects of it)', () => {
+  it('every effect of the benchmark\'s many-small capsules (3,000 effects of each: repeated and never repeated)', () => {
     const keyHex = randomKeyHex();
-    const rec = openCapsuleBytes(manySmallEffectsCapsule(keyHex, 3000), 'many-small.tcap', { keyHex, env: {} });
-    assert.equal(firstDifference(rec), undefined);
+    for (const distinct of [false, true]) {
+      const rec = openCapsuleBytes(manySmallEffectsCapsule(keyHex, 3000, distinct), 'many-small.tcap', { keyHex, env: {} });
+      assert.equal(firstDifference(rec), undefined, distinct ? 'never repeated' : 'repeated');
+    }
   });
 
   it('odd values of every kind: unicode, escapes, control bytes, not UTF-8, big words, ties, pipelines, nested replies, faults', () => {

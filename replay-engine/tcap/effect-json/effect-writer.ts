@@ -14,6 +14,7 @@ import type { TcapRecording } from '../tcap-recording';
 import { bytesResult } from './bytes-result';
 import { LineMemo, MEMO_MAX_BYTES } from './line-memo';
 import { redisKey, redisReply } from './redis';
+import { writeRedisLine } from './redis-line';
 import { monotonicResult, wordResult } from './word-results';
 import { wordLine, writeWordLine } from './word-line';
 
@@ -83,6 +84,8 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
   const lines = names.map(wordLine);
   const f = new Uint32Array(6);
   const memo = new LineMemo();
+  const marks = new Uint32Array(3);
+  const redisKind = names.indexOf('redis@1');
   const kindOf = tl.kind;
   return (r, sink) => {
     rec.effects.fields(r, f);
@@ -110,9 +113,13 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
         sink.put(m.back);
         return;
       }
-      // the line in one chunk, so that its pieces can be kept from there
-      sink.room(MEMO_LINE_ROOM);
     }
+    if (kind === redisKind && outcome === 0 && writeRedisLine(sink, r, task, f[3], body, keyAt, keyLength, dataAt, dataLength, marks)) {
+      if (memoed && marks[0] > 0) memo.keep(kind, outcome, f[3], body, keyAt, keyLength, dataAt, dataLength, sink.buf.subarray(marks[0], marks[1]), sink.buf.subarray(marks[2], sink.pos));
+      return;
+    }
+    // the line in one chunk, so that its pieces can be kept from there
+    if (memoed) sink.room(MEMO_LINE_ROOM);
     const chunk = sink.buf;
     sink.put(SEQ);
     sink.uint(r);

@@ -12,14 +12,14 @@ const MAX_JOINED = 200;
 const MAX_WORD = 120;
 
 /** Words of one command: starts and ends, filled by oneCommand. */
-const wordAt = new Uint32Array(MAX_WORDS);
-const wordEnd = new Uint32Array(MAX_WORDS);
+export const wordAt = new Uint32Array(MAX_WORDS);
+export const wordEnd = new Uint32Array(MAX_WORDS);
 
 /**
  * The number of words when b[from, to) is one command (`LEN:BYTES` words, spaces, a final `\n`)
  * of plain words (bytes 0x21 to 0x7e but `"` and `\`, at most MAX_WORD), else 0.
  */
-function oneCommand(b: Uint8Array, from: number, to: number): number {
+export function oneCommand(b: Uint8Array, from: number, to: number): number {
   let pos = from;
   let words = 0;
   let joined = -1;

@@ -6,6 +6,7 @@
 // through the sink's per-piece calls and room checks, these lines took about 40% more time.
 import { HEX, type ByteSink } from '../../byte-sink';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
+import { put, uintAt } from './line-bytes';
 import { writeDuration } from './word-results';
 
 /** Longest line this writes: the pieces are < 200 bytes, the holes < 100. */
@@ -63,6 +64,7 @@ export function wordLine(kind: string): WordLine | undefined {
     if (result !== want) return undefined;
     return {
       ...common,
+      template: undefined, // set by writeWordLine: present from the start, so the object keeps one shape
       decoded: b(`","decoded":{"key":${key},"result":{"text":"`),
       tail: b(' ns ('),
       nowMiddle: b(' on the monotonic clock)","type":"time","children":[{"name":"ns","value":{"text":"'),
@@ -73,15 +75,9 @@ export function wordLine(kind: string): WordLine | undefined {
   if (prefix === undefined) return undefined;
   const head = `{"text":"${prefix}7`;
   if (!result.startsWith(head)) return undefined;
-  return { ...common, decoded: b(`","decoded":{"key":${key},"result":${head.slice(0, -1)}`), tail: b(`${result.slice(head.length)}}}`) };
+  return { ...common, template: undefined, decoded: b(`","decoded":{"key":${key},"result":${head.slice(0, -1)}`), tail: b(`${result.slice(head.length)}}}`) };
 }
 
-function put(buf: Uint8Array, p: number, piece: Uint8Array): number {
-  const n = piece.length;
-  if (n > 12) buf.set(piece, p);
-  else for (let i = 0; i < n; i++) buf[p + i] = piece[i];
-  return p + n;
-}
 
 const UNITS = [Buffer.from(' s'), Buffer.from(' ms'), Buffer.from(' µs')];
 
@@ -104,29 +100,6 @@ function durationAt(buf: Uint8Array, p: number, w: number): number {
   return put(buf, p + 4, UNITS[unit === 1e6 ? 0 : unit === 1e3 ? 1 : 2]);
 }
 
-/** v (0 <= v < 2^53) in decimal at p; the new offset. Integer arithmetic only: no `%` on doubles. */
-function uintAt(buf: Uint8Array, p: number, v: number): number {
-  if (v >= 1e8) {
-    // the high digits, then exactly 8 low ones
-    const high = Math.floor(v / 1e8);
-    p = uintAt(buf, p, high);
-    let low = (v - high * 1e8) | 0;
-    for (let i = p + 7; i >= p; i--) {
-      const q = (low / 10) | 0;
-      buf[i] = 0x30 + low - q * 10;
-      low = q;
-    }
-    return p + 8;
-  }
-  let x = v | 0;
-  const digits = x < 10 ? 1 : x < 100 ? 2 : x < 1e3 ? 3 : x < 1e4 ? 4 : x < 1e5 ? 5 : x < 1e6 ? 6 : x < 1e7 ? 7 : 8;
-  for (let i = p + digits - 1; i >= p; i--) {
-    const q = (x / 10) | 0;
-    buf[i] = 0x30 + x - q * 10;
-    x = q;
-  }
-  return p + digits;
-}
 
 /**
  * Writes effect r's line if it has this shape (the caller checked: empty key, result, ident 0)
