@@ -104,7 +104,13 @@ function repeatedEffects(): EffectSpec[] {
     }
     switch (i % 8) {
       case 4:
-        list.push({ kind: 'redis@1', key: `3:GET 3:k:${i % 3}\n`, data: resp(i % 2 ? '$2\r\nok\r\n' : '$-1\r\n') });
+        if (i % 16 === 4) list.push({ kind: 'redis@1', key: `3:GET 3:k:${i % 3}\n`, data: resp(i % 2 ? '$2\r\nok\r\n' : '$-1\r\n') });
+        else {
+          // never the same twice, mostly of one shape (the Redis line template), other replies between
+          const v = String((i * 7919) % 100_000).padStart(5, '0');
+          const reply = i % 48 === 12 ? '+OK\r\n' : i % 48 === 28 ? `:${i}\r\n` : i % 80 === 44 ? `$${i}\r\n` : `$6\r\nv${v}\r\n`;
+          list.push({ kind: 'redis@1', key: `3:${i % 3 ? 'GET' : 'DEL'} ${String(i).length + 2}:k:${i}\n`, data: resp(reply) });
+        }
         break;
       case 5:
         list.push({ kind: 'quarry.read@1', key: i % 2 ? 'ab' : 'a', data: i % 2 ? 'c' : 'bc' });

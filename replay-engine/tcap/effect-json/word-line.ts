@@ -113,13 +113,17 @@ export function writeWordLine(sink: ByteSink, line: WordLine, r: number, task: n
   if (hi < 0 || hi >= 0x200000) return false;
   const w = hi * 4294967296 + lo;
   sink.room(LINE_ROOM);
-  let buf = sink.buf;
   const start = sink.pos;
   const t = line.template;
-  if (t && fromTemplate(buf, start, line, t, r, task, body, dataAt, w)) {
-    sink.pos = start + t.bytes.length;
-    return true;
-  }
+  if (t && fromTemplate(sink.buf, start, line, t, r, task, body, dataAt, w)) sink.pos = start + t.bytes.length;
+  else writeWholeLine(sink, line, r, task, body, dataAt, w);
+  return true;
+}
+
+/** The line piece by piece at the sink's offset (room made), kept as the template for the next. Its own function: see the dispatch in effect-writer.ts. */
+function writeWholeLine(sink: ByteSink, line: WordLine, r: number, task: number, body: Uint8Array, dataAt: number, w: number): void {
+  let buf = sink.buf;
+  const start = sink.pos;
   let p = put(buf, start, line.seq);
   const seqAt = p;
   p = uintAt(buf, p, r);
@@ -156,7 +160,6 @@ export function writeWordLine(sink: ByteSink, line: WordLine, r: number, task: n
   const bytes = new Uint8Array(p - start);
   bytes.set(buf.subarray(start, p));
   line.template = { bytes, seqLength, taskLength, wordLength: digitsEnd - digitsAt, durationLength };
-  return true;
 }
 
 /** The 8 data bytes in hex at p; the new offset. */
