@@ -8,7 +8,7 @@
 /** Only effects whose key and data together are this small are kept. */
 export const MEMO_MAX_BYTES = 96;
 const SLOTS = 4096;
-const MEASURE = 4096;
+const MEASURE = 512;
 
 export interface MemoLine {
   /** From the kind to the ident's digits: `,"kind":…,"key":…,"outcome":…,"ident":N`. */
