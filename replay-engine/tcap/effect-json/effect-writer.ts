@@ -3,7 +3,9 @@
 // decoded key and result without value trees for the common kinds (word results, clock reads,
 // task switches, simple Redis calls, plain bytes). For the others, and for every fault, the
 // decoded value is made by the generic decoders (effect-kinds.ts) and JSON.stringify'd, as the
-// string path does (effectJson in inspect.ts): both give the same text.
+// string path does (effectJson in inspect.ts): both give the same text. The order of the tries:
+// a clock read or task switch written whole (word-line.ts), a line of an effect seen before
+// (line-memo.ts), a plain Redis result written whole (redis-line.ts), then field by field.
 import { isUtf8 } from 'node:buffer';
 import { piece, type ByteSink } from '../../byte-sink';
 import { isAscii, jsonString, jsonUtf8Body, jsonUtf8String } from '../../json-bytes';
