@@ -10,8 +10,9 @@ function wordBytes(v: number): Uint8Array {
 
 /**
  * `effects` effects, mostly `tide.now@1` and `sched.resume@1`, switching among 3 tasks. The Redis
- * calls repeat (10 keys, one answer); `distinct`: every call and answer differs, and the clock
- * advances by uneven steps (no effect but the task switches is ever seen twice).
+ * calls repeat (10 keys, one answer); `distinct`: every call and answer differs, the clock
+ * advances by uneven steps, and one effect in 8 reads the wall clock (no effect but the task
+ * switches is ever seen twice).
  */
 export function manySmallEffectsCapsule(keyHex: string, effects = 300_000, distinct = false): Uint8Array {
   const list: EffectSpec[] = [];
@@ -29,6 +30,8 @@ export function manySmallEffectsCapsule(keyHex: string, effects = 300_000, disti
         const v = `v${(i * 7919) % 1_000_003}`;
         list.push({ kind: 'redis@1', key: `3:GET ${k.length}:${k}\n`, data: `$${v.length}\r\n${v}\r\n` });
       }
+    } else if (distinct && i % 8 === 3) {
+      list.push({ kind: 'tide.wall@1', data: new BodyWriter().word(1_700_000_000_000_000_000n + BigInt(clock)).toBytes() });
     } else {
       clock += distinct ? 1_000 + ((i * 2_654_435_761) % 4_093) : 1_250;
       list.push({ kind: 'tide.now@1', data: wordBytes(distinct ? clock : 88_000_000_000 + i * 1_250) });

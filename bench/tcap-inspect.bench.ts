@@ -6,8 +6,8 @@
 // - `inspect` of a capsule of the same size made of large effects;
 // - `inspect --json` of the same capsule (every effect, decoded, streamed to /dev/null);
 // - `inspect` and `inspect --json` of a capsule of the same shape whose effects never repeat
-//   (distinct Redis calls and answers, uneven clock steps), so that what the JSON writer keeps
-//   of effects seen before (line-memo.ts) cannot help.
+//   (distinct Redis calls and answers, uneven clock steps, one effect in 8 a wall clock read),
+//   so that what the JSON writer keeps of effects seen before (line-memo.ts) cannot help.
 // Goals (issue 16): inspect >= 15x the Python open and <= 1.5x the large-effect capsule, peak
 // RSS <= 2x the file; --json <= 2x inspect's time, peak RSS <= 3x the file.
 // TCAP_BENCH_BASELINE_CLI=path/to/an/older/cli.js also runs that build's inspect and --json,

@@ -131,7 +131,31 @@ function repeatedEffects(): EffectSpec[] {
   return list;
 }
 
+/** Wall clock reads (wall-line.ts): the edges of its range, leap days, year ends, every digit width of the ns, random words over the whole signed range, runs for its template. */
+function wallClockEffects(): EffectSpec[] {
+  const ns = (iso: string, frac = 0n) => BigInt(Date.parse(iso)) * 1_000_000n + frac;
+  const values: bigint[] = [0n, 1n, -1n, 999_999_999n, 1_000_000_000n, 1_000_000_001n, 9_999_999_999n, 10_000_000_000n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 10n ** 18n - 1n, 10n ** 18n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 32n - 1n, 2n ** 32n, 2n ** 48n, 2n ** 62n];
+  for (const iso of ['1970-01-01T00:00:01Z', '1999-12-31T23:59:59Z', '2000-01-01T00:00:00Z', '2000-02-28T23:59:59Z', '2000-02-29T12:00:00Z', '2000-03-01T00:00:00Z', '2001-09-09T01:46:40Z', '2023-11-14T22:13:20Z', '2024-02-29T23:59:59Z', '2100-02-28T23:59:59Z', '2100-03-01T00:00:00Z', '2262-04-11T23:47:16Z']) {
+    values.push(ns(iso), ns(iso, 999_999_999n), ns(iso, 1n));
+  }
+  let seed = 12345n;
+  for (let i = 0; i < 3000; i++) {
+    seed = (seed * 6364136223846793005n + 1442695040888963407n) % 2n ** 64n;
+    values.push(BigInt.asIntN(64, seed));
+    values.push(1_700_000_000_000_000_000n + BigInt(i) * 1_234_567n); // runs: the template
+  }
+  return values.map((v) => ({ kind: 'tide.wall@1', data: word(v) }));
+}
+
 describe('inspect --json: the byte writer gives the generic path\'s text', () => {
+  it('wall clock reads: dates worked out in integers, as Date gives them, over the whole signed range', () => {
+    const keyHex = randomKeyHex();
+    const effects = wallClockEffects();
+    const rec = openCapsuleBytes(seal(buildBody({ effects }), keyHex), 'wall.tcap', { keyHex, env: {} });
+    assert.equal(rec.timeline.recordCount, effects.length);
+    assert.equal(firstDifference(rec), undefined);
+  });
+
   it('effects that repeat: kept lines and line templates, across every change of width', () => {
     const keyHex = randomKeyHex();
     const effects = repeatedEffects();

@@ -4,7 +4,7 @@
 // task switches, simple Redis calls, plain bytes). For the others, and for every fault, the
 // decoded value is made by the generic decoders (effect-kinds.ts) and JSON.stringify'd, as the
 // string path does (effectJson in inspect.ts): both give the same text. The order of the tries:
-// a clock read or task switch written whole (word-line.ts), a line of an effect seen before
+// a clock read or task switch written whole (word-line.ts, wall-line.ts), a line of an effect seen before
 // (line-memo.ts), a plain Redis result written whole (redis-line.ts), then field by field.
 import { isUtf8 } from 'node:buffer';
 import { piece, type ByteSink } from '../../byte-sink';
@@ -18,6 +18,7 @@ import { LineMemo, MEMO_MAX_BYTES } from './line-memo';
 import { redisKey, redisReply } from './redis';
 import { RedisLines } from './redis-line';
 import { monotonicResult, wordResult } from './word-results';
+import { wallLine, writeWallLine } from './wall-line';
 import { wordLine, writeWordLine } from './word-line';
 
 type FastPart = (sink: ByteSink, body: Uint8Array, view: DataView, at: number, length: number) => boolean;
@@ -84,6 +85,7 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
   const results = names.map(fastResult);
   const keys = names.map(fastKey);
   const lines = names.map(wordLine);
+  const walls = names.map(wallLine);
   const f = new Uint32Array(6);
   const memo = new LineMemo();
   const marks = new Uint32Array(3);
@@ -103,6 +105,8 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
     if (common && f[3] === 0) {
       const line = lines[kind];
       if (line && writeWordLine(sink, line, r, rec.task(r), body, view, dataAt, dataLength)) return;
+      const wall = walls[kind];
+      if (wall && writeWallLine(sink, wall, r, rec.task(r), body, view, dataAt, dataLength)) return;
     }
     const task = rec.task(r);
     const memoed = keyLength + dataLength <= MEMO_MAX_BYTES && memo.on(kind);
