@@ -79,6 +79,22 @@ function oddEffects(): EffectSpec[] {
   for (const kind of ['wire.read@1', 'wire.write@1', 'quarry.read@1', 'quarry.write@1', 'quarry.fs@1', 'kafka@1', 'mysql@1', 'postgres.tx@1', 'websocket.write@1', 'seal.random@1', 'quarry.stat@1', 'quarry.dir@1', 'websocket.read@1', 'wire.http@1', 'sched.cancel@1']) {
     for (const d of datas) list.push({ kind, key: kind === 'wire.read@1' ? '1 512' : kind === 'quarry.stat@1' ? 'size /x' : '/srv/é', data: d });
   }
+  for (const kind of ['wire.read@1', 'websocket.read@1', 'wire.write@1', 'websocket.write@1']) {
+    const keys: Array<string | Uint8Array> = ['3 512', '3 ', '3', ' 512', '3 5 12', '3 "q"', '3 back\\slash', '3 tab\there', '3 nl\n', '"c" 1', 'c\\ 1', '12 é', '3 ' + 'w'.repeat(119), '3 ' + 'w'.repeat(121), '3 ' + 'w'.repeat(1100), Uint8Array.from([0x33, 0x20, 0x00, 0x01, 0xff]), Uint8Array.from([0x33, 0x20, ...Array.from({ length: 70 }, (_, i) => i)]), '\x01 2'];
+    for (const key of keys) list.push({ kind, key, data: kind === 'websocket.read@1' ? new BodyWriter().word(1).string('hi').toBytes() : 'ok' });
+  }
+  const message = (kind: number | bigint, text: string | Uint8Array, lengthWord?: number) => {
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    return Buffer.concat([new BodyWriter().word(kind).word(lengthWord ?? bytes.length).toBytes(), bytes]);
+  };
+  for (const [kind, text] of [[1, 'hi'], [1, ''], [2, Uint8Array.from([0, 1, 2, 0xff])], [8, 'bye'], [9, ''], [10, 'pong'], [3, 'odd kind'], [11, 'x'], [2n ** 32n + 1n, 'big'], [-1, 'neg'], [1, 'q"uo\\te'], [1, 'é'], [1, 'm'.repeat(121)], [1, 'm'.repeat(1100)], [2, Uint8Array.from(Array.from({ length: 70 }, (_, i) => i))]] as Array<[number | bigint, string | Uint8Array]>) {
+    list.push({ kind: 'websocket.read@1', key: '4 65536', data: message(kind, text) });
+  }
+  list.push({ kind: 'websocket.read@1', key: '4 65536', data: message(1, 'hi', 3) }, { kind: 'websocket.read@1', key: '4 65536', data: 'short' });
+  for (const kind of ['quarry.read@1', 'quarry.dir@1']) {
+    for (const key of ['/srv/a"b\\c', 'p'.repeat(119), 'p'.repeat(120), 'p'.repeat(130), 'tab\there', 'nl\n', '', '/ok/path', '\x7f', 'a\x01b']) list.push({ kind, key, data: 'x' });
+  }
+  for (const n of [1, 8, 16, 61, 62, 200]) list.push({ kind: 'seal.random@1', key: String(n), data: Uint8Array.from(Array.from({ length: n }, (_, i) => (i * 37) & 255)) });
   // Faults, with and without a sentinel, of fast and generic kinds.
   for (const kind of ['tide.now@1', 'redis@1', 'wire.read@1', 'sched.cancel@1', 'sched.resume@1']) {
     list.push({ kind, key: kind === 'sched.cancel@1' ? 'task 1' : '', outcome: 1, ident: 2, data: 'EOF' });

@@ -8,7 +8,7 @@ import { respValue } from './resp';
 import { sqlKeyValue } from './sql';
 import { monotonicValue, readWord, wallFromNanos, wallValue, wordValue } from './words';
 
-const WEBSOCKET_MESSAGE_KINDS: Record<string, string> = { '1': 'text', '2': 'binary', '8': 'close', '9': 'ping', '10': 'pong' };
+export const WEBSOCKET_MESSAGE_KINDS: Record<string, string> = { '1': 'text', '2': 'binary', '8': 'close', '9': 'ping', '10': 'pong' };
 
 function empty(): DecodedValue {
   return { text: 'empty', type: 'empty' };

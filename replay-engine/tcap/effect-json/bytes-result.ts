@@ -39,12 +39,31 @@ export function writeBytesText(sink: ByteSink, b: Uint8Array, from: number, to: 
   }
 }
 
+/**
+ * bytesValue's text as it is inside another JSON string (writeBytesText's without its outer
+ * quotes: written, then moved one byte back over its opening quote), at the sink's offset; its
+ * length. The caller made room for it, so it stays in this chunk and can be copied from there.
+ */
+export function innerBytesText(sink: ByteSink, b: Uint8Array, from: number, to: number, shape: 'empty' | 'text' | 'hex'): number {
+  const at = sink.pos;
+  writeBytesText(sink, b, from, to, shape);
+  const inner = sink.pos - 2 - at;
+  sink.buf.copyWithin(at, at + 1, at + 1 + inner);
+  sink.pos = at + inner;
+  return inner;
+}
+
+/** The type bytesValue gives a shape, as the end of its JSON object. */
+export function bytesTypeEnd(shape: 'empty' | 'text' | 'hex'): string {
+  return shape === 'empty' ? ',"type":"empty"}' : shape === 'text' ? ',"type":"text"}' : ',"type":"hex"}';
+}
+
 /** `{"text":…,"type":…}` of bytesValue, or false (nothing written) for the generic path. */
 export function bytesResult(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
   const shape = bytesShape(b, from, to);
   if (shape === undefined) return false;
   sink.ascii('{"text":');
   writeBytesText(sink, b, from, to, shape);
-  sink.ascii(shape === 'empty' ? ',"type":"empty"}' : shape === 'text' ? ',"type":"text"}' : ',"type":"hex"}');
+  sink.ascii(bytesTypeEnd(shape));
   return true;
 }

@@ -8,17 +8,20 @@
 // (line-memo.ts), a plain Redis result written whole (redis-line.ts), then field by field.
 import { isUtf8 } from 'node:buffer';
 import { piece, type ByteSink } from '../../byte-sink';
-import { isAscii, jsonString, jsonUtf8Body, jsonUtf8String } from '../../json-bytes';
+import { isAscii, jsonOfQuotedAscii, jsonString, jsonUtf8Body, jsonUtf8String, printableAscii } from '../../json-bytes';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
 import { looseText } from '../decode/bytes-text';
 import { KNOWN_KINDS } from '../format';
 import type { TcapRecording } from '../tcap-recording';
 import { bytesResult } from './bytes-result';
+import { connKeyWriter } from './conn-key';
+import { DecodedKeys } from './decoded-keys';
 import { LineMemo, MEMO_MAX_BYTES } from './line-memo';
 import { redisKey, redisReply } from './redis';
 import { RedisLines } from './redis-line';
 import { monotonicResult, wordResult } from './word-results';
 import { wallLine, writeWallLine } from './wall-line';
+import { websocketReadResult } from './websocket-read';
 import { wordLine, writeWordLine } from './word-line';
 
 type FastPart = (sink: ByteSink, body: Uint8Array, view: DataView, at: number, length: number) => boolean;
@@ -45,6 +48,10 @@ function fastResult(kind: string): FastPart | undefined {
       return word('connection ', 'number');
     case 'redis@1':
       return (sink, body, _view, at, length) => redisReply(sink, body, at, at + length);
+    case 'seal.random@1':
+      return (sink, body, _view, at, length) => randomBytes(sink, body, at, length);
+    case 'websocket.read@1':
+      return websocketReadResult;
     default:
       if (KNOWN_KINDS.has(kind) && !NOT_BYTES_RESULTS.has(kind)) return (sink, body, _view, at, length) => bytesResult(sink, body, at, at + length);
       return undefined;
@@ -57,6 +64,16 @@ function fastKey(kind: string): FastPart | undefined {
       return (sink, body, _view, at, length) => redisKey(sink, body, at, at + length);
     case 'sched.select@1':
       return (sink, body, _view, at, length) => siteKey(sink, body, at, at + length);
+    case 'quarry.read@1':
+    case 'quarry.dir@1':
+      return (sink, body, _view, at, length) => pathKey(sink, body, at, at + length);
+    case 'wire.read@1':
+    case 'websocket.read@1':
+    case 'wire.write@1':
+    case 'websocket.write@1': {
+      const conn = connKeyWriter(kind.endsWith('read@1') ? 'max' : 'bytes');
+      return (sink, body, _view, at, length) => conn(sink, body, at, at + length);
+    }
     default:
       return undefined;
   }
@@ -68,6 +85,26 @@ function siteKey(sink: ByteSink, b: Uint8Array, from: number, to: number): boole
   sink.ascii('{"text":"');
   jsonUtf8Body(sink, b, from, to);
   sink.ascii('","type":"site"}');
+  return true;
+}
+
+/** A path (quote of its text, decodeKey's pathKey) when it is printable ASCII. */
+function pathKey(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
+  if (!printableAscii(b, from, to)) return false;
+  sink.ascii('{"text":');
+  jsonOfQuotedAscii(sink, b, from, to);
+  sink.ascii(',"type":"path"}');
+  return true;
+}
+
+/** seal.random@1's bytes: all of them in hex, and how many (empty ones take the generic path). */
+function randomBytes(sink: ByteSink, b: Uint8Array, at: number, length: number): boolean {
+  if (length === 0) return false;
+  sink.ascii('{"text":"');
+  sink.hex(b, at, at + length);
+  sink.ascii(' (');
+  sink.uint(length);
+  sink.ascii(' random bytes)","type":"hex"}');
   return true;
 }
 
@@ -90,6 +127,7 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
   const memo = new LineMemo();
   const marks = new Uint32Array(3);
   const redisLines = new RedisLines();
+  const decodedKeys = new DecodedKeys(names);
   const redisKind = names.indexOf('redis@1');
   const kindOf = tl.kind;
 
@@ -167,7 +205,7 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
     else {
       sink.put(DECODED_KEY);
       if (keyLength === 0) sink.text(JSON.stringify(decodeKey(name, empty)));
-      else if (!keys[kind]?.(sink, body, view, keyAt, keyLength)) sink.text(JSON.stringify(decodeKey(name, body.subarray(keyAt, keyAt + keyLength))));
+      else if (!keys[kind]?.(sink, body, view, keyAt, keyLength)) sink.put(decodedKeys.json(kind, body, keyAt, keyLength));
       sink.put(outcome === 1 ? FAULT : RESULT);
     }
     if (outcome === 1 || !results[kind]?.(sink, body, view, dataAt, dataLength)) {
