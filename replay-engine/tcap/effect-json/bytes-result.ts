@@ -58,6 +58,17 @@ export function bytesTypeEnd(shape: 'empty' | 'text' | 'hex'): string {
   return shape === 'empty' ? ',"type":"empty"}' : shape === 'text' ? ',"type":"text"}' : ',"type":"hex"}';
 }
 
+/**
+ * The rest of the bytes' value after its `{"text":"`: the inner text innerBytesText wrote at
+ * `at` (`inner` bytes, in this chunk) again, the closing quote and the type.
+ */
+export function bytesValueAgain(sink: ByteSink, at: number, inner: number, shape: 'empty' | 'text' | 'hex'): void {
+  sink.buf.copyWithin(sink.pos, at, at + inner);
+  sink.pos += inner;
+  sink.ascii('"');
+  sink.ascii(bytesTypeEnd(shape));
+}
+
 /** `{"text":…,"type":…}` of bytesValue, or false (nothing written) for the generic path. */
 export function bytesResult(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
   const shape = bytesShape(b, from, to);

@@ -140,13 +140,13 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
     const dataLength = f[5];
     const kind = kindOf[r];
     const common = keyLength === 0 && outcome === 0;
+    const task = rec.task(r);
     if (common && f[3] === 0) {
       const line = lines[kind];
-      if (line && writeWordLine(sink, line, r, rec.task(r), body, view, dataAt, dataLength)) return;
+      if (line && writeWordLine(sink, line, r, task, body, view, dataAt, dataLength)) return;
       const wall = walls[kind];
-      if (wall && writeWallLine(sink, wall, r, rec.task(r), body, view, dataAt, dataLength)) return;
+      if (wall && writeWallLine(sink, wall, r, task, body, view, dataAt, dataLength)) return;
     }
-    const task = rec.task(r);
     const memoed = keyLength + dataLength <= MEMO_MAX_BYTES && memo.on(kind);
     if (memoed) {
       const m = memo.find(kind, outcome, f[3], body, keyAt, keyLength, dataAt, dataLength);

@@ -1,5 +1,7 @@
-// The local-offset writes of the whole-line writers (word-line.ts, redis-line.ts): the caller made
-// room for the line once, and these write at an offset into the chunk and return the new one.
+// The local-offset writes of the whole-line writers (word-line.ts, wall-line.ts, redis-line.ts,
+// conn-key.ts): the caller made room for the line once, and these write at an offset into the
+// chunk and return the new one.
+import { HEX } from '../../byte-sink';
 
 /** A constant piece at p. */
 export function put(buf: Uint8Array, p: number, piece: Uint8Array): number {
@@ -36,4 +38,20 @@ export function uintAt(buf: Uint8Array, p: number, v: number): number {
     x = q;
   }
   return p + digits;
+}
+
+/** src[from, to) at p, by a loop (a short run: set() would need a subarray first); src may be buf itself, from before p. */
+export function copyAt(buf: Uint8Array, p: number, src: Uint8Array, from: number, to: number): number {
+  for (let i = from; i < to; i++) buf[p++] = src[i];
+  return p;
+}
+
+/** b[from, to) in lowercase hex at p. */
+export function hexAt(buf: Uint8Array, p: number, b: Uint8Array, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const h = HEX[b[i]];
+    buf[p++] = h & 0xff;
+    buf[p++] = h >> 8;
+  }
+  return p;
 }

@@ -4,9 +4,9 @@
 // printable bulk string (the commonest answers), else by redisReply or the generic decoder. Written
 // through the sink's per-piece calls, such a line took about twice as long, and several times as
 // long while V8 had not optimized the writers yet (most of a one-shot `inspect --json`'s start).
-import { HEX, piece, type ByteSink } from '../../byte-sink';
+import { piece, type ByteSink } from '../../byte-sink';
 import { decodeResult } from '../decode/effect-kinds';
-import { put, uintAt } from './line-bytes';
+import { copyAt, hexAt, put, uintAt } from './line-bytes';
 import { oneCommand, redisReply, wordAt, wordEnd } from './redis';
 
 const SEQ = piece('{"seq":');
@@ -99,7 +99,7 @@ export class RedisLines {
     p = put(buf, p, KEY);
     const keyCopyAt = p;
     // Plain words, digits, colons and spaces need no escape; the final newline is `\n`.
-    for (let i = keyAt; i < keyEnd - 1; i++) buf[p++] = body[i];
+    p = copyAt(buf, p, body, keyAt, keyEnd - 1);
     buf[p++] = 0x5c;
     buf[p++] = 0x6e;
     p = put(buf, p, IDENT);
@@ -113,17 +113,13 @@ export class RedisLines {
     const taskEnd = p;
     marks[2] = p;
     p = put(buf, p, DATA_HEX);
-    const hexAt = p;
-    for (let i = dataAt; i < dataAt + dataLength; i++) {
-      const h = HEX[body[i]];
-      buf[p++] = h & 0xff;
-      buf[p++] = h >> 8;
-    }
+    const hexStart = p;
+    p = hexAt(buf, p, body, dataAt, dataAt + dataLength);
     p = put(buf, p, DECODED);
     const joinedAt = p;
     for (let w = 0; w < words; w++) {
       if (w > 0) buf[p++] = 0x20;
-      for (let i = wordAt[w]; i < wordEnd[w]; i++) buf[p++] = body[i];
+      p = copyAt(buf, p, body, wordAt[w], wordEnd[w]);
     }
     p = put(buf, p, CHILDREN);
     const childAt = new Uint32Array(words);
@@ -133,7 +129,7 @@ export class RedisLines {
       p = put(buf, p, CHILD_VALUE);
       // a plain word has no byte quote() or JSON escapes, and is at most 120 bytes (not cut)
       childAt[w] = p - start;
-      for (let i = wordAt[w]; i < wordEnd[w]; i++) buf[p++] = body[i];
+      p = copyAt(buf, p, body, wordAt[w], wordEnd[w]);
       p = put(buf, p, CHILD_END);
     }
     p = put(buf, p, RESULT);
@@ -142,7 +138,7 @@ export class RedisLines {
     else if (reply >= 0) {
       p = put(buf, p, BULK);
       valueAt = p - start;
-      for (let j = dataAt + dataLength - 2 - reply; j < dataAt + dataLength - 2; j++) buf[p++] = body[j];
+      p = copyAt(buf, p, body, dataAt + dataLength - 2 - reply, dataAt + dataLength - 2);
       p = put(buf, p, BULK_END);
     } else {
       sink.pos = p;
@@ -176,7 +172,7 @@ export class RedisLines {
       identLength: identEnd - identAt,
       taskAt: taskAt - start,
       taskLength: taskEnd - taskAt,
-      hexAt: hexAt - start,
+      hexAt: hexStart - start,
       joinedAt: joinedAt - start,
       childAt,
       valueAt,
@@ -199,15 +195,10 @@ function fromTemplate(buf: Uint8Array, start: number, t: RedisTemplate, r: numbe
   if (uintAt(buf, start + t.seqAt, r) !== seqEnd || uintAt(buf, start + t.identAt, ident) !== identEnd || uintAt(buf, start + t.taskAt, task) !== taskEnd) return false;
   // bounds in locals: read from `t` in the loops' conditions, they were read again every byte
   copyAt(buf, start + t.keyAt, body, keyAt, keyAt + t.keyLength - 1);
-  let p = start + t.hexAt;
   const dataEnd = dataAt + t.dataLength;
-  for (let i = dataAt; i < dataEnd; i++) {
-    const h = HEX[body[i]];
-    buf[p++] = h & 0xff;
-    buf[p++] = h >> 8;
-  }
+  hexAt(buf, start + t.hexAt, body, dataAt, dataEnd);
   const words = t.words;
-  p = start + t.joinedAt;
+  let p = start + t.joinedAt;
   for (let w = 0; w < words; w++) p = copyAt(buf, p + (w > 0 ? 1 : 0), body, wordAt[w], wordEnd[w]);
   const childAt = t.childAt;
   for (let w = 0; w < words; w++) copyAt(buf, start + childAt[w], body, wordAt[w], wordEnd[w]);
@@ -216,12 +207,6 @@ function fromTemplate(buf: Uint8Array, start: number, t: RedisTemplate, r: numbe
   marks[1] = identEnd;
   marks[2] = taskEnd;
   return true;
-}
-
-/** body[from, to) at p (a short run: a loop, set() would need a subarray first); the new offset. */
-function copyAt(buf: Uint8Array, p: number, body: Uint8Array, from: number, to: number): number {
-  for (let i = from; i < to; i++) buf[p++] = body[i];
-  return p;
 }
 
 /**

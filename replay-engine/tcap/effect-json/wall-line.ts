@@ -6,9 +6,9 @@
 // seq, task and ns widths are the same is the last one copied once with its holes written again.
 // Reads before 1970-01-01T00:00:01Z (a word below 1e9, negative ones included) take the generic
 // decoder; a signed word cannot reach the year 10000, so every date here has four digits.
-import { HEX, type ByteSink } from '../../byte-sink';
+import type { ByteSink } from '../../byte-sink';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
-import { put, uintAt } from './line-bytes';
+import { copyAt, hexAt, put, uintAt } from './line-bytes';
 
 const KIND = 'tide.wall@1';
 /** The ISO text `YYYY-MM-DDTHH:MM:SS.fffffffffZ`. */
@@ -160,19 +160,6 @@ function isoAt(buf: Uint8Array, p: number): number {
   return p;
 }
 
-function hexWordAt(buf: Uint8Array, p: number, body: Uint8Array, dataAt: number): number {
-  for (let i = 0; i < 8; i++) {
-    const h = HEX[body[dataAt + i]];
-    buf[p++] = h & 0xff;
-    buf[p++] = h >> 8;
-  }
-  return p;
-}
-
-function copyWithinLine(buf: Uint8Array, to: number, from: number, n: number): void {
-  for (let i = 0; i < n; i++) buf[to + i] = buf[from + i];
-}
-
 /** The line piece by piece at the sink's offset (room made), kept as the template for the next. */
 function writeWholeLine(sink: ByteSink, line: WallLine, r: number, task: number, body: Uint8Array, dataAt: number): void {
   const buf = sink.buf;
@@ -186,7 +173,7 @@ function writeWholeLine(sink: ByteSink, line: WallLine, r: number, task: number,
   p = uintAt(buf, p, task);
   const taskLength = p - taskAt;
   p = put(buf, p, line.dataHex);
-  p = hexWordAt(buf, p, body, dataAt);
+  p = hexAt(buf, p, body, dataAt, dataAt + 8);
   p = put(buf, p, line.decoded);
   const isoAt1 = p;
   p = isoAt(buf, p);
@@ -195,10 +182,10 @@ function writeWholeLine(sink: ByteSink, line: WallLine, r: number, task: number,
   p = nsAt(buf, p);
   const nsLength = p - nsAt1;
   p = put(buf, p, line.afterNs);
-  copyWithinLine(buf, p, nsAt1, nsLength);
-  p = put(buf, p + nsLength, line.afterNsAgain);
-  copyWithinLine(buf, p, isoAt1, ISO_LENGTH);
-  p = put(buf, p + ISO_LENGTH, line.end);
+  p = copyAt(buf, p, buf, nsAt1, nsAt1 + nsLength);
+  p = put(buf, p, line.afterNsAgain);
+  p = copyAt(buf, p, buf, isoAt1, isoAt1 + ISO_LENGTH);
+  p = put(buf, p, line.end);
   sink.pos = p;
   line.template = { bytes: new Uint8Array(buf.subarray(start, p)), seqLength, taskLength, nsLength };
 }
@@ -210,11 +197,11 @@ function fromTemplate(buf: Uint8Array, start: number, line: WallLine, t: WallTem
   if (uintAt(buf, seqAt, r) !== seqAt + t.seqLength) return false;
   const taskAt = seqAt + t.seqLength + line.head.length;
   if (uintAt(buf, taskAt, task) !== taskAt + t.taskLength) return false;
-  const isoAt1 = hexWordAt(buf, taskAt + t.taskLength + line.dataHex.length, body, dataAt) + line.decoded.length;
+  const isoAt1 = hexAt(buf, taskAt + t.taskLength + line.dataHex.length, body, dataAt, dataAt + 8) + line.decoded.length;
   const nsAt1 = isoAt(buf, isoAt1) + line.afterIso.length;
   if (nsAt(buf, nsAt1) !== nsAt1 + t.nsLength) return false;
   const nsAt2 = nsAt1 + t.nsLength + line.afterNs.length;
-  copyWithinLine(buf, nsAt2, nsAt1, t.nsLength);
-  copyWithinLine(buf, nsAt2 + t.nsLength + line.afterNsAgain.length, isoAt1, ISO_LENGTH);
+  copyAt(buf, nsAt2, buf, nsAt1, nsAt1 + t.nsLength);
+  copyAt(buf, nsAt2 + t.nsLength + line.afterNsAgain.length, buf, isoAt1, isoAt1 + ISO_LENGTH);
   return true;
 }

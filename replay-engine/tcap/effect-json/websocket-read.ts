@@ -4,7 +4,7 @@
 // reads a message an effect, never the same twice: through the generic decoder 6 µs a line.
 import { piece, type ByteSink } from '../../byte-sink';
 import { WEBSOCKET_MESSAGE_KINDS } from '../decode/effect-kinds';
-import { bytesShape, bytesTypeEnd, innerBytesText } from './bytes-result';
+import { bytesShape, bytesValueAgain, innerBytesText } from './bytes-result';
 
 /** Longer messages take the generic path (so that the line fits the room made for it; their text is cut anyway). */
 const MAX_MESSAGE = 1024;
@@ -33,10 +33,7 @@ export function websocketReadResult(sink: ByteSink, b: Uint8Array, view: DataVie
   const textAt = sink.pos;
   const inner = innerBytesText(sink, b, at + 16, at + length, shape);
   sink.put(middle);
-  sink.buf.copyWithin(sink.pos, textAt, textAt + inner);
-  sink.pos += inner;
-  sink.ascii('"');
-  sink.ascii(bytesTypeEnd(shape));
+  bytesValueAgain(sink, textAt, inner, shape);
   sink.put(END);
   return true;
 }

@@ -4,14 +4,13 @@
 // tide.now@1) around the holes (seq, task, data hex, the word's digits, and for tide.now@1 the
 // duration and the digits again), made once from the generic decoder's own JSON. Hot: written
 // through the sink's per-piece calls and room checks, these lines took about 40% more time.
-import { HEX, type ByteSink } from '../../byte-sink';
+import type { ByteSink } from '../../byte-sink';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
-import { put, uintAt } from './line-bytes';
+import { copyAt, hexAt, put, uintAt } from './line-bytes';
 import { writeDuration } from './word-results';
 
 /** Longest line this writes: the pieces are < 200 bytes, the holes < 100. */
 const LINE_ROOM = 512;
-
 
 /** The constant pieces of one kind's line. */
 export interface WordLine {
@@ -78,7 +77,6 @@ export function wordLine(kind: string): WordLine | undefined {
   return { ...common, template: undefined, decoded: b(`","decoded":{"key":${key},"result":${head.slice(0, -1)}`), tail: b(`${result.slice(head.length)}}}`) };
 }
 
-
 const UNITS = [Buffer.from(' s'), Buffer.from(' ms'), Buffer.from(' µs')];
 
 /**
@@ -99,7 +97,6 @@ function durationAt(buf: Uint8Array, p: number, w: number): number {
   buf[p + 3] = 0x30 + (frac % 10);
   return put(buf, p + 4, UNITS[unit === 1e6 ? 0 : unit === 1e3 ? 1 : 2]);
 }
-
 
 /**
  * Writes effect r's line if it has this shape (the caller checked: empty key, result, ident 0)
@@ -133,7 +130,7 @@ function writeWholeLine(sink: ByteSink, line: WordLine, r: number, task: number,
   p = uintAt(buf, p, task);
   const taskLength = p - taskAt;
   p = put(buf, p, line.dataHex);
-  p = hexWordAt(buf, p, body, dataAt);
+  p = hexAt(buf, p, body, dataAt, dataAt + 8);
   p = put(buf, p, line.decoded);
   const digitsAt = p;
   p = uintAt(buf, p, w);
@@ -153,23 +150,13 @@ function writeWholeLine(sink: ByteSink, line: WordLine, r: number, task: number,
     durationLength = p - durationStart;
     p = put(buf, p, line.nowMiddle);
     // the same digits again: copied (the line is in one chunk)
-    for (let i = digitsAt; i < digitsEnd; i++) buf[p++] = buf[i];
+    p = copyAt(buf, p, buf, digitsAt, digitsEnd);
     p = put(buf, p, line.nowEnd);
   }
   sink.pos = p;
   const bytes = new Uint8Array(p - start);
   bytes.set(buf.subarray(start, p));
   line.template = { bytes, seqLength, taskLength, wordLength: digitsEnd - digitsAt, durationLength };
-}
-
-/** The 8 data bytes in hex at p; the new offset. */
-function hexWordAt(buf: Uint8Array, p: number, body: Uint8Array, dataAt: number): number {
-  for (let i = 0; i < 8; i++) {
-    const h = HEX[body[dataAt + i]];
-    buf[p++] = h & 0xff;
-    buf[p++] = h >> 8;
-  }
-  return p;
 }
 
 /**
@@ -185,13 +172,13 @@ function fromTemplate(buf: Uint8Array, start: number, line: WordLine, t: LineTem
   if (uintAt(buf, seqAt, r) !== seqAt + t.seqLength) return false;
   const taskAt = seqAt + t.seqLength + line.head.length;
   if (uintAt(buf, taskAt, task) !== taskAt + t.taskLength) return false;
-  const hexAt = taskAt + t.taskLength + line.dataHex.length;
-  const digitsAt = hexWordAt(buf, hexAt, body, dataAt) + line.decoded.length;
+  const hexStart = taskAt + t.taskLength + line.dataHex.length;
+  const digitsAt = hexAt(buf, hexStart, body, dataAt, dataAt + 8) + line.decoded.length;
   if (uintAt(buf, digitsAt, w) !== digitsAt + t.wordLength) return false;
   if (!line.nowMiddle) return true;
   const durationStart = digitsAt + t.wordLength + line.tail.length;
   if (durationAt(buf, durationStart, w) !== durationStart + t.durationLength) return false;
   const againAt = durationStart + t.durationLength + line.nowMiddle.length;
-  for (let i = 0; i < t.wordLength; i++) buf[againAt + i] = buf[digitsAt + i];
+  copyAt(buf, againAt, buf, digitsAt, digitsAt + t.wordLength);
   return true;
 }
