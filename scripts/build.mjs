@@ -1,7 +1,8 @@
 // Bundles every entry point with esbuild. Node entries are CommonJS for the extension host;
 // webview entries are browser IIFE bundles loaded by a nonce'd <script> tag.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -32,8 +33,20 @@ const builds = [
   { ...common, entryPoints: pick(webEntries), outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'text' } },
 ];
 
+// Each file is written beside its place and renamed over it: a process starting from dist/ (a test
+// running beside the build, a VS Code with the extension installed from here) reads the old file
+// or the new one, never half of one.
+function writeWhole(outputFiles) {
+  for (const f of outputFiles) {
+    mkdirSync(dirname(f.path), { recursive: true });
+    const temp = `${f.path}.${process.pid}.tmp`;
+    writeFileSync(temp, f.contents);
+    renameSync(temp, f.path);
+  }
+}
+
 for (const options of builds) {
   if (Object.keys(options.entryPoints).length === 0) continue;
   if (watch) await (await esbuild.context(options)).watch();
-  else await esbuild.build(options);
+  else writeWhole((await esbuild.build({ ...options, write: false })).outputFiles);
 }

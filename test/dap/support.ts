@@ -4,10 +4,10 @@
 // the real one (test/support/machin.ts builds it).
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ensureBuilt } from '../support/built';
 import { alwaysPrinted, expectedPosition, MACHIN_BIN, machinPath, probeLines, scheduleOf } from '../support/machin';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -16,18 +16,9 @@ export const MACHIN_FIXTURES = path.resolve(ROOT, '../shared/fixtures/machin');
 export const TIN_FIXTURES = path.resolve(ROOT, '../shared/fixtures/tin');
 export const FIXTURE_KEY = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
 
-let built: Promise<void> | undefined;
-
-/** Bundle debug-adapter/main.ts to dist/debug-adapter.js exactly as scripts/build.mjs does. */
-export function buildAdapter(): Promise<void> {
-  built ??= esbuild
-    .build({
-      entryPoints: { 'debug-adapter': path.join(ROOT, 'debug-adapter/main.ts') },
-      outdir: path.join(ROOT, 'dist'),
-      bundle: true, sourcemap: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning',
-    })
-    .then(() => undefined);
-  return built;
+/** dist/debug-adapter.js as `npm run build` makes it (test/support/built.ts). */
+export async function buildAdapter(): Promise<void> {
+  ensureBuilt();
 }
 
 export interface Session {

@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
+import { browserTurn } from '../support/browser-turn';
 import { machinPath } from '../support/machin';
 
 export const repoRoot = resolve(__dirname, '..', '..');
@@ -235,10 +236,18 @@ export function collectLogs(userDataDir: string): string {
 
 /**
  * Runs a test body against a fresh VS Code; on failure saves a screenshot and prints the
- * extension host logs (so a CI failure says why), and always closes everything.
+ * extension host logs (so a CI failure says why), and always closes everything. One VS Code runs
+ * at a time (test/support/browser-turn.ts), while other test files run beside it.
  */
 export async function withVsCode(opts: StartOptions, body: (vs: VsCode) => Promise<void>): Promise<void> {
-  const vs = await startVsCode(opts);
+  const endTurn = await browserTurn();
+  let vs: VsCode;
+  try {
+    vs = await startVsCode(opts);
+  } catch (err) {
+    endTurn();
+    throw err;
+  }
   try {
     await body(vs);
   } catch (err) {
@@ -250,5 +259,6 @@ export async function withVsCode(opts: StartOptions, body: (vs: VsCode) => Promi
     throw err;
   } finally {
     await vs.close();
+    endTurn();
   }
 }

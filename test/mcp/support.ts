@@ -4,29 +4,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawnSync } from 'node:child_process';
-import { build } from 'esbuild';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths';
+import { ensureBuilt } from '../support/built';
 import { machinPath } from '../support/machin';
 
 export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 /** The real machin 0.137.0 (built once per checkout by test/support/machin.ts). */
 export const MACHIN = machinPath();
 
-let built: Promise<void> | null = null;
-
-export function buildServer(): Promise<void> {
-  built ??= build({
-    entryPoints: { cli: join(REPO_ROOT, 'replay-engine/cli/main.ts'), 'mcp-server': join(REPO_ROOT, 'mcp-server/main.ts') },
-    outdir: join(REPO_ROOT, 'dist'),
-    bundle: true,
-    sourcemap: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'warning',
-  }).then(() => undefined);
-  return built;
+/** dist/cli.js and dist/mcp-server.js as `npm run build` makes them (test/support/built.ts). */
+export async function buildServer(): Promise<void> {
+  ensureBuilt();
 }
 
 /** An environment with no key and no machin unless given. */

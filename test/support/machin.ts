@@ -16,8 +16,8 @@ let built = false;
 /** The path of the real machin, built first when this checkout has none (about 20 s). */
 export function machinPath(): string {
   if (built) return MACHIN;
-  // Test files of one `npm test` run one after another, but a hand-started second run may
-  // build at the same time: a lock folder makes the second wait for the first.
+  // `npm test` runs two test files at once, and a hand-started second run may build too: a lock
+  // folder makes the others wait for the first.
   const lock = `${MACHIN_BIN}.lock`;
   mkdirSync(path.dirname(lock), { recursive: true });
   for (let waited = 0; ; waited += 200) {

@@ -2,10 +2,12 @@
 // (webviewHtml from webview-ui/protocol.ts: same CSP, nonce'd script tags), served from a fake
 // origin through request interception, so nothing touches the network.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { webviewHtml } from '../../../webview-ui/protocol';
+import { browserTurn } from '../../support/browser-turn';
+import { ensureBuilt } from '../../support/built';
 
 export const REPO = resolve(__dirname, '../../..');
 const ORIGIN = 'http://frozen-run.test';
@@ -21,8 +23,17 @@ export const CHROMIUM_ARGS = [
 
 export type ViewName = 'timeline' | 'history' | 'compare';
 
+/** Headless Chromium, once no other test file drives a browser (test/support/browser-turn.ts); closing it ends the turn. */
 export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const endTurn = await browserTurn();
+  try {
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+    browser.on('disconnected', endTurn);
+    return browser;
+  } catch (err) {
+    endTurn();
+    throw err;
+  }
 }
 
 let harnessJs: string | undefined;
@@ -43,36 +54,9 @@ async function harnessBundle(): Promise<string> {
   return harnessJs;
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * The bundle the extension ships (dist/webview/<view>.js). When it is missing or older than its
- * sources (a test run without `npm run build`), it is rebuilt with scripts/build.mjs's options.
- */
+/** The bundle the extension ships (dist/webview/<view>.js), as `npm run build` makes it (test/support/built.ts). */
 export async function viewBundle(view: ViewName): Promise<string> {
-  const file = join(REPO, 'dist', 'webview', `${view}.js`);
-  const src = join(REPO, 'webview-ui');
-  if (!existsSync(file) || statSync(file).mtimeMs < newestMtime(src)) {
-    await build({
-      entryPoints: { [view]: join(src, view, 'main.ts') },
-      outdir: join(REPO, 'dist', 'webview'),
-      bundle: true,
-      sourcemap: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'chrome120',
-      loader: { '.css': 'text' },
-      logLevel: 'warning',
-    });
-  }
-  return readFileSync(file, 'utf8');
+  return readFileSync(join(ensureBuilt(), 'webview', `${view}.js`), 'utf8');
 }
 
 export interface OpenedView {
