@@ -50,6 +50,24 @@ async function clickRecord(vs: VsCode, r: number, lane: number): Promise<void> {
   throw new Error(`record ${r} not found on lane ${lane}`);
 }
 
+/**
+ * Waits until the timeline's details pane heads with `text`. On a timeout the error says what the
+ * pane, the hover line and the editor tabs showed instead, so a CI failure says which view lagged.
+ */
+async function detailsShow(vs: VsCode, text: string): Promise<void> {
+  const tl = vs.timeline();
+  try {
+    await tl.locator('section.details').getByText(text, { exact: false }).waitFor({ timeout: 20_000 });
+  } catch (err) {
+    const read = (p: Promise<string | null>) => p.then((t) => (t ?? '').replace(/\s+/g, ' ').slice(0, 300), (e: Error) => `(unreadable: ${e.message.split('\n')[0]})`);
+    const shown = await read(tl.locator('section.details').first().textContent({ timeout: 2_000 }));
+    const hover = await read(tl.locator('.status').first().textContent({ timeout: 2_000 }));
+    const tabs = await vs.page.locator('.tabs-container .tab').allTextContents();
+    const frames = await vs.page.locator('iframe.webview').count();
+    throw new Error(`the details pane does not show "${text}": it shows "${shown}"; hover line "${hover}"; tabs ${JSON.stringify(tabs)}; ${frames} webview frames\n${String(err)}`);
+  }
+}
+
 test('timeline clicks, the debug toolbar, variables and nothing stale at the panic', { timeout: 400_000 }, async () => {
   await withVsCode({ name: 'workbench-trace' }, async (vs) => {
     const { page } = vs;
@@ -63,7 +81,7 @@ test('timeline clicks, the debug toolbar, variables and nothing stale at the pan
     const groupsBefore = await page.locator('.editor-group-container').count();
     await clickRecord(vs, 0, 1);
     const details = vs.timeline().locator('section.details');
-    await details.getByText('Record 0/4 · op 0/4 · 0.1 worker', { exact: false }).waitFor({ timeout: 20_000 });
+    await detailsShow(vs, 'Record 0/4 · op 0/4 · 0.1 worker');
     await page.waitForTimeout(1500);
     assert.equal(await page.locator('.debug-toolbar').isVisible(), false, 'a click started a debug session');
     assert.equal(await page.locator('.editor-group-container').count(), groupsBefore, 'a click moved the timeline to another group');
@@ -95,7 +113,7 @@ test('timeline clicks, the debug toolbar, variables and nothing stale at the pan
     const groupsInSession = await page.locator('.editor-group-container').count();
     await clickRecord(vs, 3, 0);
     await status.getByText('op 3/4 · goroutine 0 main').waitFor({ timeout: 30_000 });
-    await details.getByText('Record 3/4 · op 3/4 · 0 main', { exact: false }).waitFor({ timeout: 20_000 });
+    await detailsShow(vs, 'Record 3/4 · op 3/4 · 0 main');
     assert.equal(await page.locator('.editor-group-container').count(), groupsInSession);
 
     // Back to the start: the reverse buttons are disabled there, not hidden.
@@ -148,7 +166,7 @@ test('timeline clicks, the debug toolbar, variables and nothing stale at the pan
     await page.waitForTimeout(800);
     // No thread keeps the panic's state (or "Paused on exception") once the cursor left it.
     assert.equal(await callStack.getByText(/panic|exception/i).count(), 0, (await callStack.allTextContents()).join(' | '));
-    await details.getByText('Record 2/4 · op 2/4 · 0 main', { exact: false }).waitFor({ timeout: 20_000 });
+    await detailsShow(vs, 'Record 2/4 · op 2/4 · 0 main');
     await vs.shot('stepped-back-from-panic');
     // Step Back Into: the statement before, `idx = idx + a` (line 9), at the same op.
     await page.locator('.debug-toolbar [aria-label^="Step Back Into"]').click();
