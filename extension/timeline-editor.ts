@@ -132,19 +132,44 @@ class TimelinePanel {
         return;
       }
       case 'goto':
+        await this.activeFirst();
         await vscode.commands.executeCommand('frozenRun.gotoPosition', this.uri, m.position, m.record);
         return;
       case 'openProgram':
+        await this.activeFirst();
         await this.openProgram(m.line, m.column);
         return;
       case 'command': {
         const command = TOOLBAR_COMMANDS[m.id];
+        if (!command) return;
+        await this.activeFirst();
         // Run Back to Cursor from the timeline: back to the record selected there.
         if (m.id === 'runBackToCursor') await vscode.commands.executeCommand(command, this.uri, this.selected);
-        else if (command) await vscode.commands.executeCommand(command, this.uri);
+        // Open as Text: in the timeline's group, whichever group has the focus.
+        else if (m.id === 'openAsText') await vscode.commands.executeCommand(command, this.uri, this.panel.viewColumn);
+        else await vscode.commands.executeCommand(command, this.uri);
         return;
       }
     }
+  }
+
+  /**
+   * Waits (at most half a second) until VS Code has made this panel the active editor. A click in
+   * the webview is a message here before VS Code has moved the focus to the webview's group; when
+   * the focus moves later, it undoes what the command did meanwhile (a replay's layout focuses the
+   * first group so the program opens there; a text editor opened in the active group).
+   */
+  private async activeFirst(): Promise<void> {
+    if (this.panel.active || !this.panel.visible) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, 500);
+      const sub = this.panel.onDidChangeViewState((e) => e.webviewPanel.active && done());
+      function done() {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
   }
 
   /**

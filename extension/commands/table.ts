@@ -33,7 +33,8 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.stepBackInto': (ctx) => () => stepBackInto(ctx),
   'frozenRun.stepBackOut': (ctx) => () => stepBackOut(ctx),
   'frozenRun.runBackToCursor': (ctx) => (uri?: unknown, record?: unknown) => runBackToCursor(ctx, uri, record),
-  'frozenRun.openAsText': (ctx) => (arg?: unknown) => openAsText(ctx, arg),
+  // From the timeline's toolbar the second argument is its group; from a menu it is not a number.
+  'frozenRun.openAsText': (ctx) => (arg?: unknown, column?: unknown) => openAsText(ctx, arg, typeof column === 'number' ? column : undefined),
   'frozenRun.openTimeline': (ctx) => (arg?: unknown) => openTimeline(ctx, arg),
   'frozenRun.debugActiveRecording': (ctx) => () => debugActiveRecording(ctx),
   'frozenRun.openMachinSetting': () => () => openSetting('frozenRun.machinPath'),

@@ -6,15 +6,16 @@ import { CAPSULE_LANGUAGE } from '../../language-server/protocol';
 import { capsuleDocumentUri } from '../capsule-document';
 import { pickRecording } from './recording-arg';
 
-export async function openAsText(ctx: Ctx, arg?: unknown): Promise<void> {
+/** `column`: the group to open it in (the timeline's, from its toolbar); default the active one. */
+export async function openAsText(ctx: Ctx, arg?: unknown, column?: vscode.ViewColumn): Promise<void> {
   const uri = await pickRecording(arg, ctx.activeRecording, 'Open as Text');
   if (!uri) return;
   // A trace is text: open the file itself. A capsule is encrypted: open its decoded document.
   if (uri.fsPath.toLowerCase().endsWith('.tcap')) {
     const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(capsuleDocumentUri(uri)), CAPSULE_LANGUAGE);
-    await vscode.window.showTextDocument(doc, { preview: false });
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: column });
   } else {
-    await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'default', column);
     // A recording is evidence: typing into it must change nothing (and raise no diagnostics).
     await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
   }
