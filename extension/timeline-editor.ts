@@ -154,7 +154,7 @@ class TimelinePanel {
   }
 
   /**
-   * Waits (at most half a second) until VS Code has made this panel the active editor. A click in
+   * Waits (at most a second) until VS Code has made this panel the active editor. A click in
    * the webview is a message here before VS Code has moved the focus to the webview's group; when
    * the focus moves later, it undoes what the command did meanwhile (a replay's layout focuses the
    * first group so the program opens there; a text editor opened in the active group).
@@ -162,7 +162,7 @@ class TimelinePanel {
   private async activeFirst(): Promise<void> {
     if (this.panel.active || !this.panel.visible) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, 500);
+      const timer = setTimeout(done, 1000);
       const sub = this.panel.onDidChangeViewState((e) => e.webviewPanel.active && done());
       function done() {
         clearTimeout(timer);
