@@ -36,7 +36,10 @@ async function toolbar(page: Page): Promise<Array<[string, boolean]>> {
  */
 async function clickRecord(vs: VsCode, r: number, lane: number): Promise<void> {
   const tl = vs.timeline();
+  // The timeline may have just moved beside the program (a new panel, still loading): its lanes first.
+  await tl.locator('ul[aria-label="Goroutines"] li').first().waitFor({ state: 'attached', timeout: 60_000 });
   const canvas = tl.locator('canvas').first();
+  await canvas.waitFor({ timeout: 30_000 });
   const box = (await canvas.boundingBox())!;
   const y = 22 + lane * 24 + 12;
   for (let x = 165; x < box.width - 4; x += 6) {
