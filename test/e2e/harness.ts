@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { browserTurn } from '../support/browser-turn';
+import { newestSource } from '../support/built';
 import { machinPath } from '../support/machin';
 
 export const repoRoot = resolve(__dirname, '..', '..');
@@ -19,27 +20,15 @@ const tinStandin = join(repoRoot, 'test', 'standins', 'bin', 'tin');
 // scripts/code-server.mjs is an ES module (typed by code-server.d.mts); loaded dynamically.
 const codeServer = () => import('../../scripts/code-server.mjs');
 
-/** The newest modification time of the files the .vsix is made from. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (p: string) => {
-    if (!existsSync(p)) return;
-    const st = statSync(p);
-    if (st.isDirectory()) for (const name of readdirSync(p)) walk(join(p, name));
-    else newest = Math.max(newest, st.mtimeMs);
-  };
-  for (const part of ['extension', 'debug-adapter', 'replay-engine', 'language-server', 'webview-ui', 'language', 'syntaxes', 'media', 'package.json', 'README.md']) {
-    walk(join(repoRoot, part));
-  }
-  return newest;
-}
+/** What the .vsix is made from. */
+const VSIX_SOURCES = ['extension', 'debug-adapter', 'replay-engine', 'language-server', 'webview-ui', 'language', 'syntaxes', 'media', 'package.json', 'README.md'];
 
 /**
  * Builds and packages the extension (dist/frozen-run.vsix) unless the one there is newer than
  * every source it is made from: the test files of one `npm test` share one package.
  */
 export function packageExtension(): string {
-  if (existsSync(vsixPath) && statSync(vsixPath).mtimeMs > newestSource()) return vsixPath;
+  if (existsSync(vsixPath) && statSync(vsixPath).mtimeMs > newestSource(VSIX_SOURCES)) return vsixPath;
   const r = spawnSync('npm', ['run', 'package'], { cwd: repoRoot, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`packaging failed:\n${r.stdout}\n${r.stderr}`);
   return vsixPath;

@@ -4,22 +4,24 @@
 // whole), under a lock folder so the other test files running at the same time wait for it
 // instead of starting a half-written bundle.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { withLockFolder } from './lock-folder';
 import { REPO_ROOT } from './paths';
 
 const SOURCES = ['extension', 'debug-adapter', 'replay-engine', 'language-server', 'mcp-server', 'webview-ui', 'scripts/build.mjs'];
 const OUTPUTS = ['extension.js', 'debug-adapter.js', 'language-server.js', 'spool-worker.js', 'mcp-server.js', 'cli.js', 'webview/timeline.js', 'webview/history.js', 'webview/compare.js'];
 
-function newestSource(): number {
+/** The newest modification time of the files under these parts of the repository (missing ones skipped). */
+export function newestSource(parts: readonly string[]): number {
   let newest = 0;
   const walk = (p: string) => {
     const st = statSync(p);
     if (st.isDirectory()) for (const name of readdirSync(p)) walk(path.join(p, name));
     else newest = Math.max(newest, st.mtimeMs);
   };
-  for (const s of SOURCES) {
-    const p = path.join(REPO_ROOT, s);
+  for (const part of parts) {
+    const p = path.join(REPO_ROOT, part);
     if (existsSync(p)) walk(p);
   }
   return newest;
@@ -41,25 +43,11 @@ let checked = false;
 export function ensureBuilt(): string {
   const dist = path.join(REPO_ROOT, 'dist');
   if (checked) return dist;
-  const lock = path.join(REPO_ROOT, '.tools', 'build.lock');
-  mkdirSync(path.dirname(lock), { recursive: true });
-  for (let waited = 0; ; waited += 200) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (waited > 120_000) throw new Error(`${lock}: held for 2 minutes; remove it if no build is running`);
-      spawnSync('sleep', ['0.2']);
-    }
-  }
-  try {
-    if (oldestOutput() < newestSource()) {
-      const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build.mjs')], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
-      if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
-    }
-  } finally {
-    rmdirSync(lock);
-  }
+  withLockFolder(path.join(REPO_ROOT, '.tools', 'build.lock'), 120_000, () => {
+    if (oldestOutput() >= newestSource(SOURCES)) return;
+    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build.mjs')], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+    if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+  });
   checked = true;
   return dist;
 }

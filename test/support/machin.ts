@@ -2,9 +2,10 @@
 // into .tools/machin/ (build.sh reuses a binary already there), then run like the product runs
 // it, with a time limit. Recordings a test needs are made here with `machin run --record`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, SHARED } from './paths';
+import { withLockFolder } from './lock-folder';
 
 /** The folder holding the built `machin` (put it on PATH to have machin found there). */
 export const MACHIN_BIN = path.join(REPO_ROOT, '.tools/machin');
@@ -16,25 +17,10 @@ let built = false;
 /** The path of the real machin, built first when this checkout has none (about 20 s). */
 export function machinPath(): string {
   if (built) return MACHIN;
-  // `npm test` runs two test files at once, and a hand-started second run may build too: a lock
-  // folder makes the others wait for the first.
-  const lock = `${MACHIN_BIN}.lock`;
-  mkdirSync(path.dirname(lock), { recursive: true });
-  for (let waited = 0; ; waited += 200) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (waited > 180_000) throw new Error(`${lock}: held for 3 minutes; remove it if no build is running`);
-      spawnSync('sleep', ['0.2']);
-    }
-  }
-  try {
+  withLockFolder(`${MACHIN_BIN}.lock`, 180_000, () => {
     const r = spawnSync('bash', [BUILD, MACHIN_BIN], { encoding: 'utf8', timeout: 300_000 });
     if (r.status !== 0) throw new Error(`building machin with ${BUILD} failed:\n${r.stdout}\n${r.stderr}`);
-  } finally {
-    rmdirSync(lock);
-  }
+  });
   built = true;
   return MACHIN;
 }
