@@ -8,7 +8,8 @@
 // decoder; a signed word cannot reach the year 10000, so every date here has four digits.
 import type { ByteSink } from '../../byte-sink';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
-import { copyAt, hexAt, put, uintAt } from './line-bytes';
+import { copyAt, put, uintAt } from './line-bytes';
+import { headAgain, headAt, headWidths, wordHead, type HeadTemplate, type WordHead } from './word-head';
 
 const KIND = 'tide.wall@1';
 /** The ISO text `YYYY-MM-DDTHH:MM:SS.fffffffffZ`. */
@@ -17,13 +18,7 @@ const ISO_LENGTH = 30;
 const LINE_ROOM = 512;
 
 /** The constant pieces of the line, cut out of the generic decoder's JSON for a sample word. */
-export interface WallLine {
-  seq: Uint8Array;
-  /** `,"kind":…,"thread":` */
-  head: Uint8Array;
-  dataHex: Uint8Array;
-  /** up to the first ISO text */
-  decoded: Uint8Array;
+export interface WallLine extends WordHead {
   /** between the ISO text and the ns digits, then the digits again, the ISO text again, the end */
   afterIso: Uint8Array;
   afterNs: Uint8Array;
@@ -32,10 +27,7 @@ export interface WallLine {
   template: WallTemplate | undefined;
 }
 
-interface WallTemplate {
-  bytes: Uint8Array;
-  seqLength: number;
-  taskLength: number;
+interface WallTemplate extends HeadTemplate {
   nsLength: number;
 }
 
@@ -54,10 +46,7 @@ export function wallLine(kind: string): WallLine | undefined {
   if (result !== parts.join('')) return undefined;
   const b = (s: string) => Buffer.from(s, 'utf8');
   return {
-    seq: b('{"seq":'),
-    head: b(`,"kind":${JSON.stringify(kind)},"key":"","outcome":"result","ident":0,"thread":`),
-    dataHex: b(',"dataHex":"'),
-    decoded: b(`","decoded":{"key":${key},"result":{"text":"`),
+    ...wordHead(kind, `","decoded":{"key":${key},"result":{"text":"`),
     afterIso: b(parts[2]),
     afterNs: b(parts[4]),
     afterNsAgain: b(parts[6]),
@@ -164,17 +153,9 @@ function isoAt(buf: Uint8Array, p: number): number {
 function writeWholeLine(sink: ByteSink, line: WallLine, r: number, task: number, body: Uint8Array, dataAt: number): void {
   const buf = sink.buf;
   const start = sink.pos;
-  let p = put(buf, start, line.seq);
-  const seqAt = p;
-  p = uintAt(buf, p, r);
-  const seqLength = p - seqAt;
-  p = put(buf, p, line.head);
-  const taskAt = p;
-  p = uintAt(buf, p, task);
-  const taskLength = p - taskAt;
-  p = put(buf, p, line.dataHex);
-  p = hexAt(buf, p, body, dataAt, dataAt + 8);
-  p = put(buf, p, line.decoded);
+  let p = headAt(buf, start, line, r, task, body, dataAt);
+  const seqLength = headWidths.seq;
+  const taskLength = headWidths.task;
   const isoAt1 = p;
   p = isoAt(buf, p);
   p = put(buf, p, line.afterIso);
@@ -193,11 +174,8 @@ function writeWholeLine(sink: ByteSink, line: WallLine, r: number, task: number,
 /** The template at start with this read's holes written; false when the seq's, task's or ns's width differs. */
 function fromTemplate(buf: Uint8Array, start: number, line: WallLine, t: WallTemplate, r: number, task: number, body: Uint8Array, dataAt: number): boolean {
   buf.set(t.bytes, start);
-  const seqAt = start + line.seq.length;
-  if (uintAt(buf, seqAt, r) !== seqAt + t.seqLength) return false;
-  const taskAt = seqAt + t.seqLength + line.head.length;
-  if (uintAt(buf, taskAt, task) !== taskAt + t.taskLength) return false;
-  const isoAt1 = hexAt(buf, taskAt + t.taskLength + line.dataHex.length, body, dataAt, dataAt + 8) + line.decoded.length;
+  const isoAt1 = headAgain(buf, start, line, t, r, task, body, dataAt);
+  if (isoAt1 < 0) return false;
   const nsAt1 = isoAt(buf, isoAt1) + line.afterIso.length;
   if (nsAt(buf, nsAt1) !== nsAt1 + t.nsLength) return false;
   const nsAt2 = nsAt1 + t.nsLength + line.afterNs.length;

@@ -6,22 +6,15 @@
 // through the sink's per-piece calls and room checks, these lines took about 40% more time.
 import type { ByteSink } from '../../byte-sink';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
-import { copyAt, hexAt, put, uintAt } from './line-bytes';
+import { copyAt, put, uintAt } from './line-bytes';
+import { headAgain, headAt, headWidths, wordHead, type HeadTemplate, type WordHead } from './word-head';
 import { writeDuration } from './word-results';
 
 /** Longest line this writes: the pieces are < 200 bytes, the holes < 100. */
 const LINE_ROOM = 512;
 
-/** The constant pieces of one kind's line. */
-export interface WordLine {
-  /** `{"seq":` */
-  seq: Uint8Array;
-  /** `,"kind":…,"key":"","outcome":"result","ident":0,"thread":` */
-  head: Uint8Array;
-  /** `,"dataHex":"` */
-  dataHex: Uint8Array;
-  /** `","decoded":{"key":…,"result":{"text":"` and the text's fixed start (`task `) */
-  decoded: Uint8Array;
+/** The constant pieces of one kind's line: the opening (its `decoded` ends with the text's fixed start, `task `), then these. */
+export interface WordLine extends WordHead {
   /** After the digits: the rest of the value, `}}`; for tide.now@1 ` ns (` */
   tail: Uint8Array;
   /** tide.now@1 only: between the duration and the digits again, and the end */
@@ -32,10 +25,7 @@ export interface WordLine {
 }
 
 /** A line's bytes and the lengths of its holes (seq, task, the word's digits, the duration). */
-interface LineTemplate {
-  bytes: Uint8Array;
-  seqLength: number;
-  taskLength: number;
+interface LineTemplate extends HeadTemplate {
   wordLength: number;
   durationLength: number;
 }
@@ -53,18 +43,12 @@ export function wordLine(kind: string): WordLine | undefined {
   sample[0] = 7; // the word 7: a duration of `7 ns`
   const key = JSON.stringify(decodeKey(kind, empty));
   const result = JSON.stringify(decodeResult(kind, empty, sample, 0, 0));
-  const common = {
-    seq: b('{"seq":'),
-    head: b(`,"kind":${JSON.stringify(kind)},"key":"","outcome":"result","ident":0,"thread":`),
-    dataHex: b(',"dataHex":"'),
-  };
   if (kind === 'tide.now@1') {
     const want = '{"text":"7 ns (7 ns on the monotonic clock)","type":"time","children":[{"name":"ns","value":{"text":"7","type":"number"}}]}';
     if (result !== want) return undefined;
     return {
-      ...common,
+      ...wordHead(kind, `","decoded":{"key":${key},"result":{"text":"`),
       template: undefined, // set by writeWordLine: present from the start, so the object keeps one shape
-      decoded: b(`","decoded":{"key":${key},"result":{"text":"`),
       tail: b(' ns ('),
       nowMiddle: b(' on the monotonic clock)","type":"time","children":[{"name":"ns","value":{"text":"'),
       nowEnd: b('","type":"number"}}]}}}'),
@@ -74,7 +58,7 @@ export function wordLine(kind: string): WordLine | undefined {
   if (prefix === undefined) return undefined;
   const head = `{"text":"${prefix}7`;
   if (!result.startsWith(head)) return undefined;
-  return { ...common, template: undefined, decoded: b(`","decoded":{"key":${key},"result":${head.slice(0, -1)}`), tail: b(`${result.slice(head.length)}}}`) };
+  return { ...wordHead(kind, `","decoded":{"key":${key},"result":${head.slice(0, -1)}`), template: undefined, tail: b(`${result.slice(head.length)}}}`) };
 }
 
 const UNITS = [Buffer.from(' s'), Buffer.from(' ms'), Buffer.from(' µs')];
@@ -121,17 +105,9 @@ export function writeWordLine(sink: ByteSink, line: WordLine, r: number, task: n
 function writeWholeLine(sink: ByteSink, line: WordLine, r: number, task: number, body: Uint8Array, dataAt: number, w: number): void {
   let buf = sink.buf;
   const start = sink.pos;
-  let p = put(buf, start, line.seq);
-  const seqAt = p;
-  p = uintAt(buf, p, r);
-  const seqLength = p - seqAt;
-  p = put(buf, p, line.head);
-  const taskAt = p;
-  p = uintAt(buf, p, task);
-  const taskLength = p - taskAt;
-  p = put(buf, p, line.dataHex);
-  p = hexAt(buf, p, body, dataAt, dataAt + 8);
-  p = put(buf, p, line.decoded);
+  let p = headAt(buf, start, line, r, task, body, dataAt);
+  const seqLength = headWidths.seq;
+  const taskLength = headWidths.task;
   const digitsAt = p;
   p = uintAt(buf, p, w);
   const digitsEnd = p;
@@ -168,12 +144,8 @@ function writeWholeLine(sink: ByteSink, line: WordLine, r: number, task: number,
  */
 function fromTemplate(buf: Uint8Array, start: number, line: WordLine, t: LineTemplate, r: number, task: number, body: Uint8Array, dataAt: number, w: number): boolean {
   buf.set(t.bytes, start);
-  const seqAt = start + line.seq.length;
-  if (uintAt(buf, seqAt, r) !== seqAt + t.seqLength) return false;
-  const taskAt = seqAt + t.seqLength + line.head.length;
-  if (uintAt(buf, taskAt, task) !== taskAt + t.taskLength) return false;
-  const hexStart = taskAt + t.taskLength + line.dataHex.length;
-  const digitsAt = hexAt(buf, hexStart, body, dataAt, dataAt + 8) + line.decoded.length;
+  const digitsAt = headAgain(buf, start, line, t, r, task, body, dataAt);
+  if (digitsAt < 0) return false;
   if (uintAt(buf, digitsAt, w) !== digitsAt + t.wordLength) return false;
   if (!line.nowMiddle) return true;
   const durationStart = digitsAt + t.wordLength + line.tail.length;
