@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { enrichWithMachin } from '../replay-engine/machin/enrich';
 import { parseReplayOutput } from '../replay-engine/machin/machin-output';
 import { writeInstrumentedCopy } from '../replay-engine/machin/source/instrument';
+import { sureEvents } from '../replay-engine/machin/source/happens-before';
 import { indexInstrumentedReplay, StatementProbes } from '../replay-engine/machin/source/statement-replay';
 import { retargetTraceCopy, writeTraceCopy } from '../replay-engine/machin/trace-copy';
 import { readMflrr } from '../replay-engine/mflrr/recording';
@@ -68,7 +69,7 @@ export async function run(): Promise<BenchResult[]> {
       const statements = new StatementProbes(copy.table);
       const output = await statements.parse(probed.value);
       const run = { flags: [], exitCode: 0, stdout: '', stderr: probed.value, output };
-      return indexInstrumentedReplay(tl, run, statements, copy.table, program, names, tl.threadIndex('0'));
+      return indexInstrumentedReplay(tl, run, statements, copy.table, program, names, sureEvents(statements, copy.table, tl, '0'), null);
     });
     const { index, values: valueRun } = built.value;
     // What reading the values alone costs (the plain --print replay's output without source level

@@ -85,6 +85,8 @@ export interface WatchedAtCursor {
   values: Record<string, string>;
   /** At source level: name to the 0-based line of the statement that stored its value. */
   assignedLines?: Record<string, number>;
+  /** Names whose value machin printed in this replay but may not in another (shown marked). */
+  thisReplayOnly?: string[];
 }
 
 /** Sent before every `stopped` event: where the cursor is now. */

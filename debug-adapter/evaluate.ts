@@ -4,7 +4,7 @@ import { evaluate, parseExpression, type Expr } from './expression';
 import { RecordScope } from './record-scope';
 import type { ReplayRuntime } from './runtime';
 import { threadName } from './timeline-data';
-import type { VariableStore } from './variables';
+import { THIS_REPLAY_ONLY, type VariableStore } from './variables';
 
 export type EvaluateResult =
   | { ok: true; result: string; type?: string; variablesReference: number }
@@ -27,8 +27,15 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
     return { ok: true, result: v.value, type: v.type, variablesReference: v.variablesReference };
   }
   let value;
+  // Whether a value it read is this replay's only (machin may not print it in another): said in the type.
+  let marked = false;
+  const read = (name: string, t: number) => {
+    const e = rt.entriesInFrame(t, t === thread ? frame : 0, [name]).get(name);
+    if (e?.thisReplayOnly) marked = true;
+    return e?.value;
+  };
   try {
-    value = evaluate(expr, new RecordScope(rt.recording, (name, t) => rt.valueOf(name, t, t === thread ? frame : 0)).at(r, rt.position, thread));
+    value = evaluate(expr, new RecordScope(rt.recording, read).at(r, rt.position, thread));
   } catch (e) {
     return { ok: false, message: (e as Error).message };
   }
@@ -36,7 +43,7 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
     const who = threadName(rt.recording, thread);
     return { ok: false, message: `${expression}: not known in ${who} as of op ${rt.position} (not a watched variable of this thread nor a record field)` };
   }
-  return { ok: true, result: String(value), variablesReference: 0 };
+  return { ok: true, result: String(value), ...(marked ? { type: THIS_REPLAY_ONLY } : {}), variablesReference: 0 };
 }
 
 function history(rt: ReplayRuntime, vars: VariableStore, expr: Extract<Expr, { type: 'call' }>): EvaluateResult {

@@ -55,9 +55,10 @@ function statementFrames(rt: ReplayRuntime, t: number): Frame[] {
   if (!s || e < 0) return [];
   const stack = s.stack(t, e);
   const shown = stack.slice(0, FRAMES_PER_THREAD - 2);
+  // A statement machin ran in this replay but may not in another: said in the frame's name.
   const frames: Frame[] = shown.map((f) => ({
     id: 0,
-    name: f.function,
+    name: s.isSure(t, f.event) ? f.function : `${f.function} · this replay only`,
     where: { type: 'program', path: f.file },
     line: f.line,
     column: f.column,

@@ -84,7 +84,9 @@ function watchedAt(rt: ReplayRuntime, t: number): WatchedAtCursor | null {
   // At source level every frame's own values, each beside the statement that stored it.
   const onStack = rt.valuesOnStack(t, h.names);
   if (onStack) return { ...where, ...onStack };
-  return { ...where, values: Object.fromEntries(rt.valuesInFrame(t, 0, h.names)) };
+  const entries = rt.entriesInFrame(t, 0, h.names);
+  const marked = [...entries].filter(([, e]) => e.thisReplayOnly).map(([n]) => n);
+  return { ...where, values: Object.fromEntries([...entries].map(([n, e]) => [n, e.value])), ...(marked.length ? { thisReplayOnly: marked } : {}) };
 }
 
 /** DAP has no reason for the two ends of a recording: they are steps whose description says which end. */

@@ -25,7 +25,7 @@
 // line breakpoints are met in that order between records, and the panic stops on the statement
 // that panicked. Without statements every move is by record, as above.
 import { basename } from 'node:path';
-import { readyStatements, type Recording } from '../replay-engine/model/recording';
+import { readyStatements, type HistoryEntry, type Recording } from '../replay-engine/model/recording';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import type { DivergenceBody, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
@@ -192,6 +192,13 @@ export class ReplayRuntime {
   /** valueOf for several names of one frame: the frame's statement is looked up once. */
   valuesInFrame(t: number, frame: number, names: Iterable<string>): Map<string, string> {
     const out = new Map<string, string>();
+    for (const [name, e] of this.entriesInFrame(t, frame, names)) out.set(name, e.value);
+    return out;
+  }
+
+  /** The history entries behind valuesInFrame: each value with the statement that stored it and whether it is this replay's only. */
+  entriesInFrame(t: number, frame: number, names: Iterable<string>): Map<string, HistoryEntry> {
+    const out = new Map<string, HistoryEntry>();
     const h = this.recording.histories;
     if (!h) return out;
     // A frame below the program's (the trace record's) sees what the innermost one does.
@@ -199,10 +206,16 @@ export class ReplayRuntime {
     let at = this.frameEvent(t, f);
     if (at === null && f > 0) at = this.frameEvent(t, (f = 0));
     for (const name of names) {
-      const v = at === null ? h.valueAt(name, t, this.position) : this.entryInFrame(name, t, at, f)?.value;
-      if (v !== undefined) out.set(name, v);
+      const e = at === null ? (h.entryAt ? h.entryAt(name, t, this.position) : plainEntry(h.valueAt(name, t, this.position), t, this.position)) : this.entryInFrame(name, t, at, f);
+      if (e) out.set(name, e);
     }
     return out;
+  }
+
+  /** Whether thread t's current statement (frame `frame`'s) ran in this replay only (it may not in another). */
+  statementThisReplayOnly(t: number, frame = 0): boolean {
+    const at = this.statements ? this.frameEvent(t, frame) : null;
+    return at !== null && !this.statements!.isSure(t, at);
   }
 
   /** The statement event frame `frame` of thread t stands at (null: no statements here, or no such frame). */
@@ -232,7 +245,7 @@ export class ReplayRuntime {
    * the 0-based line of the statement that stored each (a name in several frames: the innermost's),
    * for inline values beside the program; null when the statements are not known.
    */
-  valuesOnStack(t: number, names: readonly string[]): { values: Record<string, string>; assignedLines: Record<string, number> } | null {
+  valuesOnStack(t: number, names: readonly string[]): { values: Record<string, string>; assignedLines: Record<string, number>; thisReplayOnly: string[] } | null {
     const e = this.frameEvent(t);
     if (e === null) return null;
     const s = this.statements!;
@@ -240,17 +253,20 @@ export class ReplayRuntime {
     const wanted = new Set(names);
     const values: Record<string, string> = {};
     const assignedLines: Record<string, number> = {};
+    const marked = new Set<string>();
     for (let f = stack.length - 1; f >= 0; f--) {
       for (const name of s.localsOf(stack[f].function) ?? names) {
         if (!wanted.has(name)) continue;
         const entry = this.entryInFrame(name, t, stack[f].event, f);
         if (!entry) continue;
         values[name] = entry.value;
+        if (entry.thisReplayOnly) marked.add(name);
+        else marked.delete(name);
         if (entry.event !== undefined && entry.event >= 0) assignedLines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
         else delete assignedLines[name];
       }
     }
-    return { values, assignedLines };
+    return { values, assignedLines, thisReplayOnly: [...marked] };
   }
 
   /** The record state a statement event stands at: the last record done before it. */
@@ -671,4 +687,9 @@ function firstAtOrAfter(list: Uint32Array, r: number): number {
 
 function toStop(hit: BreakpointHit): Stop {
   return { reason: hit.reason, thread: hit.thread, description: hit.description, text: hit.text, breakpointIds: hit.breakpointIds, exception: hit.exception };
+}
+
+/** A value without an entry behind it (histories that keep none): sure, at the cursor. */
+function plainEntry(value: string | undefined, thread: number, position: number): HistoryEntry | undefined {
+  return value === undefined ? undefined : { thread, position, value };
 }

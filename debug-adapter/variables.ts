@@ -16,6 +16,9 @@ const PAGE = 100;
 /** How many values history(name) lists before summarising. */
 const HISTORY_LIMIT = 10_000;
 
+
+/** The type shown for a value (or frame) machin printed in this replay but may not in another (docs/value-positions.md). */
+export const THIS_REPLAY_ONLY = 'this replay only';
 export class VariableStore {
   private handles = new Handles<Children>();
   /** variablesReference of a "Watched variables" scope → its thread, for data breakpoints. */
@@ -164,8 +167,10 @@ export class VariableStore {
     if (!h) return [];
     const out: DebugProtocol.Variable[] = [];
     // In the frame's order of names (a Map keeps it).
-    for (const [name, v] of rt.valuesInFrame(t, frame, this.namesOf(t, frame))) {
-      out.push({ ...this.plain(name, v, 'watched', name), presentationHint: { attributes: ['readOnly'] } });
+    for (const [name, e] of rt.entriesInFrame(t, frame, this.namesOf(t, frame))) {
+      // A value machin may not print in another replay: the value text stays the value, the type says so.
+      const type = e.thisReplayOnly ? THIS_REPLAY_ONLY : 'watched';
+      out.push({ ...this.plain(name, e.value, type, name), presentationHint: { attributes: ['readOnly'] } });
     }
     return out;
   }

@@ -76,7 +76,7 @@ export function forwardSessionFacts(client: LanguageClient, sessions: SessionEve
     sessions.onDidMoveCursor((c) => {
       const w = c.body.watched;
       const values: CursorValuesParams = w && c.body.thread !== null
-        ? { programUri: vscode.Uri.file(w.programPath).toString(), thread: c.body.thread, values: w.values, functionLine: w.functionLine, assignedLines: w.assignedLines }
+        ? { programUri: vscode.Uri.file(w.programPath).toString(), thread: c.body.thread, values: w.values, functionLine: w.functionLine, assignedLines: w.assignedLines, thisReplayOnly: w.thisReplayOnly }
         : NO_VALUES;
       void client.sendNotification(CURSOR_VALUES_NOTIFICATION, values);
     }),

@@ -41,14 +41,19 @@ export function inlineValues(doc: TextDocument, params: InlineValueParams, curso
       if (seen.has(name)) continue;
       seen.add(name);
       const value = cursor.values[name];
-      const shown = value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
       out.push({
         range: { start: { line, character: m.index! }, end: { line, character: m.index! + name.length } },
-        text: `${name} = ${shown}`,
+        text: inlineText(name, value, cursor),
       });
     }
   }
   return out;
+}
+
+/** `name = value`, cut, and marked when machin may not print that value in another replay. */
+function inlineText(name: string, value: string, cursor: CursorValuesParams): string {
+  const shown = value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
+  return cursor.thisReplayOnly?.includes(name) ? `${name} = ${shown} (this replay only)` : `${name} = ${shown}`;
 }
 
 /**
@@ -63,8 +68,7 @@ function atAssignments(doc: TextDocument, params: InlineValueParams, cursor: Cur
     const text = codeOf(doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }));
     const m = new RegExp(`(?<![A-Za-z0-9_.])${escape(name)}(?![A-Za-z0-9_])`).exec(text);
     const at = m ? m.index : text.replace(/\r?\n$/, '').length;
-    const shown = value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
-    out.push({ range: { start: { line, character: at }, end: { line, character: at + (m ? name.length : 0) } }, text: `${name} = ${shown}` });
+    out.push({ range: { start: { line, character: at }, end: { line, character: at + (m ? name.length : 0) } }, text: inlineText(name, value, cursor) });
   }
   return out.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
 }

@@ -54,6 +54,8 @@ export interface CursorValuesParams {
    * that stored its value. The value is shown there, not wherever the name appears.
    */
   assignedLines?: Record<string, number>;
+  /** Names whose value is this replay's only (machin may not print it in another): shown marked. */
+  thisReplayOnly?: string[];
 }
 export const CURSOR_VALUES_NOTIFICATION = 'frozenRun/cursorValues';
 

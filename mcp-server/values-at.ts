@@ -6,22 +6,26 @@ import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export interface ValuesAt {
   values: Record<string, string>;
+  /** Names whose value machin printed in this replay but may not in another (docs/value-positions.md). */
+  thisReplayOnly?: string[];
   /** How many variables of this thread have a value at the position. */
   total: number;
 }
 
 export function valuesAt(h: ValueHistories, t: number, p: number, limit: number, only?: string[]): ValuesAt {
-  const found: Array<{ name: string; value: string }> = [];
+  const found: Array<{ name: string; value: string; marked?: true }> = [];
   for (const name of only ?? h.names) {
-    const value = h.valueAt(name, t, p);
-    if (value !== undefined) found.push({ name, value });
+    const entry = h.entryAt?.(name, t, p);
+    const value = entry ? entry.value : h.valueAt(name, t, p);
+    if (value !== undefined) found.push(entry?.thisReplayOnly ? { name, value, marked: true } : { name, value });
   }
   let shown = found;
   if (found.length > limit) {
     const at = new Map(found.map((f) => [f.name, lastSetAt(h.entries(f.name), t, p)]));
     shown = [...found].sort((a, b) => at.get(b.name)! - at.get(a.name)!).slice(0, limit);
   }
-  return { values: Object.fromEntries(shown.map((f) => [f.name, f.value])), total: found.length };
+  const marked = shown.filter((f) => f.marked).map((f) => f.name);
+  return { values: Object.fromEntries(shown.map((f) => [f.name, f.value])), ...(marked.length ? { thisReplayOnly: marked } : {}), total: found.length };
 }
 
 /** The position of `t`'s last entry at or before p (entries are in position order). */

@@ -144,6 +144,8 @@ export interface HistoryModel {
   thread: Uint32Array;
   /** The values as text, as the engine reports them. */
   values: string[];
+  /** 1 where machin printed the value in this replay but may not in another (shown marked "this replay only"). */
+  thisReplayOnly: Uint8Array;
 }
 
 /** Toolbar buttons of the timeline: the host runs the matching `frozen-run.<id>` command. */

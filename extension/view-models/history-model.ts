@@ -12,5 +12,6 @@ export function historyModel(recording: Recording, histories: ValueHistories, na
     position: Uint32Array.from(entries, (e) => e.position),
     thread: Uint32Array.from(entries, (e) => e.thread),
     values: entries.map((e) => e.value),
+    thisReplayOnly: Uint8Array.from(entries, (e) => (e.thisReplayOnly ? 1 : 0)),
   };
 }

@@ -10,7 +10,7 @@ export interface HistoryJson {
   file: string;
   variable: string;
   goroutine: string | null;
-  entries: Array<{ op: number; goroutine: string; value: string }>;
+  entries: Array<{ op: number; goroutine: string; value: string; thisReplayOnly?: true }>;
 }
 
 export async function runHistory(argv: string[]): Promise<number> {
@@ -30,7 +30,7 @@ export async function runHistory(argv: string[]): Promise<number> {
   if (values.json) {
     process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   } else {
-    const lines = entries.map((e) => `  op ${String(e.op).padStart(6)}  goroutine ${e.goroutine.padEnd(8)}  ${variable} = ${e.value}`);
+    const lines = entries.map((e) => `  op ${String(e.op).padStart(6)}  goroutine ${e.goroutine.padEnd(8)}  ${variable} = ${e.value}${e.thisReplayOnly ? '  (this replay only)' : ''}`);
     writeText(process.stdout, `${variable}: ${entries.length} value${entries.length === 1 ? '' : 's'}${goroutine ? ` on goroutine ${goroutine}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
   }
   return 0;
@@ -56,7 +56,7 @@ export function historyAnswer(rec: Recording, file: string, variable: string, go
   const entries = histories
     .entries(variable)
     .filter((e) => only < 0 || e.thread === only)
-    .map((e) => ({ op: e.position, goroutine: tl.threads[e.thread].id, value: e.value }));
+    .map((e) => ({ op: e.position, goroutine: tl.threads[e.thread].id, value: e.value, ...(e.thisReplayOnly ? { thisReplayOnly: true as const } : {}) }));
   return { file: tl.file, variable, goroutine: goroutine ?? null, entries };
 }
 

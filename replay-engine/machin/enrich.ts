@@ -25,8 +25,8 @@ import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay'
 import { assignedVariables, parseMflProgram, type MflProgram } from './mfl-source';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
 import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
-import { causallySureEvents } from './source/causal-spawns';
-import type { StatementTable } from './source/instrument';
+import { sureEvents } from './source/happens-before';
+import type { StatementIndex } from './source/statement-index';
 import { probePlacer } from './probe-position';
 import type { Timeline } from '../model/timeline';
 import { instrumentedReplayDiffers } from './source/trust-check';
@@ -254,36 +254,27 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
 
   if (options.signal?.aborted) throw cancelled();
   progress('building the statement index');
-  // The goroutine whose end ends the run (as merge-replay.ts counts it): values and statements
-  // another goroutine stores after that goroutine's last op race with the exit and are left out.
-  // So are all of a goroutine's the trace has no line for (it has no op), except in a deadlock,
-  // where every probe is printed: only then are such goroutines made threads for their statements.
+  // The goroutine whose end ends the run (the one that panicked, else main; none in a deadlock,
+  // where every probe is printed): what surely ran is what happens before its end.
   const panicked = run.output.panic?.goroutine ?? (recording.panic ? tl.threads[recording.panic.thread].id : null);
-  let ender = run.output.deadlock ? -1 : tl.threadIndex(panicked ?? '0');
-  if (ender < 0) {
-    // (A run whose main did no op has no line for main either: main is made a thread the same way.)
-    const threadsBefore = tl.threads.length;
-    addUnrecordedGoroutines(tl, [run], warn, statements.goroutines);
-    if (tl.threads.length > threadsBefore) c.attach();
-    if (!run.output.deadlock) ender = tl.threadIndex(panicked ?? '0');
-  }
-  // A goroutine with no op of its own whose `go` started one that surely did something surely ran
-  // up to that `go`: it becomes a thread, with those statements.
-  const bySpawn = ender >= 0 ? sureBySpawn(tl, statements, instrumented.table, ender) : null;
-  if (bySpawn) {
-    const threadsBefore = tl.threads.length;
-    addUnrecordedGoroutines(tl, [], warn, statements.goroutines.filter((_, g) => bySpawn[g] > 0));
-    if (tl.threads.length > threadsBefore) c.attach();
-  }
+  const sure = sureEvents(statements, instrumented.table, tl, run.output.deadlock ? null : (panicked ?? '0'));
+  // Every goroutine that ran a statement is a thread: first those with a statement that surely ran
+  // (in id order, so their thread indexes are the same on every launch), then this replay's others.
+  const threadsBefore = tl.threads.length;
+  addUnrecordedGoroutines(tl, [], warn, statements.goroutines.filter((_, g) => sure.sure[g] > 0));
+  addUnrecordedGoroutines(tl, [], warn, statements.goroutines.filter((_, g) => sure.sure[g] === 0));
+  if (tl.threads.length > threadsBefore) c.attach();
+  const panic = recording.panic ? { thread: recording.panic.thread, position: recording.panic.position } : null;
   let indexed;
   try {
-    indexed = await indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, ender, sliced('building the statement index'), bySpawn);
+    indexed = await indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, sure, panic, sliced('building the statement index'));
   } catch (err) {
     if (err instanceof CancelledReading) throw cancelled();
     // probes that are no walk of the table (never seen from machin 0.137.0): nothing from this replay is shown
     return fallBack(`the instrumented replay's statements could not be indexed (${err instanceof Error ? err.message : String(err)})`);
   }
   const { index, values } = indexed;
+  if (index.unsure > 0) warn('statements-this-replay-only', thisReplayOnlyStatements(tl, index));
   await merge([values], true);
   index.variables = c.variables;
   recording.statements = index;
@@ -291,18 +282,20 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   progress(`statement index ready: ${index.eventCount} statements executed`);
 }
 
-/** causallySureEvents over the timeline's own ops: what each goroutine with none surely ran. */
-function sureBySpawn(tl: Timeline, probes: StatementProbes, table: StatementTable, ender: number): Uint32Array {
-  const placer = probePlacer(tl);
-  const opsOf = (id: string) => {
-    const t = tl.threadIndex(id);
-    return t < 0 ? 0 : placer.ownOps(t).length;
-  };
-  const didSureOp = (id: string) => {
-    const t = tl.threadIndex(id);
-    return t >= 0 && opsOf(id) > 0 && placer.sureOwnOps(t, ender) > 0;
-  };
-  return causallySureEvents(probes, table, (id) => opsOf(id) > 0, didSureOp);
+/** Which goroutines ran statements this replay only (after their last one known to run before the end), and where those start. */
+function thisReplayOnlyStatements(tl: Timeline, index: StatementIndex): string {
+  const parts: string[] = [];
+  let goroutines = 0;
+  for (let t = 0; t < tl.threads.length; t++) {
+    const n = index.eventsOf(t) - index.sureEventsOf(t);
+    if (n <= 0) continue;
+    goroutines++;
+    if (parts.length >= 8) continue;
+    const first = index.location(t, index.sureEventsOf(t));
+    parts.push(`goroutine ${tl.threads[t].id}: ${n} from line ${first.line} (${first.function})`);
+  }
+  const more = goroutines > parts.length ? `; and ${goroutines - parts.length} more goroutine(s)` : '';
+  return `${index.unsure} statement(s) ran in this replay after the last statement of their goroutine known to run before the run ended (${parts.join('; ')}${more}): machin may not run them before the end in another replay, so they are shown marked "this replay only" (docs/source-level.md)`;
 }
 
 function programVariables(program: MflProgram): ProgramVariables {

@@ -173,6 +173,16 @@ class ProbePass {
           s = next;
           continue;
         }
+      } else if (matchAt(stderr, s, 'panic: ')) {
+        // ...or between the message and its newline: `panic: MSGprobe G NAME = V @opP`, then the
+        // panic's own newline alone. Read apart: the message, and the probe.
+        const k = gluedProbe(stderr, s + 7, end, e);
+        if (k > 0 && probeAt(stderr, k, end, add) >= 0) {
+          lines.push(stderr.slice(s, k));
+          const blank = stderr.charCodeAt(e + 1) === 0x0d ? e + 2 : e + 1;
+          s = blank + 1;
+          continue;
+        }
       }
       lines.push(stderr.slice(s, end));
       s = e + 1;
@@ -333,6 +343,19 @@ function matchAt(text: string, at: number, str: string): boolean {
  * lines (it ends at the first line that ends in ` @opN`), as parseProbe reads it. Returns where
  * the text after it starts, or -1 when this is no probe (it is then parsed as a line).
  */
+/**
+ * Where a probe glued to the end of a panic message starts (-1: none): a whole one-line probe up
+ * to the line's end `end`, and the line after it empty (the newline machin wrote after the message).
+ */
+function gluedProbe(text: string, from: number, end: number, nl: number): number {
+  const k = text.lastIndexOf('probe ', end - 1);
+  if (k <= from) return -1;
+  const next = text.charCodeAt(nl + 1) === 0x0d ? nl + 2 : nl + 1;
+  if (nl >= text.length || text.charCodeAt(next) !== 0x0a) return -1;
+  return GLUED_PROBE.test(text.slice(k, end)) ? k : -1;
+}
+const GLUED_PROBE = /^probe \S+ \S+ = .* @op\d+$/;
+
 function probeAt(text: string, s: number, end: number, add: (goroutine: string, name: string, value: string, op: number) => void): number {
   const g = text.indexOf(' ', s + 6);
   const n = g > s + 6 && g < end ? text.indexOf(' ', g + 1) : -1;

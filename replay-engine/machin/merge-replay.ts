@@ -62,7 +62,7 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
       // The goroutine whose end ends the run: the one that panicked, else main.
       const panicked = runs.find((r) => r.output.panic)?.output.panic?.goroutine ?? (rec.panic ? tl.threads[rec.panic.thread].id : null);
       const ender = o.deadlock ? -1 : tl.threadIndex(panicked ?? '0');
-      rec.histories = historiesFrom(tl, o.probes, (run.flags[print + 1] ?? '').split(','), ender, warn, run.probeEvents);
+      rec.histories = historiesFrom(tl, o.probes, (run.flags[print + 1] ?? '').split(','), ender, warn, run.probeEvents, run.probePlaces);
     }
   }
   if (ctx.valuesOnly) return;
@@ -130,32 +130,44 @@ function historiesFrom(
   ender: number,
   warn: MergeContext['warn'],
   events?: Int32Array,
+  places?: ReplayRun['probePlaces'],
 ): ProbeHistories {
   const placer = probePlacer(tl);
   const entries: NamedHistoryEntry[] = [];
-  let racing = 0;
+  /** Per goroutine id: the names of its values of this replay only, and how many. */
+  const racing = new Map<string, { names: Set<string>; count: number }>();
   probes.forEach((pr, j) => {
     const thread = threadFor(tl, pr.goroutine, warn);
-    // Left out: a value machin prints in some replays and not in others (probe-position.ts).
-    // (A goroutine with no op of its own: a value its kept statement stored was printed in every
-    // replay, as that statement ran in every one: causal-spawns.ts.)
-    const keptByStatement = events !== undefined && events[j] >= 0 && placer.ownOps(thread).length === 0;
-    if (ender >= 0 && !keptByStatement && !placer.alwaysPrinted(thread, pr.op, ender)) {
-      racing++;
-      return;
-    }
-    const entry: NamedHistoryEntry = { name: pr.name, thread, position: placer.place(thread, pr.op), value: pr.value };
+    // Sure: its statement happens before the run's end (happens-before.ts), when the statements are
+    // known; else the own-op rule (probe-position.ts alwaysPrinted). The others are kept, marked.
+    const sure = places ? places.sure[j] === 1 : ender < 0 || placer.alwaysPrinted(thread, pr.op, ender);
+    const entry: NamedHistoryEntry = { name: pr.name, thread, position: places ? places.positions[j] : placer.place(thread, pr.op), value: pr.value };
     if (events && events[j] >= -1) entry.event = events[j];
+    if (!sure) {
+      entry.thisReplayOnly = true;
+      let r = racing.get(pr.goroutine);
+      if (!r) racing.set(pr.goroutine, (r = { names: new Set(), count: 0 }));
+      r.names.add(pr.name);
+      r.count++;
+    }
     entries.push(entry);
   });
-  if (racing > 0) {
-    warn('values-left-out', `${racing} value(s) stored after the last op the run surely reaches were left out: machin prints them in some replays and not in others (docs/value-positions.md)`);
-  }
+  if (racing.size > 0) warn('values-this-replay-only', thisReplayOnlyMessage(racing, !!places));
   // machin prints goroutines' probes in the order they happened to run, which differs between
   // replays; within one goroutine the order is fixed. By position, then thread (a stable sort
   // keeps each goroutine's own order), every replay of a trace gives the same history.
   entries.sort((a, b) => a.position - b.position || a.thread - b.thread);
   return new ProbeHistories(entries, watched.filter(Boolean));
+}
+
+/** The warning for values of this replay only: which goroutines, which variables, and why. */
+function thisReplayOnlyMessage(racing: Map<string, { names: Set<string>; count: number }>, byStatement: boolean): string {
+  const listed = [...racing].slice(0, 8).map(([g, r]) => `goroutine ${g}: ${[...r.names].slice(0, 6).join(', ')}${r.names.size > 6 ? ', ...' : ''} (${r.count})`);
+  const more = racing.size > 8 ? `; and ${racing.size - 8} more goroutine(s)` : '';
+  const why = byStatement
+    ? 'they were stored after the last statement of their goroutine known to run before the run ended (nothing orders them before the panic or the end of main)'
+    : 'they were stored after their goroutine\'s last op that surely happens before the run ends';
+  return `values printed by this replay only, shown marked "this replay only" (${listed.join('; ')}${more}): ${why}, so machin may not print them in another replay (docs/value-positions.md)`;
 }
 
 /**

@@ -22,8 +22,9 @@ export class ProbeHistories implements ValueHistories {
    */
   constructor(entries: Iterable<NamedHistoryEntry>, watched: Iterable<string> = []) {
     for (const name of watched) this.listOf(name);
-    for (const { name, thread, position, value, event } of entries) {
+    for (const { name, thread, position, value, event, thisReplayOnly } of entries) {
       const entry: HistoryEntry = event === undefined ? { thread, position, value } : { thread, position, value, event };
+      if (thisReplayOnly) entry.thisReplayOnly = true;
       this.listOf(name).push(entry);
       const threads = this.byThread.get(name)!;
       let own = threads.get(thread);

@@ -22,6 +22,11 @@ export interface ReplayRun {
    * thread in recording.statements that stored the value (-1: not known).
    */
   probeEvents?: Int32Array;
+  /**
+   * For the replay against the instrumented copy: per probe, its position (never before the
+   * statement that stored it) and whether it surely ran (1) or is this replay's only (0).
+   */
+  probePlaces?: { positions: Uint32Array; sure: Uint8Array };
 }
 
 /** Throws RecordingError 'toolchain-timeout', 'cancelled', 'toolchain-missing' or 'toolchain-failed'. */

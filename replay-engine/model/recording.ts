@@ -77,6 +77,11 @@ export interface HistoryEntry {
    * first statement (the parameters of the function it runs).
    */
   event?: number;
+  /**
+   * Printed by this replay but not surely by another: stored after the last moment its goroutine
+   * is known to run before the run's end (docs/value-positions.md). Shown marked "this replay only".
+   */
+  thisReplayOnly?: true;
 }
 
 /** Every value of every watched variable, in true order. Names are per thread. */
@@ -85,6 +90,8 @@ export interface ValueHistories {
   entries(name: string): HistoryEntry[];
   /** The value of `name` on `thread` as of position p: its last entry with position <= p. */
   valueAt(name: string, thread: number, p: number): string | undefined;
+  /** The entry valueAt reads (with its this-replay-only mark), where the histories keep entries. */
+  entryAt?(name: string, thread: number, p: number): HistoryEntry | undefined;
   /**
    * The value of `name` on `thread` when it stands at its statement event `event` (about to run
    * it, or blocked in it): what earlier statements stored, plus what this one stored once its op

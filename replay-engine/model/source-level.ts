@@ -55,6 +55,16 @@ export interface SourceStatements {
   readonly eventCount: number;
   /** Events of thread t (0 for a thread that ran no statement). */
   eventsOf(thread: number): number;
+  /**
+   * Whether event i of thread t surely ran: it happens before the run's end, so machin prints it in
+   * every replay of the trace. The others (a tail of each thread's events) are this replay's only,
+   * shown marked; the index, positions and values of the sure ones are the same on every launch.
+   */
+  isSure(thread: number, event: number): boolean;
+  /** How many of thread t's first events surely ran. */
+  sureEventsOf(thread: number): number;
+  /** Events of this replay only, over all threads. */
+  readonly unsure: number;
   location(thread: number, event: number): StatementLocation;
   /** The call stack at event i, innermost first (recursion: one frame per active call). */
   stack(thread: number, event: number): SourceFrame[];

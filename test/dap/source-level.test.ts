@@ -10,9 +10,9 @@ import * as path from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { recordProgram, type Recorded } from '../support/machin';
-import { DIGGER, RESHAPER, SUMMER } from '../support/programs';
+import { DIGGER, DIVIDE, RESHAPER, SUMMER } from '../support/programs';
 import { tempDir } from '../machin/support';
-import { buildAdapter, launchAndStop, machinEnv, moveAndStop, startAdapter, variablesOf, type Session } from './support';
+import { buildAdapter, launchAndStop, machinEnv, moveAndStop, startAdapter, typedVariablesOf, variablesOf, type Session } from './support';
 
 const PROGRAM = DIGGER;
 const LOOP_LINE = 23; // total = total + v
@@ -20,11 +20,13 @@ const LOOP_LINE = 23; // total = total + v
 let rec: Recorded;
 let reshaper: Recorded;
 let summer: Recorded;
+let divide: Recorded;
 before(async () => {
   await buildAdapter();
   rec = recordProgram(tempDir('dap-source-'), 'digger', PROGRAM);
   reshaper = recordProgram(tempDir('dap-source-'), 'reshaper', RESHAPER);
   summer = recordProgram(tempDir('dap-source-'), 'summer', SUMMER);
+  divide = recordProgram(tempDir('dap-source-'), 'divide', DIVIDE);
 });
 
 /** The top frames of a thread as `function line:column`, the program's frames only. */
@@ -97,6 +99,35 @@ describe('source level over DAP', () => {
     const over = await moveAndStop(s, () => s.dc.nextRequest({ threadId: main }));
     assert.equal(over.body.reason, 'exception', JSON.stringify({ over: over.body, at: await programStack(s, main), outside }));
     assert.deepEqual((await programStack(s, main))[0], 'dig 6:17');
+  });
+
+  test('a goroutine with no record of its own panics: the stop stays at the panic when the statements come, and its parent and the sender have theirs', async () => {
+    s = await startAdapter(machinEnv());
+    const stop = await launchAndStop(s, { recording: divide.trace, replayToPanic: true, timeLimitSeconds: 60 });
+    assert.equal(stop.body.reason, 'exception');
+    await statementsIn(s);
+    // Every cursor the adapter reported stands at the panic: after both ops (compute's send, parent's receive), never the start.
+    const cursors = s.events.filter((e) => e.event === 'frozenRun/cursor').map((e) => e.body as { position: number; atStart: boolean; thread: string });
+    assert.ok(cursors.length > 0);
+    for (const c of cursors) assert.deepEqual([c.position, c.atStart, c.thread], [2, false, '0.1.2'], JSON.stringify(cursors));
+    const threads = (await s.dc.threadsRequest()).body.threads;
+    const id = (g: string) => threads.find((t) => t.name.startsWith(`${g} `))!.id;
+    // divider panicked on `q := k / x` (9:5), with x = 0 from its parent and k = 100.
+    assert.deepEqual((await programStack(s, id('0.1.2')))[0], 'divider 9:5');
+    const dividerValues = await programValues(s, id('0.1.2'));
+    assert.deepEqual([dividerValues.x, dividerValues.k], ['0', '100']);
+    // parent's values that made the divisor zero are there, unmarked: it surely ran up to its `go`.
+    const parentTop = (await s.dc.stackTraceRequest({ threadId: id('0.1') })).body.stackFrames[0];
+    const parentValues = await typedVariablesOf(s, parentTop.id, /^Program \(/);
+    assert.deepEqual(parentValues.filter((v) => v.name === 'v' || v.name === 'w').map((v) => [v.name, v.value, v.type]), [['v', '0', 'watched'], ['w', '0', 'watched']]);
+    // compute sent b = 0; main is blocked in `r := <-done`, a statement of this replay only.
+    const computeTop = (await s.dc.stackTraceRequest({ threadId: id('0.1.1') })).body.stackFrames[0];
+    const computeValues = await variablesOf(s, computeTop.id, /^Program \(/);
+    assert.deepEqual([computeValues.n, computeValues.a, computeValues.b], ['3', '9', '0']);
+    // (machin prints that statement's probe in most replays, not all: it races with the panic)
+    const mainTop = (await programStack(s, id('0')))[0];
+    assert.ok(mainTop === 'main 23:5' || mainTop === 'main · this replay only 24:5', mainTop);
+    if (mainTop.includes('this replay only')) assert.match(s.output.join(''), /goroutine 0: 1 from line 24 \(main\)/);
   });
 
   test('a line breakpoint in a loop is hit once per iteration, forward and back, with the values as of the line', async () => {

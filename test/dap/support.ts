@@ -102,11 +102,16 @@ export function lastCursor(s: Session): { position: number; total: number; recor
 
 /** The variables of a scope, by its name or (a RegExp) a pattern of it. */
 export async function variablesOf(s: Session, frameId: number, scopeName: string | RegExp): Promise<Record<string, string>> {
+  return Object.fromEntries((await typedVariablesOf(s, frameId, scopeName)).map((v) => [v.name, v.value]));
+}
+
+/** The variables of a scope with their DAP type (`this replay only` marks a value machin may not print in another replay). */
+export async function typedVariablesOf(s: Session, frameId: number, scopeName: string | RegExp): Promise<Array<{ name: string; value: string; type?: string }>> {
   const scopes = await s.dc.scopesRequest({ frameId });
   const scope = scopes.body.scopes.find((x) => (typeof scopeName === 'string' ? x.name === scopeName : scopeName.test(x.name)));
-  if (!scope) return {};
+  if (!scope) return [];
   const vars = await s.dc.variablesRequest({ variablesReference: scope.variablesReference });
-  return Object.fromEntries(vars.body.variables.map((v) => [v.name, v.value]));
+  return vars.body.variables.map((v) => ({ name: v.name, value: v.value, type: v.type }));
 }
 
 // ----- fixtures, read independently of the engine -----

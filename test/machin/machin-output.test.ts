@@ -144,6 +144,18 @@ describe('machin replay output forms the fixtures do not show', () => {
     assert.equal(out.panic?.scheduleTotal, 9);
   });
 
+  it('another goroutine\'s probe glued between a panic message and its newline is read apart (machin writes them apart)', () => {
+    // mfl_panic: fputs("panic: "), fputs(msg), fputc('\\n'): a probe of another goroutine can land between
+    const out = parseReplayOutput('probe 0.1 v = 0 @op2\npanic: integer divide by zeroprobe 0 fr_stmt0 = 24 @op2\n\n  (replay: goroutine 0.1.2, schedule op 2/2)\n');
+    assert.equal(out.panic?.message, 'integer divide by zero');
+    assert.equal(out.panic?.goroutine, '0.1.2');
+    assert.deepEqual(out.probes.map((p) => [p.goroutine, p.name, p.value, p.op]), [['0.1', 'v', '0', 2], ['0', 'fr_stmt0', '24', 2]]);
+    assert.deepEqual(out.unknown, []);
+    // a message that merely holds the word is kept whole
+    const plain = parseReplayOutput('panic: bad probe here\n  (replay: goroutine 0, schedule op 1/1)\n');
+    assert.equal(plain.panic?.message, 'bad probe here');
+  });
+
   it('probes: empty values, spaces, " @op" inside a value, a value of several lines', () => {
     const out = parseReplayOutput('probe 0 s =  @op0\nprobe 0.1 s = a @op3 b @op4\nprobe 0 m = one\ntwo\n\n @op5\nprobe 0 sp =    @op6\n');
     assert.deepEqual(

@@ -282,7 +282,7 @@ describe('a goroutine with no op of its own', () => {
     spawner = recordProgram(spawnerDir, 'spawner', SPAWNER).trace;
   });
 
-  it('its statements up to the last `go` whose goroutine surely sent are kept, the same in every replay; what follows races with the end', async () => {
+  it('its statements up to the last `go` whose goroutine surely sent are sure, the same in every replay; what follows races with the end and is marked', async () => {
     const seen: string[] = [];
     for (let i = 0; i < 3; i++) {
       const rec = await readMflrr(spawner);
@@ -291,11 +291,14 @@ describe('a goroutine with no op of its own', () => {
       const s = rec.statements!;
       const t = rec.timeline.threadIndex('0.1');
       assert.ok(t >= 0, 'starter (0.1) is a thread');
-      const lines = Array.from({ length: s.eventsOf(t) }, (_, e) => `${s.location(t, e).function} ${s.location(t, e).line}`);
-      // entry (4), x := 1, go, x = x + 1, go (8); not line 9 nor the closing brace.
+      const lines = Array.from({ length: s.sureEventsOf(t) }, (_, e) => `${s.location(t, e).function} ${s.location(t, e).line}`);
+      // entry (4), x := 1, go, x = x + 1, go (8) surely ran; line 9 and the closing brace only in this replay.
       assert.deepEqual(lines, ['starter 4', 'starter 5', 'starter 6', 'starter 7', 'starter 8']);
-      // The values its kept statements stored: x = 1 and x = 2, not the racing 3.
-      assert.deepEqual(rec.histories!.entries('x').filter((e) => e.thread === t).map((e) => e.value), ['1', '2']);
+      for (let e = s.sureEventsOf(t); e < s.eventsOf(t); e++) assert.ok(s.location(t, e).line >= 9, 'what follows is after the last go');
+      // The values its sure statements stored: x = 1 and x = 2; the racing 3 only marked.
+      const x = rec.histories!.entries('x').filter((e) => e.thread === t);
+      assert.deepEqual(x.filter((e) => !e.thisReplayOnly).map((e) => e.value), ['1', '2']);
+      assert.ok(x.filter((e) => e.thisReplayOnly).every((e) => e.value === '3'));
       seen.push(JSON.stringify(lines));
     }
     assert.equal(new Set(seen).size, 1);

@@ -117,7 +117,7 @@ describe('statement index: placement among own ops', () => {
     assert.throws(() => StatementIndex.build(table, '/t/p.mfl', tl, [{ thread: M, statement: 999, op: 0 }]), /statement 999/);
   });
 
-  it('leaves out what races with the end: a goroutine\'s events after the last op of the goroutine that ends the run', () => {
+  it('keeps what races with the end, marked: a goroutine\'s events after its last sure one are this replay\'s only', () => {
     // main's only op is op 0; the worker's op 1 may never happen before main exits
     const racy = timelineOf(['0', '0.1']);
     const [m, w] = [racy.threadIndex('0'), racy.threadIndex('0.1')];
@@ -126,11 +126,14 @@ describe('statement index: placement among own ops', () => {
       { thread: w, statement: id('worker', 'entry'), op: 0 },
       { thread: w, statement: id('worker', 'statement', 0), op: 1 },
     ];
-    const kept = StatementIndex.build(table, '/t/p.mfl', racy, walk, m);
-    assert.equal(kept.eventsOf(w), 0);
-    assert.equal(kept.leftOut, 2);
-    assert.equal(kept.performerOfStep(1), null, 'the statement of a racing op is not claimed');
-    assert.equal(StatementIndex.build(table, '/t/p.mfl', racy, walk, -1).eventsOf(w), 2, 'a deadlock prints every probe');
+    const kept = StatementIndex.build(table, '/t/p.mfl', racy, walk, (t) => (t === w ? 0 : 1));
+    assert.equal(kept.eventsOf(w), 2, 'kept');
+    assert.equal(kept.unsure, 2);
+    assert.equal(kept.isSure(w, 0), false);
+    assert.equal(kept.isSure(m, 0), true);
+    assert.deepEqual(kept.performerOfStep(1), { thread: w, event: 1 }, 'the statement of a racing op is this replay\'s');
+    const all = StatementIndex.build(table, '/t/p.mfl', racy, walk);
+    assert.equal(all.unsure, 0, 'a deadlock prints every probe: all sure');
   });
 });
 

@@ -92,3 +92,36 @@ func main() {
     println(str(a + b))
 }
 `;
+
+/**
+ * A goroutine with no record of its own panics (issue 25): `parent` (0.1) starts `compute`
+ * (0.1.1), which sends back 0; `parent` receives it and starts `divider(w, done)` (0.1.2), which
+ * divides by it. The trace has two ops (compute's send, parent's receive); main blocks in `<-done`.
+ */
+export const DIVIDE = `func compute(n, out) {
+    a := n * 3
+    b := a - 9
+    out <- b
+}
+
+func divider(x, done) {
+    k := 100
+    q := k / x
+    done <- q
+}
+
+func parent(done) {
+    results := make(chan int)
+    go compute(3, results)
+    v := <-results
+    w := v + 0
+    go divider(w, done)
+}
+
+func main() {
+    done := make(chan int)
+    go parent(done)
+    r := <-done
+    println(str(r))
+}
+`;

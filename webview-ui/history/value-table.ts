@@ -109,6 +109,8 @@ export class ValueTable {
         d.model.values[i] === ''
           ? h('span', { role: 'gridcell', class: 'cell value empty', 'aria-label': 'empty string' }, '(empty)')
           : h('span', { role: 'gridcell', class: 'cell value' }, d.model.values[i]),
+        // machin may not print this value in another replay: a badge beside it, the value unchanged
+        d.model.thisReplayOnly?.[i] ? h('span', { role: 'gridcell', class: 'cell badge', title: 'machin printed this value in this replay; it may not in another (it was stored after the last point its goroutine is known to reach before the run ended)' }, 'this replay only') : null,
       );
       row.style.top = `${i * ROW_HEIGHT}px`;
       rows.push(row);

@@ -7,9 +7,10 @@
 // may have moved (toolchains/machin/README.md); what is fixed is how many of the thread's own
 // ops had completed, and that is the number of its ops among the first P of the trace. An event
 // is placed after that many own ops, by the timeline's one ProbePlacer (the rule of
-// docs/value-positions.md, the same as the values and the panic). An event machin prints in some
-// replays and not in others (stored after the last op the run surely reaches) is left out, so
-// every replay gives the same index.
+// docs/value-positions.md, the same as the values and the panic), and never before the `go` that
+// started its goroutine (a child's events happen after it: the thread's `floor`). Every event
+// machin printed is kept; those that surely ran (happens-before.ts) are a prefix of each thread's
+// (`sure`), and the rest are this replay's only: machin may not print them in another.
 //
 // Frames: an entry event pushes a frame; an exit event (the end of a body) pops it; a return pops
 // it once the calls its values make have returned (StatementRow.returnCalls), or, when that count
@@ -53,8 +54,10 @@ export interface ThreadStatements {
   ownOpIndices: Uint32Array;
   /** Events whose function was not the current frame's: the walk was repaired there (0 when the probes are a valid walk). */
   repairs: number;
-  /** Own-op count from which events were left out (they race with the run's end); MAX_SAFE_INTEGER when none can be. */
-  sureOwnOps: number;
+  /** How many of the first events surely ran (machin prints them in every replay); the rest are this replay's only. */
+  sure: number;
+  /** No event is placed before this position: that of the `go` that started the goroutine (the panic's, for a panicking goroutine with no op of its own). */
+  floor: number;
 }
 
 const NO_EVENTS = 0;
@@ -63,8 +66,8 @@ export class StatementIndex implements SourceStatements {
   /** By thread index; undefined for a thread that ran no statement. */
   readonly threads: Array<ThreadStatements | undefined>;
   readonly eventCount: number;
-  /** Events left out because machin prints them in some replays only. */
-  readonly leftOut: number;
+  /** Events of this replay only: machin may not print them in another (after their thread's `sure`). */
+  readonly unsure: number;
   /** base[t]: global id of thread t's first event; base[T] = eventCount. */
   private readonly base: Uint32Array;
   /** Global ids by seq. */
@@ -86,10 +89,9 @@ export class StatementIndex implements SourceStatements {
     readonly file: string,
     private readonly tl: Timeline,
     threads: Array<ThreadStatements | undefined>,
-    leftOut: number,
   ) {
     this.threads = threads;
-    this.leftOut = leftOut;
+    this.unsure = threads.reduce((n, g) => n + (g ? g.statements.length - g.sure : 0), 0);
     this.placer = probePlacer(tl);
     this.base = new Uint32Array(threads.length + 1);
     for (let t = 0; t < threads.length; t++) this.base[t + 1] = this.base[t] + (threads[t]?.statements.length ?? NO_EVENTS);
@@ -102,9 +104,10 @@ export class StatementIndex implements SourceStatements {
   }
 
   /** Builds the index from probes in the order machin printed them (each thread's own in its order). */
-  static build(table: StatementTable, file: string, tl: Timeline, probes: Iterable<StatementProbe>, ender = -1): StatementIndex {
-    const b = new StatementIndexBuilder(table, file, tl, ender);
+  static build(table: StatementTable, file: string, tl: Timeline, probes: Iterable<StatementProbe>, sure?: (thread: number) => number): StatementIndex {
+    const b = new StatementIndexBuilder(table, file, tl);
     for (const p of probes) b.add(p.thread, p.statement, p.op);
+    if (sure) for (let t = 0; t < tl.threads.length; t++) b.setSure(t, sure(t));
     return b.finish();
   }
 
@@ -136,6 +139,15 @@ export class StatementIndex implements SourceStatements {
 
   eventsOf(thread: number): number {
     return this.threads[thread]?.statements.length ?? 0;
+  }
+
+  isSure(thread: number, event: number): boolean {
+    const g = this.threads[thread];
+    return !!g && event < g.sure;
+  }
+
+  sureEventsOf(thread: number): number {
+    return this.threads[thread]?.sure ?? 0;
   }
 
   location(thread: number, event: number): StatementLocation {
@@ -286,8 +298,6 @@ export class StatementIndex implements SourceStatements {
     const g = this.threads[thread];
     if (!g) return null;
     const k = this.placer.ownOpsBefore(thread, step);
-    // Its statements after op k-1 may be missing (they race with the run's end): then unknown.
-    if (k >= g.sureOwnOps) return null;
     const event = lowerBound(0, g.ownOps.length, (i) => g.ownOps[i] <= k) - 1;
     return event < 0 ? null : { thread, event };
   }
@@ -355,53 +365,50 @@ export class StatementIndex implements SourceStatements {
   }
 }
 
-/** The position event i is placed at: right after the thread's ownOps[i]-th own op, 0 before its first. */
+/** The position event i is placed at: right after the thread's ownOps[i]-th own op (its floor before its first). */
 function anchorOf(g: ThreadStatements, i: number): number {
   const k = g.ownOps[i];
-  return k === 0 ? 0 : g.ownOpIndices[k - 1] + 1;
+  const own = k === 0 ? 0 : g.ownOpIndices[k - 1] + 1;
+  return own > g.floor ? own : g.floor;
 }
 
 /** Builds a StatementIndex from probes fed one by one (each thread's own in the order it ran them). */
 export class StatementIndexBuilder {
   private readonly threads: Array<ThreadBuilder | undefined> = [];
   private readonly placer: ProbePlacer;
-  private leftOut = 0;
-  private readonly kept = new Map<number, number>();
+  private readonly sure = new Map<number, number>();
+  private panicFloor: { thread: number; position: number } | null = null;
 
-  /** `ender`: the thread whose end ends the run (the one that panicked, else main); -1 for a deadlock. */
   constructor(
     private readonly table: StatementTable,
     private readonly file: string,
     private readonly tl: Timeline,
-    private readonly ender: number,
   ) {
     this.placer = probePlacer(tl);
   }
 
-  /** Adds one statement probe; returns its event index, or -1 when it was left out (it races with the end). */
+  /** Adds one statement probe of thread t (a thread of the timeline); returns its event index. */
   add(thread: number, statement: number, op: number): number {
-    // A goroutine the trace has no line for has no op of its own: unless it ends the run, all it
-    // prints races with the end (thread -1: it was not made a thread for that reason).
-    if (thread < 0) {
-      this.leftOut++;
-      return -1;
-    }
     let b = this.threads[thread];
-    if (!b) this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread), this.placer.sureOwnOps(thread, this.ender));
-    const k = b.ownOpsBefore(Math.min(op, this.tl.stepCount));
-    if (k >= b.sureOwnOps && b.length >= (this.kept.get(thread) ?? 0)) {
-      this.leftOut++;
-      return -1;
+    if (!b) {
+      if (!(thread >= 0 && thread < this.tl.threads.length)) throw new Error(`a statement probe of thread ${thread}, which the timeline does not have`);
+      this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread));
     }
-    return b.add(statement, k);
+    return b.add(statement, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
+  }
+
+  /** Thread t's first n events surely ran (happens-before.ts); the others are this replay's only. Unset: all sure. */
+  setSure(thread: number, n: number): void {
+    this.sure.set(thread, n);
   }
 
   /**
-   * Keep thread t's first n events whatever the own-op rule says: they surely ran by causality
-   * (causal-spawns.ts). Before its first add.
+   * The goroutine that panicked: when it has no op of its own, its events are placed at the panic's
+   * position (they ran between its `go` and its panic, with no op of its own to place them by), so
+   * the stop made at the panic before the statements were known is the panicking statement's.
    */
-  keepFirst(thread: number, n: number): void {
-    this.kept.set(thread, n);
+  panicAt(thread: number, position: number): void {
+    this.panicFloor = { thread, position };
   }
 
   /** Thread t's events so far. */
@@ -410,8 +417,23 @@ export class StatementIndexBuilder {
   }
 
   finish(): StatementIndex {
-    const threads = Array.from({ length: Math.max(this.tl.threads.length, this.threads.length) }, (_, t) => this.threads[t]?.finish(t));
-    return new StatementIndex(this.table, this.file, this.tl, threads, this.leftOut);
+    const n = Math.max(this.tl.threads.length, this.threads.length);
+    const threads: Array<ThreadStatements | undefined> = new Array(n);
+    // Parents before children: a child's floor is where its parent's `go` is placed.
+    const listed = threadListingOrder(this.tl.threads);
+    for (const t of [...listed, ...Array.from({ length: n - listed.length }, (_, i) => listed.length + i)]) {
+      const b = this.threads[t];
+      if (!b) continue;
+      let floor = 0;
+      const id = this.tl.threads[t]?.id ?? '';
+      const dot = id.lastIndexOf('.');
+      const parent = dot < 0 ? -1 : this.tl.threadIndex(id.slice(0, dot));
+      const go = parent >= 0 && threads[parent] ? this.threads[parent]!.spawnAt[Number(id.slice(dot + 1)) - 1] : undefined;
+      if (go !== undefined) floor = anchorOf(threads[parent]!, go);
+      if (this.panicFloor?.thread === t && this.placer.ownOps(t).length === 0) floor = Math.max(floor, this.panicFloor.position);
+      threads[t] = b.finish(t, Math.min(this.sure.get(t) ?? b.length, b.length), floor);
+    }
+    return new StatementIndex(this.table, this.file, this.tl, threads);
   }
 }
 
@@ -429,11 +451,12 @@ class ThreadBuilder {
   /** Per open frame: calls still to return before its return completes (-1: not returning; -2: returning, count not fixed). */
   private readonly awaiting: number[] = [];
   private repairs = 0;
+  /** The event of each `go` statement, in the order it ran them (its j-th starts child `.j`). */
+  readonly spawnAt: number[] = [];
 
   constructor(
     private readonly table: StatementTable,
     private readonly ownOpIndices: Uint32Array,
-    readonly sureOwnOps: number,
   ) {}
 
   get length(): number {
@@ -471,6 +494,7 @@ class ThreadBuilder {
       }
     }
     const event = this.statements.length;
+    if (row.spawns) this.spawnAt.push(event);
     this.statements.push(statement);
     this.ownOps.push(ownOps);
     this.frames.push(this.top());
@@ -504,7 +528,7 @@ class ThreadBuilder {
     if (n >= 0 && this.awaiting[n] > 0 && --this.awaiting[n] === 0) this.pop();
   }
 
-  finish(thread: number): ThreadStatements {
+  finish(thread: number, sure: number, floor: number): ThreadStatements {
     return {
       thread,
       statements: this.statements.narrow(this.table.rows.length),
@@ -515,7 +539,8 @@ class ThreadBuilder {
       frameDepth: this.frameDepth.uint32(),
       ownOpIndices: this.ownOpIndices,
       repairs: this.repairs,
-      sureOwnOps: this.sureOwnOps,
+      sure,
+      floor,
     };
   }
 }

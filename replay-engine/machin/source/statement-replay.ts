@@ -11,6 +11,8 @@ import type { ReplayRun } from '../run-replay';
 import type { StatementTable } from './instrument';
 import { Column } from './column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
+import { sureValue, type SureEvents } from './happens-before';
+import { probePlacer } from '../probe-position';
 
 /** The statement probes of one instrumented replay, in machin's order, and for each value probe the statement it followed. */
 export class StatementProbes implements ProbeSink {
@@ -82,11 +84,11 @@ const EVENTS_PER_SLICE = 1 << 19;
 
 /**
  * Builds the index from the statement probes taken while the run was parsed, in slices with a
- * yield between them (`reading`: a cancel throws CancelledReading). `ender`: the thread
- * whose end ends the run (the one that panicked, else main), -1 for a deadlock. A goroutine that is
- * no thread of the timeline has no op in the trace, so unless it is the ender (which is a thread:
- * the panic made it one) or the run deadlocked (then every goroutine must already be a thread:
- * merge-replay.ts addUnrecordedGoroutines), its statements race with the run's end and are left out.
+ * yield between them (`reading`: a cancel throws CancelledReading). Every goroutine that printed a
+ * statement must be a thread of the timeline by now (enrich.ts adds them). `sure`: which events
+ * surely ran (happens-before.ts); `panic`: the panicking thread and its stop, where a goroutine
+ * with no op of its own is placed. Each value is placed at its statement's position at the
+ * earliest and is sure exactly when its statement is.
  */
 export async function indexInstrumentedReplay(
   tl: Timeline,
@@ -95,16 +97,17 @@ export async function indexInstrumentedReplay(
   table: StatementTable,
   file: string,
   valueNames: string[],
-  ender: number,
+  sure: SureEvents,
+  panic: { thread: number; position: number } | null,
   reading: SlicedReading = {},
-  /** By goroutine (its index in probes.goroutines): first events kept by causality (causal-spawns.ts). */
-  sureBySpawn: Uint32Array | null = null,
 ): Promise<IndexedReplay> {
   if (probes.bad) throw new Error(`the instrumented replay's statement probes are not statement numbers: ${probes.bad}`);
   const threadOf = Int32Array.from(probes.goroutines, (g) => tl.threadIndex(g));
-  if (ender < 0 && threadOf.some((t) => t < 0)) throw new Error('a goroutine of the instrumented replay is not a thread of the timeline');
-  const builder = new StatementIndexBuilder(table, file, tl, ender);
-  if (sureBySpawn) sureBySpawn.forEach((n, g) => n > 0 && threadOf[g] >= 0 && builder.keepFirst(threadOf[g], n));
+  const missing = threadOf.indexOf(-1);
+  if (missing >= 0) throw new Error(`goroutine ${probes.goroutines[missing]} of the instrumented replay is not a thread of the timeline`);
+  const builder = new StatementIndexBuilder(table, file, tl);
+  sure.sure.forEach((n, g) => builder.setSure(threadOf[g], n));
+  if (panic) builder.panicAt(panic.thread, panic.position);
   const goroutine = probes.goroutine.view();
   const statement = probes.statement.view();
   const op = probes.op.view();
@@ -117,13 +120,17 @@ export async function indexInstrumentedReplay(
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (reading.signal?.aborted) throw new CancelledReading();
   }
-  // A value's event: the statement probe it followed, kept (left-out events are a tail of their
-  // thread's, and a value after one is left out of the history too).
+  const index = builder.finish();
+  // A value's event: the statement probe it followed.
   const events = probes.valueAfter.int32();
   const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
   const params = new Map(table.paramProbes.map((p) => [p.probe, p.param]));
   const values = params.size === 0 ? run.output.probes : run.output.probes.map((p) => (params.has(p.name) ? { ...p, name: params.get(p.name)! } : p));
+  const positions = new Uint32Array(values.length);
+  const sureValues = new Uint8Array(values.length);
+  const goroutineIndex = new Map(probes.goroutines.map((id, g) => [id, g]));
+  const placer = probePlacer(tl);
   let last = '';
   let t = -1;
   for (let j = 0; j < values.length; j++) {
@@ -134,7 +141,11 @@ export async function indexInstrumentedReplay(
     }
     // (-1: before the goroutine's first statement, its first function's parameters; -2: not placed)
     if (t < 0 || events[j] >= builder.eventsOf(t)) events[j] = -2;
+    if (t < 0) continue;
+    const e = events[j];
+    positions[j] = Math.max(placer.place(t, values[j].op), index.threads[t]?.floor ?? 0);
+    sureValues[j] = sureValue(sure, goroutineIndex.get(g) ?? -1, e, placer.ownOpsBefore(t, Math.min(values[j].op, tl.stepCount)), placer.ownOps(t)) ? 1 : 0;
   }
   const flags = valueNames.length > 0 ? ['--verify', '--print', valueNames.join(',')] : ['--verify'];
-  return { index: builder.finish(), values: { ...run, output: { ...run.output, probes: values }, flags, probeEvents: events } };
+  return { index, values: { ...run, output: { ...run.output, probes: values }, flags, probeEvents: events, probePlaces: { positions, sure: sureValues } } };
 }
