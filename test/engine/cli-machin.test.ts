@@ -59,6 +59,12 @@ const dirs = readdirSync(FIX).filter((d) => {
   }
 });
 
+
+/** A history's entries machin prints in every replay (those of this replay only carry `thisReplayOnly`). */
+function sureOnly<E extends { thisReplayOnly?: true }>(entries: E[]): Array<Omit<E, 'thisReplayOnly'>> {
+  return entries.filter((e) => !e.thisReplayOnly);
+}
+
 describe('frozen-run with the real machin, fixtures', () => {
   for (const d of dirs) {
     const trace = readdirSync(join(FIX, d)).find((f) => f.endsWith('.mflrr'));
@@ -83,8 +89,10 @@ describe('frozen-run with the real machin, fixtures', () => {
       it(`${d}: history ${name} --json equals machin replay --print, positions by the rule`, () => {
         const r = run(['history', file, name, '--json']);
         assert.equal(r.code, 0, r.stderr);
-        const j = JSON.parse(r.stdout) as { entries: Array<{ op: number; goroutine: string; value: string }> };
-        assert.deepEqual(j.entries, expectedHistory(file, probes, name, ender));
+        const j = JSON.parse(r.stdout) as { entries: Array<{ op: number; goroutine: string; value: string; thisReplayOnly?: true }> };
+        // The values machin prints in every replay, by the rule; the others are kept, marked.
+        assert.deepEqual(sureOnly(j.entries), expectedHistory(file, probes, name, ender));
+        for (const e of j.entries.filter((x) => x.thisReplayOnly)) assert.ok(probes.some((p) => p.name === name && p.goroutine === e.goroutine), `${name} = ${e.value} on ${e.goroutine}`);
       });
     }
   }
@@ -119,7 +127,7 @@ func main() {
       for (let launch = 0; launch < (name === 'item' ? 5 : 1); launch++) {
         const r = run(['history', trace, name, '--json']);
         assert.equal(r.code, 0, r.stderr);
-        assert.deepEqual((JSON.parse(r.stdout) as { entries: unknown }).entries, want, `${name}, launch ${launch + 1}`);
+        assert.deepEqual(sureOnly((JSON.parse(r.stdout) as { entries: Array<{ op: number; goroutine: string; value: string; thisReplayOnly?: true }> }).entries), want, `${name}, launch ${launch + 1}`);
       }
     }
   });
@@ -134,5 +142,48 @@ func main() {
     assert.doesNotMatch(r.stderr, /machin is needed/);
     const none = run(['history', trace, 'idx'], []);
     assert.match(none.stderr, /machin is needed/, 'without machin anywhere, that is what it says');
+  });
+});
+
+describe('frozen-run history: a value machin prints in some replays only', () => {
+  // The ticker's last `i = i + 1` follows its last send: nothing orders it before main's end.
+  const TICKER = `func ticker(out, stop) {
+    i := 0
+    for i < 3 {
+        out <- i
+        i = i + 1
+    }
+    <-stop
+}
+func main() {
+    ch := make(chan int)
+    stop := make(chan int)
+    go ticker(ch, stop)
+    k := 0
+    for k < 3 {
+        t := <-ch
+        k = k + t + 1
+    }
+    println(str(k))
+}
+`;
+
+  it('is listed, marked this replay only, in text and in --json; the values before it are not marked', () => {
+    const dir = tempDir('cli-machin-ticker-');
+    const { trace } = recordProgram(dir, 'ticker', TICKER);
+    let seen = 0;
+    for (let launch = 0; launch < 6 && seen === 0; launch++) {
+      const r = run(['history', trace, 'i', '--json', '--goroutine', '0.1']);
+      assert.equal(r.code, 0, r.stderr);
+      const entries = (JSON.parse(r.stdout) as { entries: Array<{ value: string; thisReplayOnly?: true }> }).entries;
+      assert.deepEqual(entries.slice(0, 3).map((e) => [e.value, !!e.thisReplayOnly]), [['0', false], ['1', false], ['2', false]]);
+      if (entries.length < 4) continue;
+      seen++;
+      assert.deepEqual(entries[3], { op: entries[3] && (entries[3] as { op?: number }).op, goroutine: '0.1', value: '3', thisReplayOnly: true });
+      const text = run(['history', trace, 'i', '--goroutine', '0.1']);
+      const last = text.stdout.trim().split('\n').at(-1) ?? '';
+      if (/i = 3/.test(last)) assert.match(last, /i = 3 {2}\(this replay only\)$/);
+    }
+    assert.ok(seen > 0, 'machin printed the last increment in none of 6 replays');
   });
 });

@@ -83,3 +83,12 @@ test('at source level each value sits beside the statement that stored it, once'
   // Not on `idx := 0` or `println(xs[idx])`, where the name also appears.
   assert.ok(!values.some((v) => v.range.start.line === at('idx := 0') || v.range.start.line === at('println')));
 });
+
+test('a value machin may not print in another replay is marked beside it, its text unchanged', async () => {
+  const at = (text: string) => lines.findIndex((l) => l.includes(text));
+  const assignedLines = { idx: at('idx = idx + b'), a: at('a := <-ch') };
+  await client.notify(CURSOR_VALUES_NOTIFICATION, { programUri: uri, thread: '0', values: { idx: '12', a: '5' }, functionLine: mainLine, assignedLines, thisReplayOnly: ['idx'] });
+  const values = await client.inlineValues(uri, wholeDocument(lines.length), mainEnd);
+  const texts = values.map((v) => ('text' in v ? v.text : ''));
+  assert.deepEqual(texts, ['a = 5', 'idx = 12 (this replay only)']);
+});
