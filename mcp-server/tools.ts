@@ -77,7 +77,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
     inputSchema: {
       recording: recordingParam,
       action: z.enum(MOVES),
-      thread: threadParam.optional().describe('for next, step_back, step_out, step_back_out (default: the thread of the last stop)'),
+      thread: threadParam.optional().describe('the thread a step goes in (default: the thread of the last stop; at record level step_in / step_back_in go over every thread)'),
       position: positionParam.optional().describe('for goto'),
       record: recordParam.optional().describe('for goto (exact where a position covers an op and the I/O lines after it)'),
       count: z.number().int().min(1).max(100_000).optional().describe('repeat a step this many times (default 1)'),

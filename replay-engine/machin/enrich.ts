@@ -202,28 +202,51 @@ interface SourceLevelContext {
 async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   const { recording, machin, copy, instrumented, options, warn, progress, merge } = c;
   const tl = recording.timeline;
-  // A long output is read and indexed in slices: how far, between two of them.
+  // A long index is built in slices: how far, between two of them.
   const sliced = (what: string) => ({ signal: options.signal, onSlice: (done: number) => progress(`${what}: ${Math.round(done * 100)}%`) });
-  progress('machin: replaying the trace for the panic and the verdict');
-  const first = await replays(machin, copy.file, ['--verify'], false, options, warn);
-  await merge(first);
-  c.panicKnown();
-  // No answer in time, or machin failed before running the program: the others would too.
-  if (first.length === 0 || first[0].output.failure) {
-    const failure = first[0]?.output.failure;
-    setSourceLevel(recording, { state: 'unavailable', reason: failure ? `machin replay --verify failed: ${firstLine(failure.message)}` : 'the plain replay gave no answer, so the instrumented one was not run' });
-    return;
-  }
-
+  // The plain replay (the panic and the verdict: the first stop) and the instrumented one run side
+  // by side, on two cores; the instrumented one is stopped when the plain one says it cannot succeed.
   const trace = await retargetTraceCopy(copy, instrumented.file);
   const flags = ['--verify', '--print', [...c.names, ...instrumented.table.paramProbes.map((p) => p.probe), ...instrumented.table.probeNames].join(',')];
-  progress('machin: replaying against the instrumented program (statements and values)');
-  let run: ReplayRun | null = null;
-  let why: string | null = null;
   const statements = new StatementProbes(instrumented.table);
+  const stopInstrumented = new AbortController();
+  const abort = () => stopInstrumented.abort();
+  if (options.signal?.aborted) abort();
+  options.signal?.addEventListener('abort', abort, { once: true });
+  progress('machin: replaying the trace for the panic and the verdict');
+  const plain = replays(machin, copy.file, ['--verify'], false, options, warn);
+  progress('machin: replaying against the instrumented program (statements and values)');
+  // Read as machin writes it: the statements go straight into typed columns, the output is never held whole.
+  const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, statements.stream((n) => progress(`reading the statements machin prints: ${n.toLocaleString('en-US')} so far`), options.signal)).then(
+    (r) => ({ run: r, err: null as unknown }),
+    (err: unknown) => ({ run: null, err }),
+  );
+  let first: ReplayRun[];
   try {
-    run = await runMachinReplay(machin, trace, flags, options, (stderr) => statements.parse(stderr, sliced('reading the statements machin printed')));
+    first = await plain;
   } catch (err) {
+    abort();
+    await instrumentedRun;
+    throw err;
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+  }
+  await merge(first);
+  c.panicKnown();
+  // No answer in time, or machin failed before running the program: the other would too.
+  if (first.length === 0 || first[0].output.failure) {
+    abort();
+    await instrumentedRun;
+    const failure = first[0]?.output.failure;
+    setSourceLevel(recording, { state: 'unavailable', reason: failure ? `machin replay --verify failed: ${firstLine(failure.message)}` : 'the plain replay gave no answer, so the instrumented one was stopped' });
+    return;
+  }
+  const outcome = await instrumentedRun;
+  if (options.signal?.aborted) throw cancelled();
+  let run: ReplayRun | null = outcome.run;
+  let why: string | null = null;
+  if (outcome.err) {
+    const err = outcome.err;
     if (err instanceof CancelledReading) throw cancelled();
     if (!(err instanceof RecordingError) || err.code === 'cancelled') throw err;
     why = `the replay against the instrumented program failed: ${err.message}`;

@@ -115,6 +115,44 @@ export async function parseReplayOutputInSlices(stderr: string, sink: ProbeSink,
   return parseLines(pass.lines, pass.out);
 }
 
+/**
+ * parseReplayOutput for an output read as it arrives, in chunks of any size (a chunk may end in
+ * the middle of a line): only the chunks and the line being read are held, never the whole output.
+ * Each line is scanned once the line after it has come (a probe glued to a panic message is known
+ * by the empty line after it).
+ */
+export class ReplayOutputStream {
+  private readonly pass: ProbePass;
+  private carry = '';
+  /** Characters read so far. */
+  read = 0;
+
+  constructor(sink?: ProbeSink) {
+    this.pass = new ProbePass('', sink);
+  }
+
+  push(chunk: string): void {
+    this.read += chunk.length;
+    const text = this.carry.length === 0 ? chunk : this.carry + chunk;
+    const last = text.lastIndexOf('\n');
+    const before = last <= 0 ? -1 : text.lastIndexOf('\n', last - 1);
+    if (before < 0) {
+      this.carry = text;
+      return;
+    }
+    this.pass.reset(text);
+    this.pass.scan(before + 1);
+    this.carry = text.slice(this.pass.at);
+  }
+
+  end(): ReplayOutput {
+    this.pass.reset(this.carry);
+    this.pass.scan(this.carry.length);
+    this.carry = '';
+    return parseLines(this.pass.lines, this.pass.out);
+  }
+}
+
 /** Thrown by the sliced readers of machin's output on a cancel (the caller says it in its own words). */
 export class CancelledReading extends Error {
   constructor() {
@@ -142,7 +180,7 @@ class ProbePass {
   private readonly fast: FastTake | null;
   private readonly add: (goroutine: string, name: string, value: string, op: number) => void;
 
-  constructor(private readonly stderr: string, sink?: ProbeSink) {
+  constructor(private stderr: string, sink?: ProbeSink) {
     this.fast = sink ? new FastTake(sink) : null;
     const probes = this.out.probes;
     this.add = (goroutine, name, value, op) => {
@@ -150,6 +188,12 @@ class ProbePass {
       sink?.beforeValue?.(goroutine);
       probes.push({ goroutine, name, value, op });
     };
+  }
+
+  /** Goes on over another text (ReplayOutputStream: the rest of the last one, then the next chunk). */
+  reset(text: string): void {
+    this.stderr = text;
+    this.at = 0;
   }
 
   scan(limit: number): void {
@@ -339,11 +383,6 @@ function matchAt(text: string, at: number, str: string): boolean {
 }
 
 /**
- * The probe whose first line is text[s, end): `probe G NAME = VALUE @opP`, VALUE possibly over
- * lines (it ends at the first line that ends in ` @opN`), as parseProbe reads it. Returns where
- * the text after it starts, or -1 when this is no probe (it is then parsed as a line).
- */
-/**
  * Where a probe glued to the end of a panic message starts (-1: none): a whole one-line probe up
  * to the line's end `end`, and the line after it empty (the newline machin wrote after the message).
  */
@@ -356,6 +395,11 @@ function gluedProbe(text: string, from: number, end: number, nl: number): number
 }
 const GLUED_PROBE = /^probe \S+ \S+ = .* @op\d+$/;
 
+/**
+ * The probe whose first line is text[s, end): `probe G NAME = VALUE @opP`, VALUE possibly over
+ * lines (it ends at the first line that ends in ` @opN`), as parseProbe reads it. Returns where
+ * the text after it starts, or -1 when this is no probe (it is then parsed as a line).
+ */
 function probeAt(text: string, s: number, end: number, add: (goroutine: string, name: string, value: string, op: number) => void): number {
   const g = text.indexOf(' ', s + 6);
   const n = g > s + 6 && g < end ? text.indexOf(' ', g + 1) : -1;

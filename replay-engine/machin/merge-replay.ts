@@ -2,10 +2,10 @@
 // into a recording: the panic (checked against the trace: same schedule total, causal chain =
 // the first P `S` lines), the verify verdict and the value histories, each value placed by its
 // goroutine's own completed ops (probe-position.ts). Disagreements become warnings.
-import type { Recording } from '../model/recording';
+import type { HistoryEntry, Recording } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
-import { ProbeHistories, type NamedHistoryEntry } from './probe-histories';
+import { ProbeHistories } from './probe-histories';
 import { probePlacer } from './probe-position';
 import type { ReplayRun } from './run-replay';
 import type { TraceCopy } from './trace-copy';
@@ -133,16 +133,19 @@ function historiesFrom(
   places?: ReplayRun['probePlaces'],
 ): ProbeHistories {
   const placer = probePlacer(tl);
-  const entries: NamedHistoryEntry[] = [];
+  const entries: HistoryEntry[] = new Array(probes.length);
+  const names: string[] = new Array(probes.length);
   /** Per goroutine id: the names of its values of this replay only, and how many. */
   const racing = new Map<string, { names: Set<string>; count: number }>();
   probes.forEach((pr, j) => {
     const thread = threadFor(tl, pr.goroutine, warn);
-    // Sure: its statement happens before the run's end (happens-before.ts), when the statements are
-    // known; else the own-op rule (probe-position.ts alwaysPrinted). The others are kept, marked.
+    // Sure: something sure follows it in its goroutine (source/happens-before.ts sureValue), when
+    // the statements are known; else the own-op rule (probe-position.ts alwaysPrinted). The others
+    // are kept, marked.
     const sure = places ? places.sure[j] === 1 : ender < 0 || placer.alwaysPrinted(thread, pr.op, ender);
-    const entry: NamedHistoryEntry = { name: pr.name, thread, position: places ? places.positions[j] : placer.place(thread, pr.op), value: pr.value };
-    if (events && events[j] >= -1) entry.event = events[j];
+    const entry: HistoryEntry = events && events[j] >= -1
+      ? { thread, position: places ? places.positions[j] : placer.place(thread, pr.op), value: pr.value, event: events[j] }
+      : { thread, position: places ? places.positions[j] : placer.place(thread, pr.op), value: pr.value };
     if (!sure) {
       entry.thisReplayOnly = true;
       let r = racing.get(pr.goroutine);
@@ -150,14 +153,15 @@ function historiesFrom(
       r.names.add(pr.name);
       r.count++;
     }
-    entries.push(entry);
+    entries[j] = entry;
+    names[j] = pr.name;
   });
   if (racing.size > 0) warn('values-this-replay-only', thisReplayOnlyMessage(racing, !!places));
   // machin prints goroutines' probes in the order they happened to run, which differs between
   // replays; within one goroutine the order is fixed. By position, then thread (a stable sort
   // keeps each goroutine's own order), every replay of a trace gives the same history.
-  entries.sort((a, b) => a.position - b.position || a.thread - b.thread);
-  return new ProbeHistories(entries, watched.filter(Boolean));
+  const order = Uint32Array.from({ length: entries.length }, (_, k) => k).sort((a, b) => entries[a].position - entries[b].position || entries[a].thread - entries[b].thread || a - b);
+  return ProbeHistories.ofEntries(names, entries, order, watched.filter(Boolean));
 }
 
 /** The warning for values of this replay only: which goroutines, which variables, and why. */

@@ -25,12 +25,26 @@ export class ProbeHistories implements ValueHistories {
     for (const { name, thread, position, value, event, thisReplayOnly } of entries) {
       const entry: HistoryEntry = event === undefined ? { thread, position, value } : { thread, position, value, event };
       if (thisReplayOnly) entry.thisReplayOnly = true;
-      this.listOf(name).push(entry);
-      const threads = this.byThread.get(name)!;
-      let own = threads.get(thread);
-      if (!own) threads.set(thread, (own = []));
-      own.push(entry);
+      this.add(name, entry);
     }
+  }
+
+  /**
+   * The histories of entries already made (a replay's million values are not made twice): entry
+   * order[k] is named names[order[k]]; `order` lists them by position as the constructor's are.
+   */
+  static ofEntries(names: readonly string[], entries: readonly HistoryEntry[], order: Uint32Array, watched: Iterable<string> = []): ProbeHistories {
+    const h = new ProbeHistories([], watched);
+    for (let k = 0; k < order.length; k++) h.add(names[order[k]], entries[order[k]]);
+    return h;
+  }
+
+  private add(name: string, entry: HistoryEntry): void {
+    this.listOf(name).push(entry);
+    const threads = this.byThread.get(name)!;
+    let own = threads.get(entry.thread);
+    if (!own) threads.set(entry.thread, (own = []));
+    own.push(entry);
   }
 
   private listOf(name: string): HistoryEntry[] {

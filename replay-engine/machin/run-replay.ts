@@ -4,7 +4,7 @@ import { RecordingError } from '../model/errors';
 import { runProcess } from '../toolchain/run-process';
 import type { ToolchainOptions } from '../open-options';
 import type { MachinTool } from './find-machin';
-import { parseReplayOutput, type ReplayOutput } from './machin-output';
+import { parseReplayOutput, type ReplayOutput, type ReplayOutputStream } from './machin-output';
 
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
 let runs = 0;
@@ -35,20 +35,26 @@ export async function runMachinReplay(
   trace: string,
   flags: string[],
   options: ToolchainOptions,
-  /** How its stderr is read (the instrumented replay takes its statement probes while parsing). */
-  parse: (stderr: string) => ReplayOutput | Promise<ReplayOutput> = parseReplayOutput,
+  /**
+   * How its stderr is read: parsed whole once machin ended, or (a ReplayOutputStream: the
+   * instrumented replay, which prints a line per statement) as it arrives, never held whole.
+   */
+  parse: ((stderr: string) => ReplayOutput | Promise<ReplayOutput>) | ReplayOutputStream = parseReplayOutput,
 ): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
   options.onOutput?.(`$ ${machin.path} ${args.join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   let result;
+  const stream = typeof parse === 'function' ? null : parse;
+  const shown = stream && options.onOutput ? new ProbeLineFilter(options.onOutput) : null;
   try {
     result = await runProcess(machin.path, args, {
       timeLimitMs,
       signal: options.signal,
       // Beside the copy, in its private folder (removed with it); a file, not a pipe: see stderrFile.
       stderrFile: `${trace}.stderr-${++runs}`,
-      onOutput: options.onOutput ? (stream, text) => options.onOutput!(stream === 'stderr' ? withoutProbes(text) : text) : undefined,
+      streamStderr: stream ? (text) => stream.push(text) : undefined,
+      onOutput: options.onOutput ? (stream, text) => (stream === 'stderr' ? (shown ? shown.push(text) : options.onOutput!(withoutProbes(text))) : options.onOutput!(text)) : undefined,
     });
   } catch (err) {
     if (err instanceof RecordingError && err.code === 'toolchain-timeout') {
@@ -57,8 +63,32 @@ export async function runMachinReplay(
     }
     throw err;
   }
+  shown?.end();
   options.onOutput?.(`[exit ${result.exitCode}]\n`);
-  return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: await parse(result.stderr) };
+  const output = stream ? stream.end() : await (parse as (stderr: string) => ReplayOutput | Promise<ReplayOutput>)(result.stderr);
+  return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output };
+}
+
+/** A streamed stderr for the output channel: its lines but the probes, which are counted. */
+class ProbeLineFilter {
+  private carry = '';
+  private probes = 0;
+
+  constructor(private readonly out: (text: string) => void) {}
+
+  push(text: string): void {
+    const all = this.carry + text;
+    const last = all.lastIndexOf('\n');
+    this.carry = all.slice(last + 1);
+    if (last < 0) return;
+    const kept = all.slice(0, last).split('\n').filter((line) => !(line.startsWith('probe ') && / @op\d+$/.test(line) && ++this.probes));
+    if (kept.length) this.out(`${kept.join('\n')}\n`);
+  }
+
+  end(): void {
+    if (this.carry) this.out(`${this.carry}\n`);
+    if (this.probes > 0) this.out(`[${this.probes} probe lines of --print: the values are in the variable history]\n`);
+  }
 }
 
 /**

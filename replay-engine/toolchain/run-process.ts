@@ -7,6 +7,8 @@
 // group: SIGTERM, then SIGKILL after a grace period for a child that ignores SIGTERM, and the
 // caller hears of it only once the child has exited, so a temporary copy the child reads is
 // removed after it is gone, never while it runs.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { RecordingError } from '../model/errors';
 import { toolchainEnv } from './child-env';
 
@@ -27,6 +29,12 @@ export interface ProcessOptions {
    * slower on 720k probe lines.
    */
   stderrFile?: string;
+  /**
+   * With stderrFile: the child's stderr read from that file as it grows (every few ms, at most a
+   * few MB a turn) and handed over in chunks, never kept whole: ProcessResult.stderr is then ''.
+   * A throw stops the child and rejects with that error.
+   */
+  streamStderr?: (text: string) => void;
 }
 
 export interface ProcessResult {
@@ -74,11 +82,16 @@ export async function runProcess(command: string, args: string[], options: Proce
   const { spawn } = await import('node:child_process');
   const { openSync, closeSync, readFileSync } = await import('node:fs');
   const errFd = options.stderrFile ? openSync(options.stderrFile, 'wx', 0o600) : null;
+  const tail = errFd !== null && options.streamStderr ? new StderrTail(options.stderrFile!, options.streamStderr, options.onOutput) : null;
   let errOpen = errFd !== null;
   const readErr = () => {
     if (!errOpen) return '';
     errOpen = false;
     closeSync(errFd!);
+    if (tail) {
+      tail.finish();
+      return '';
+    }
     return readFileSync(options.stderrFile!, 'utf8');
   };
   return new Promise((resolve, reject) => {
@@ -129,6 +142,7 @@ export async function runProcess(command: string, args: string[], options: Proce
     };
     running.add(entry);
     const timer = setTimeout(() => kill('timeout'), options.timeLimitMs);
+    tail?.start(() => kill('cancelled'));
     const onAbort = () => kill('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const settle = () => {
@@ -156,10 +170,16 @@ export async function runProcess(command: string, args: string[], options: Proce
       // but a loaded machine takes a moment to end a process), so nothing it started outlives it.
       if (ended) await groupGone(child.pid);
       if (errFd !== null) {
-        stderr = readErr();
+        try {
+          stderr = readErr();
+        } catch (err) {
+          tail?.fail(err);
+        }
         if (stderr) options.onOutput?.('stderr', stderr);
       }
-      if (ended === 'timeout') {
+      if (tail?.error !== undefined) {
+        reject(tail.error);
+      } else if (ended === 'timeout') {
         reject(new RecordingError('toolchain-timeout', `${command} ${args[0] ?? ''}: no answer within ${limitText(options.timeLimitMs)}; stopped it (raise the time limit in settings if the run is long)`));
       } else if (ended === 'cancelled') {
         reject(new RecordingError('cancelled', `${command} ${args[0] ?? ''}: cancelled`));
@@ -200,3 +220,76 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 function limitText(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
+
+/**
+ * Reads a child's stderr file as it grows and hands it over in chunks (ProcessOptions.streamStderr):
+ * the reader keeps up with the child on the other core, and only a chunk is held at a time.
+ */
+class StderrTail {
+  private fd = -1;
+  private at = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly buffer = Buffer.allocUnsafe(TAIL_CHUNK);
+  error: unknown;
+
+  constructor(
+    private readonly file: string,
+    private readonly take: (text: string) => void,
+    private readonly onOutput: ProcessOptions['onOutput'],
+  ) {}
+
+  start(stop: () => void): void {
+    this.fd = openSync(this.file, 'r');
+    this.timer = setInterval(() => {
+      try {
+        this.drain(TAIL_TURN);
+      } catch (err) {
+        this.fail(err);
+        stop();
+      }
+    }, TAIL_EVERY_MS);
+  }
+
+  fail(err: unknown): void {
+    this.error ??= err;
+  }
+
+  /** Reads what the child wrote so far, at most `limit` bytes. */
+  private drain(limit: number): void {
+    if (this.fd < 0 || this.error !== undefined) return;
+    for (let got = 0; got < limit; ) {
+      const n = readSync(this.fd, this.buffer, 0, this.buffer.length, this.at);
+      if (n <= 0) return;
+      this.at += n;
+      got += n;
+      this.hand(this.decoder.write(this.buffer.subarray(0, n)));
+    }
+  }
+
+  private hand(text: string): void {
+    if (!text) return;
+    this.take(text);
+    this.onOutput?.('stderr', text);
+  }
+
+  /** The child is gone: the rest of the file, then the file closed. */
+  finish(): void {
+    clearInterval(this.timer);
+    if (this.fd < 0) return;
+    try {
+      if (this.error === undefined) {
+        this.drain(Number.MAX_SAFE_INTEGER);
+        this.hand(this.decoder.end());
+      }
+    } finally {
+      closeSync(this.fd);
+      this.fd = -1;
+    }
+  }
+}
+
+const TAIL_CHUNK = 1 << 20;
+/** Bytes read in one turn of the event loop at most (~10 ms of parsing), so the host stays responsive. */
+const TAIL_TURN = 4 << 20;
+const TAIL_EVERY_MS = 20;

@@ -239,12 +239,20 @@ describe('source level keeps what surely happened (happens-before), against an i
           sureParts.push(`${g}:${sure.map((m) => `${m.line}:${m.column}=${JSON.stringify(m.values)}`).join(' ')}`);
         }
         launches.push(sureParts.join('\n'));
-        // Every value machin's own --print gives is there: sure ones unmarked, the others marked.
+        // Every value machin's own --print gives is there, in its goroutine's order: all the sure
+        // ones; past them, machin's other replay and this one may each have printed more.
         const h = rec.histories!;
         for (const name of shape.names) {
-          const mine = h.entries(name).map((e) => `${tl.threads[e.thread].id}=${e.value}`).sort();
-          const theirs = printed.filter((p) => p.name === name).map((p) => `${p.goroutine}=${p.value}`).sort();
-          for (const v of theirs) assert.ok(mine.includes(v), `${name}: machin printed ${v}; the product has ${mine.join(', ')}`);
+          for (const g of new Set(printed.filter((p) => p.name === name).map((p) => p.goroutine))) {
+            const t = tl.threadIndex(g);
+            const mine = h.entries(name).filter((e) => e.thread === t);
+            const theirs = printed.filter((p) => p.name === name && p.goroutine === g).map((p) => p.value);
+            const sure = mine.filter((e) => !e.thisReplayOnly).map((e) => e.value);
+            assert.deepEqual(sure, theirs.slice(0, sure.length), `${name} on ${g}: the sure values are machin's, in order`);
+            assert.ok(mine.slice(0, sure.length).every((e) => !e.thisReplayOnly), `${name} on ${g}: the sure values come first`);
+            const both = Math.min(mine.length, theirs.length);
+            assert.deepEqual(mine.slice(0, both).map((e) => e.value), theirs.slice(0, both), `${name} on ${g}: this replay's values are machin's, in order`);
+          }
           for (const e of h.entries(name)) {
             if (e.event === undefined || e.event < 0) continue;
             if (!s.isSure(e.thread, e.event)) assert.equal(e.thisReplayOnly, true, `${name} = ${e.value}: stored by a statement of this replay only, so marked`);

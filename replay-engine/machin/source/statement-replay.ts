@@ -5,7 +5,7 @@
 // The statement probes (over a million lines for a 1M-op run) are taken while machin's output is
 // parsed (StatementProbes, a machin-output ProbeSink) into typed columns, never made objects.
 import type { ProbeSink } from '../machin-output';
-import { CancelledReading, parseReplayOutputInSlices, type ReplayOutput, type SlicedReading } from '../machin-output';
+import { CancelledReading, parseReplayOutputInSlices, ReplayOutputStream, type ReplayOutput, type SlicedReading } from '../machin-output';
 import type { Timeline } from '../../model/timeline';
 import type { ReplayRun } from '../run-replay';
 import type { StatementTable } from './instrument';
@@ -41,6 +41,18 @@ export class StatementProbes implements ProbeSink {
     return parseReplayOutputInSlices(stderr, this, reading);
   }
 
+  /**
+   * A reader of the replay's stderr as machin writes it (runMachinReplay reads it in chunks while
+   * machin runs), taking the statement probes here. `onCount` hears how many statements so far,
+   * every 2^18 of them, until `signal` is aborted.
+   */
+  stream(onCount?: (statements: number) => void, signal?: AbortSignal): ReplayOutputStream {
+    this.onCount = onCount && ((n) => signal?.aborted || onCount(n));
+    return new ReplayOutputStream(this);
+  }
+
+  private onCount: ((statements: number) => void) | undefined;
+
   take(goroutine: string, value: number, op: number): void {
     if (!(Number.isInteger(value) && value >= 1)) {
       this.bad ??= `goroutine ${goroutine} printed ${value} for a statement probe`;
@@ -51,6 +63,7 @@ export class StatementProbes implements ProbeSink {
     this.statement.push(value);
     this.op.push(op);
     this.counts[g]++;
+    if (this.onCount && (this.goroutine.length & COUNT_EVERY) === 0) this.onCount(this.goroutine.length);
   }
 
   beforeValue(goroutine: string): void {
@@ -78,6 +91,9 @@ export interface IndexedReplay {
   /** The run with only the program variables' probes, each with the event that stored it (ReplayRun.probeEvents). */
   values: ReplayRun;
 }
+
+/** How often (statement probes, minus one: a mask) a streamed read says how far it got. */
+const COUNT_EVERY = (1 << 18) - 1;
 
 /** Statement events added to the index between two yields (a cancel is heard half way). */
 const EVENTS_PER_SLICE = 1 << 19;
@@ -126,7 +142,9 @@ export async function indexInstrumentedReplay(
   const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
   const params = new Map(table.paramProbes.map((p) => [p.probe, p.param]));
-  const values = params.size === 0 ? run.output.probes : run.output.probes.map((p) => (params.has(p.name) ? { ...p, name: params.get(p.name)! } : p));
+  // (renamed in place: the probes are this parse's own, and there may be millions)
+  const values = run.output.probes;
+  if (params.size > 0) for (const p of values) if (params.has(p.name)) p.name = params.get(p.name)!;
   const positions = new Uint32Array(values.length);
   const sureValues = new Uint8Array(values.length);
   const goroutineIndex = new Map(probes.goroutines.map((id, g) => [id, g]));

@@ -1,0 +1,217 @@
+// Source level at scale (issue 26), as a user meets it: programs recorded with the real machin in
+// this run (a loop with a helper call per item, a pool of goroutines, one-line loop bodies) at
+// about 600k and 1.2M ops, each opened in the standalone debug adapter (dist/debug-adapter.js over
+// stdio, Replay to Panic's launch) until the statement index is ready; measured against a plain
+// `machin replay --verify` of the same trace run just before it (the baseline, same machine, same
+// minute). Reports the ratios, the adapter's peak resident memory (VmHWM), the statement events
+// indexed, and the growth from 600k to 1.2M. Bytes per statement event are measured in process by
+// statement-index.bench.ts (the index's own byteLength).
+// SOURCE_SCALE_SIZES=600000,1200000 (ops, about) and SOURCE_SCALE_SHAPES=helper,pool,oneline
+// choose; SOURCE_SCALE_SIZES=10000000 runs the 10M-op case (minutes).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { machinPath } from '../test/support/machin';
+import type { BenchResult } from './types';
+
+const OUT = join(__dirname, 'out', 'source-scale');
+const ADAPTER = resolve(__dirname, '../dist/debug-adapter.js');
+const LIMIT_MS = 1_800_000;
+
+/** Programs of about `ops` schedule ops each. */
+const SHAPES: Record<string, (ops: number) => string> = {
+  // producer calls a helper per item and sends it; the consumer ranges: 2 ops an item
+  helper: (ops) => `func scale(x) {
+    y := x * 2
+    return y + 1
+}
+
+func producer(out, n) {
+    i := 0
+    for i < n {
+        v := scale(i)
+        out <- v
+        i = i + 1
+    }
+    close(out)
+}
+
+func main() {
+    ch := make(chan int)
+    go producer(ch, ${Math.round(ops / 2)})
+    total := 0
+    for v := range ch {
+        total = total + v % 7
+    }
+    println(str(total))
+}
+`,
+  // four workers take jobs from one channel and send results back: 4 ops a job
+  pool: (ops) => `func worker(jobs, results) {
+    for j := range jobs {
+        r := j % 13 + 1
+        results <- r
+    }
+}
+
+func main() {
+    jobs := make(chan int)
+    results := make(chan int)
+    n := ${Math.round(ops / 4)}
+    w := 0
+    for w < 4 {
+        go worker(jobs, results)
+        w = w + 1
+    }
+    i := 0
+    sum := 0
+    for i < n {
+        jobs <- i
+        got := <-results
+        sum = sum + got
+        i = i + 1
+    }
+    close(jobs)
+    println(str(sum))
+}
+`,
+  // mostly one-line loop bodies: machin's canonical form
+  oneline: (ops) => `func source(out, n) { i := 0  for i < n { k := i % 5  out <- k  i = i + 1 } close(out) }
+func main() {
+    ch := make(chan int)
+    go source(ch, ${Math.round(ops / 2)})
+    t := 0
+    for v := range ch { t = t + v }
+    println(str(t))
+}
+`,
+};
+
+function machin(args: string[]): number {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(machinPath(), args, { encoding: 'utf8', timeout: LIMIT_MS, maxBuffer: 1 << 26, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error(`machin ${args.join(' ')}: ${r.error?.message ?? r.stderr.slice(0, 500)}`);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+/** A DAP client over stdio, as small as the protocol: Content-Length framing, requests and events. */
+class StdioDap {
+  private buffer = Buffer.alloc(0);
+  private seq = 1;
+  private readonly waiting = new Map<number, (body: unknown) => void>();
+  readonly events: Array<{ event: string; body: Record<string, unknown> }> = [];
+  private readonly listeners: Array<() => void> = [];
+  readonly child;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, [ADAPTER], { stdio: ['pipe', 'pipe', 'ignore'], env });
+    this.child.stdout!.on('data', (d: Buffer) => this.read(d));
+  }
+
+  private read(d: Buffer): void {
+    this.buffer = Buffer.concat([this.buffer, d]);
+    for (;;) {
+      const head = this.buffer.indexOf('\r\n\r\n');
+      if (head < 0) return;
+      const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, head).toString())?.[1]);
+      if (this.buffer.length < head + 4 + length) return;
+      const msg = JSON.parse(this.buffer.subarray(head + 4, head + 4 + length).toString()) as { type: string; request_seq?: number; event?: string; body?: Record<string, unknown> };
+      this.buffer = this.buffer.subarray(head + 4 + length);
+      if (msg.type === 'response') this.waiting.get(msg.request_seq!)?.(msg.body);
+      else if (msg.type === 'event') {
+        this.events.push({ event: msg.event!, body: msg.body ?? {} });
+        for (const l of this.listeners.splice(0)) l();
+      }
+    }
+  }
+
+  request(command: string, args: object): Promise<unknown> {
+    const seq = this.seq++;
+    const json = JSON.stringify({ type: 'request', seq, command, arguments: args });
+    this.child.stdin!.write(`Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+    return new Promise((r) => this.waiting.set(seq, r));
+  }
+
+  async until(test: () => boolean, ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while (!test()) {
+      if (Date.now() > end) throw new Error('the adapter did not get there in time');
+      await new Promise<void>((r) => {
+        this.listeners.push(r);
+        setTimeout(r, 500);
+      });
+    }
+  }
+
+  /** The adapter's peak resident memory so far (Linux VmHWM). */
+  peakRss(): number {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  }
+}
+
+interface Launch {
+  ms: number;
+  firstStopMs: number;
+  peakRss: number;
+  statements: number;
+}
+
+async function launchToIndex(trace: string): Promise<Launch> {
+  const machinDir = resolve(machinPath(), '..');
+  const dap = new StdioDap({ ...process.env, PATH: `${machinDir}:${process.env.PATH}` });
+  try {
+    await dap.request('initialize', { adapterID: 'frozen-run', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+    const t = Date.now();
+    const launched = dap.request('launch', { recording: trace, replayToPanic: true, timeLimitSeconds: LIMIT_MS / 1000 });
+    await dap.until(() => dap.events.some((e) => e.event === 'initialized'), 60_000);
+    await dap.request('configurationDone', {});
+    await launched;
+    await dap.until(() => dap.events.some((e) => e.event === 'stopped'), LIMIT_MS);
+    const firstStopMs = Date.now() - t;
+    // The second `done` of the toolchain: the statements and values have come.
+    const done = () => dap.events.filter((e) => e.event === 'frozenRun/toolchain' && e.body.state === 'done').length >= 2;
+    await dap.until(done, LIMIT_MS);
+    const ms = Date.now() - t;
+    const peakRss = dap.peakRss();
+    const ready = dap.events.filter((e) => e.event === 'output').map((e) => String(e.body.output)).join('');
+    const statements = Number(/statement index ready: (\d+) statements/.exec(ready)?.[1] ?? NaN);
+    await dap.request('disconnect', {});
+    return { ms, firstStopMs, peakRss, statements };
+  } finally {
+    dap.child.kill('SIGKILL');
+  }
+}
+
+export async function run(): Promise<BenchResult[]> {
+  mkdirSync(OUT, { recursive: true });
+  const sizes = (process.env.SOURCE_SCALE_SIZES ?? '600000,1200000').split(',').map(Number);
+  const shapes = (process.env.SOURCE_SCALE_SHAPES ?? 'helper,pool,oneline').split(',');
+  const out: BenchResult[] = [];
+  for (const shape of shapes) {
+    const rss = new Map<number, number>();
+    for (const ops of sizes) {
+      const dir = join(OUT, `${shape}-${ops}`);
+      mkdirSync(dir, { recursive: true });
+      const program = join(dir, `${shape}.mfl`);
+      writeFileSync(program, SHAPES[shape](ops));
+      const trace = join(dir, `${shape}.mflrr`);
+      machin(['run', '--record', trace, program]);
+      const plain = machin(['replay', trace, '--verify']);
+      const launch = await launchToIndex(trace);
+      rss.set(ops, launch.peakRss);
+      const label = `${shape}, ${(ops / 1e6).toFixed(1)}M ops`;
+      out.push({ name: `${label}: plain machin replay --verify (baseline)`, value: plain, unit: 'ms' });
+      out.push({ name: `${label}: adapter launch to the first stop (the panic or the end)`, value: launch.firstStopMs / plain, unit: 'x plain' });
+      out.push({ name: `${label}: adapter launch until the statement index is ready`, value: launch.ms / plain, unit: 'x plain', goal: ops <= 1_200_000 ? '<= 1.5x plain' : undefined, ok: ops <= 1_200_000 ? launch.ms / plain <= 1.5 : undefined });
+      out.push({ name: `${label}: statement events indexed`, value: launch.statements, unit: 'events' });
+      out.push({ name: `${label}: adapter peak resident memory`, value: launch.peakRss / 1e6, unit: 'MB', goal: ops <= 600_000 ? '<= 300 MB' : ops >= 10_000_000 ? '< 4000 MB' : undefined, ok: ops <= 600_000 ? launch.peakRss <= 300e6 : ops >= 10_000_000 ? launch.peakRss < 4000e6 : undefined });
+    }
+    const [a, b] = [...rss.keys()].sort((x, y) => x - y);
+    if (a && b && b === 2 * a) {
+      const growth = rss.get(b)! / rss.get(a)!;
+      out.push({ name: `${shape}: peak memory at ${(b / 1e6).toFixed(1)}M ops / at ${(a / 1e6).toFixed(1)}M`, value: growth, unit: 'x', goal: '<= 2.2x', ok: growth <= 2.2 });
+    }
+  }
+  return out;
+}
