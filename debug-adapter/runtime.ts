@@ -33,6 +33,7 @@ import { ThreadIndex } from './thread-index';
 import { SourceBreakpoints, type StatementHit } from './source-breakpoints';
 import type { SourceStatements, StepKind } from '../replay-engine/model/source-level';
 import { lowerBound } from '../replay-engine/model/lower-bound';
+import { nothingAhead } from './run-end';
 
 /** Where and why a move stopped: a breakpoint's hit, or a step's end described the same way. */
 export type Stop = BreakpointHit;
@@ -165,18 +166,18 @@ export class ReplayRuntime {
   }
 
   /** Statement events run at record state m (events placed at its position come after it). */
-  private passedAt(m: number): number {
+  passedAt(m: number): number {
     const s = this.statements;
     if (!s || m < 0) return 0;
     if (m >= this.timeline.recordCount) return s.eventCount;
     return s.seqAtPosition(this.positionAt(m));
   }
 
-  /** Thread t's current statement event at the cursor (-1: it has run none yet). */
-  statementOf(t: number): number {
+  /** Thread t's current statement event at the cursor, or once `passed` statement events have run (-1: it has run none yet). */
+  statementOf(t: number, passed = this.passedStatements()): number {
     const s = this.statements;
     if (!s || s.eventsOf(t) === 0) return -1;
-    return s.currentEvent(t, this.passedStatements() - 1);
+    return s.currentEvent(t, passed - 1);
   }
 
   /**
@@ -363,14 +364,8 @@ export class ReplayRuntime {
       return { stop: Promise.resolve(this.jump(start, { reason: 'entry', thread: start < 0 ? this.lastStop.thread : tl.thread[start], description: `Started at ${where}` })) };
     }
     if (rules.replayToPanic) {
-      const p = this.recording.panic;
-      if (p) {
-        // On the statement that panicked when the statements are known; else after its goroutine's last op.
-        const q = this.panicSeq();
-        const m = q === null ? this.recordForPosition(p.position) : this.recordOfSeq(q);
-        return { stop: Promise.resolve(this.jump(m, { reason: 'exception', thread: p.thread, exception: 'panic', description: `Panic: ${p.message}`, text: p.message }, q)) };
-      }
-      const stop = this.jump(tl.recordCount, this.endStop());
+      if (this.recording.panic) return { stop: Promise.resolve(this.toPanic()) };
+      const stop = this.toEnd();
       return { stop: Promise.resolve(stop), note: stop.text };
     }
     if (rules.stopOnEntry || tl.recordCount === 0) return { stop: Promise.resolve(this.lastStop) };
@@ -381,7 +376,11 @@ export class ReplayRuntime {
   targetOf(a: TargetArguments, toward: RunToward): number {
     const tl = this.timeline;
     if (typeof a.record === 'number') {
-      if (!Number.isInteger(a.record) || a.record < -1 || a.record >= tl.recordCount) throw new RuntimeRefusal(1070, `No record ${a.record} (the recording has ${tl.recordCount}).`);
+      // The end state (recordCount) is a place to go to, not a record to run to.
+      const last = toward === 'goto' ? tl.recordCount : tl.recordCount - 1;
+      if (!Number.isInteger(a.record) || a.record < -1 || a.record > last) {
+        throw new RuntimeRefusal(1070, `Record ${a.record} is outside the recording: records are -1 (the start) to ${tl.recordCount - 1}${toward === 'goto' ? ` and ${tl.recordCount} (the end)` : ''}.`);
+      }
       return a.record;
     }
     if (typeof a.line === 'number') {
@@ -390,7 +389,10 @@ export class ReplayRuntime {
       return r;
     }
     if (typeof a.position === 'number') {
-      if (!Number.isInteger(a.position) || a.position < 0 || a.position > tl.stepCount) throw new RuntimeRefusal(1070, `Position ${a.position} is outside 0..${tl.stepCount}.`);
+      if (!Number.isInteger(a.position) || a.position < 0 || a.position > tl.stepCount) {
+        const where = a.position > tl.stepCount ? 'past the end' : 'outside the recording';
+        throw new RuntimeRefusal(1070, `Position ${a.position} is ${where}: the run has ${tl.stepCount} ${this.unitWord(2)}, so positions are 0 to ${tl.stepCount}.`);
+      }
       return this.recordForPosition(a.position);
     }
     throw new RuntimeRefusal(1073, NEEDS_TARGET[toward]);
@@ -400,18 +402,13 @@ export class ReplayRuntime {
   toward(toward: RunToward, a: TargetArguments): Promise<Stop> {
     const target = this.targetOf(a, toward);
     this.ready();
-    if (toward === 'goto') return Promise.resolve(this.goto(target, 'Went to the record'));
+    if (toward === 'goto') return Promise.resolve(this.goto({ record: target }));
     if (toward === 'runBackTo' && target >= this.current) {
       throw new RuntimeRefusal(1071, `Run Back to Cursor: that record is not before the current one (line ${this.current >= 0 ? this.timeline.lineOf(Math.min(this.current, this.timeline.recordCount - 1)) : 'start'}); use Run to Cursor.`);
     }
     if (toward === 'runTo' && target <= this.current) throw new RuntimeRefusal(1072, 'Run to Cursor: that record is not after the current one; use Run Back to Cursor.');
     const where = target >= 0 ? `line ${this.timeline.lineOf(target)}` : 'the start';
     return this.runTo(target, toward === 'runBackTo' ? `Ran back to ${where}` : `Ran to ${where}`);
-  }
-
-  /** Go to record state m (a goto target, a timeline click): no breakpoint is looked at. */
-  goto(m: number, description: string): Stop {
-    return this.jump(m, { reason: 'goto', thread: this.timeline.thread[Math.max(0, Math.min(m, this.timeline.recordCount - 1))] ?? 0, description });
   }
 
   /** The record a goto target on a 1-based document line is (-1: none). */
@@ -436,6 +433,93 @@ export class ReplayRuntime {
   private unitWord(count: number): string {
     const units = this.timeline.units;
     return count === 1 ? units.step : units.steps;
+  }
+
+  // ----- the moves every client translates (the DAP session, the MCP server, the CLI) -----
+
+  /**
+   * `count` steps of `kind` (by statement at source level, else by record): the first on thread
+   * `thread`, each next one on the thread the last stopped on, as a client stepping again from
+   * each stop does. Ends early at a stop that is no step's own end (a breakpoint, the panic, either
+   * end of the recording, a pause). A forward step from where nothing was recorded ahead is
+   * refused with why (checked before anything moves, so the refusal is synchronous).
+   */
+  step(kind: StepKind, count = 1, thread = this.lastStop.thread): Promise<Stop> {
+    if (!Number.isInteger(count) || count < 1) throw new RuntimeRefusal(1043, `A step count is a whole number from 1 (got ${count}).`);
+    this.checkThread(thread);
+    this.ready();
+    const forward = !kind.startsWith('back');
+    const why = forward ? nothingAhead(this) : undefined;
+    if (why) throw new RuntimeRefusal(1042, why);
+    return this.repeatStep(kind, count, thread, forward);
+  }
+
+  private async repeatStep(kind: StepKind, count: number, thread: number, forward: boolean): Promise<Stop> {
+    let stop = await this.stepOnce(kind, thread);
+    for (let i = 1; i < count && stop.reason === 'step' && !(forward && nothingAhead(this)); i++) stop = await this.stepOnce(kind, stop.thread);
+    return stop;
+  }
+
+  private stepOnce(kind: StepKind, t: number): Promise<Stop> {
+    switch (kind) {
+      case 'into': return this.stepIn(t);
+      case 'backInto': return this.stepBackIn(t);
+      case 'over': return this.next(t);
+      case 'backOver': return this.stepBack(t);
+      case 'out': return this.stepOut(t);
+      case 'backOut': return this.stepBackOut(t);
+    }
+  }
+
+  /** Continue (forward) or Reverse Continue (back): to the first breakpoint met, else an end. Forward from where nothing is ahead is refused with why. */
+  run(forward: boolean): Promise<Stop> {
+    this.ready();
+    const why = forward ? nothingAhead(this) : undefined;
+    if (why) throw new RuntimeRefusal(1042, why);
+    return forward ? this.continueForward() : this.reverseContinue();
+  }
+
+  /** To the panic, with no breakpoint looked at: on the statement that panicked when the statements are known, else after its goroutine's last op. */
+  toPanic(): Stop {
+    const p = this.recording.panic;
+    if (!p) throw new RuntimeRefusal(1075, `${basename(this.timeline.file)}: no panic is known for this recording (${this.noPanicWhy()}).`);
+    this.ready();
+    const q = this.panicSeq();
+    const m = q === null ? this.recordForPosition(p.position) : this.recordOfSeq(q);
+    return this.jump(m, { reason: 'exception', thread: p.thread, exception: 'panic', description: `Panic: ${p.message}`, text: p.message }, q);
+  }
+
+  private noPanicWhy(): string {
+    const rec = this.recording;
+    if (rec.timeline.format === 'tcap' || rec.verify) return 'the run did not panic';
+    if (rec.histories) return 'machin gave no --json / --verify answer';
+    return 'machin did not run: trace only';
+  }
+
+  /** To the start of the recording (nothing has happened), with no breakpoint looked at. */
+  toStart(): Stop {
+    this.ready();
+    return this.jump(-1, { reason: 'start', thread: this.firstThread(), description: 'Start of the recording' });
+  }
+
+  /** To the end of the recording (after everything), with no breakpoint looked at. */
+  toEnd(): Stop {
+    this.ready();
+    return this.jump(this.timeline.recordCount, this.endStop());
+  }
+
+  /**
+   * Go to a place the client names ({ record } -1..recordCount, { line } of the recording, or
+   * { position } 0..steps), with no breakpoint looked at: the record state, not a statement.
+   */
+  goto(a: TargetArguments): Stop {
+    const m = this.targetOf(a, 'goto');
+    const tl = this.timeline;
+    // Either end is the same stop however it is reached.
+    if (m < 0) return this.toStart();
+    if (m >= tl.recordCount) return this.toEnd();
+    this.ready();
+    return this.jump(m, { reason: 'goto', thread: tl.thread[m], description: `Went to line ${tl.lineOf(m)} (${this.unitWord(1)} ${this.positionAt(m)})` });
   }
 
   // ----- moves -----

@@ -1,5 +1,7 @@
 // get_state's answer: the run as of one moment. For each goroutine or task (paged), the record it
 // last did, the values its watched variables hold then, and the I/O it has consumed so far.
+import { RuntimeRefusal } from '../debug-adapter/runtime';
+import { noStatementsWhy, programStack, statementPlace, type StatementPlace } from '../debug-adapter/statement-place';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
 import { page } from './paging';
@@ -19,22 +21,21 @@ export interface StateQuery {
   detail: boolean;
 }
 
-/** The record state m (-1 start .. recordCount end) a query names; the runtime's own when none. */
+/** The record state m (-1 start .. recordCount end) a query names, by the runtime's rule (goto's); the runtime's own when none. */
 export function stateRecord(held: HeldRecording, q: { position?: number; record?: number }): number {
   const { runtime } = held;
-  const tl = runtime.timeline;
-  const unit = tl.format === 'tcap' ? 'effects' : 'schedule ops';
-  if (q.record !== undefined) {
-    if (q.record < -1 || q.record > tl.recordCount) {
-      throw new RecordingError('usage', `record ${q.record} is outside the recording: records are -1 (the start) to ${tl.recordCount} (the end; the last record is ${tl.recordCount - 1})`);
-    }
-    return q.record;
+  if (q.record === undefined && q.position === undefined) return runtime.record;
+  try {
+    return runtime.targetOf({ record: q.record, position: q.position }, 'goto');
+  } catch (err) {
+    if (err instanceof RuntimeRefusal) throw new RecordingError('usage', `${runtime.timeline.file}: ${refusalText(err)}`, { file: runtime.timeline.file });
+    throw err;
   }
-  if (q.position !== undefined) {
-    if (q.position > tl.stepCount) throw new RecordingError('usage', `position ${q.position} is past the end: the run has ${tl.stepCount} ${unit}, so positions are 0 to ${tl.stepCount}`);
-    return q.position === tl.stepCount ? tl.recordCount : runtime.recordForPosition(q.position);
-  }
-  return runtime.record;
+}
+
+/** A runtime refusal's sentence as part of a tool error (`file: position 5 is past the end ...`). */
+export function refusalText(err: RuntimeRefusal): string {
+  return err.message.replace(/^[A-Z](?=[a-z ])/, (c) => c.toLowerCase());
 }
 
 export function threadIndexOf(held: HeldRecording, id: string): number {
@@ -58,6 +59,8 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
   const histories = rec.histories;
   const io = held.io();
   const last = Math.min(m, tl.recordCount - 1);
+  // Statement events run at this state: the cursor's own (it may stand at a statement), else the record state's.
+  const passed = current ? runtime.passedStatements() : runtime.passedAt(m);
   const thread = (t: number) => {
     const r = m < 0 ? -1 : runtime.threads.lastRecordAtOrBefore(t, last);
     const { values, total } = histories ? valuesAt(histories, t, p, q.valuesLimit, q.variables) : { values: {}, total: 0 };
@@ -67,6 +70,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
       id: tl.threads[t].id,
       label: tl.threads[t].label,
       current: r < 0 ? null : recordJson(rec, r, q.detail),
+      ...whereJson(held, t, passed),
       values,
       ...(total > Object.keys(values).length ? { valuesTotal: total } : {}),
       io: { consumed, last: shown },
@@ -83,21 +87,34 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
     ...(current ? { lastStop: stopJson(held) } : {}),
     justDone: m >= 0 && m < tl.recordCount ? recordJson(rec, m, q.detail) : null,
     panicked: rec.panic ? p >= rec.panic.position && m >= tl.frontier(rec.panic.position) - 1 : null,
+    ...(runtime.statements ? {} : { statements: noStatementsWhy(rec) }),
     values: histories ? 'as of this position, per thread' : tl.format === 'mflrr' ? 'none: value histories come from machin (the server started with --toolchain and machin at hand; the summary\'s warnings say why not)' : 'none',
     threads,
   };
 }
 
-export function stopJson(held: HeldRecording): object {
+/** The last stop, with the statement and the program stack of its thread (`description`: the client's own words for it). */
+export function stopJson(held: HeldRecording, description?: string): object {
   const s = held.runtime.lastStop;
   const tl = held.recording.timeline;
   return {
     reason: s.reason,
-    description: s.description,
+    description: description ?? s.description,
     ...(s.text ? { text: s.text } : {}),
     ...(s.exception ? { exception: s.exception } : {}),
     thread: tl.threads[s.thread]?.id ?? null,
+    ...(tl.threads[s.thread] ? whereJson(held, s.thread, held.runtime.passedStatements()) : {}),
   };
+}
+
+/**
+ * Where thread t is in the program once `passed` statement events have run: its statement
+ * (`location`, null before its first or without statements) and its stack, innermost first.
+ */
+export function whereJson(held: HeldRecording, t: number, passed: number): { location: StatementPlace | null; frames: StatementPlace[]; framesTotal?: number } {
+  const location = statementPlace(held.runtime, t, passed);
+  const { frames, total } = programStack(held.runtime, t, passed);
+  return { location, frames, ...(total > frames.length ? { framesTotal: total } : {}) };
 }
 
 function range(a: number, b: number): number[] {
