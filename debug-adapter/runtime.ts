@@ -123,7 +123,10 @@ export class ReplayRuntime {
     return this.index;
   }
 
+  /** The thread the start stands on: the one that runs first (at source level its first statement, else the first record). */
   private firstThread(): number {
+    const s = this.statements;
+    if (s && s.eventCount > 0) return s.eventAt(0).thread;
     return this.timeline.recordCount > 0 ? this.timeline.thread[0] : 0;
   }
 
@@ -284,11 +287,32 @@ export class ReplayRuntime {
     if (!s || s.eventsOf(t) === 0) return null;
     const target = s.stepTarget(t, this.statementOf(t), kind);
     const back = kind.startsWith('back');
-    if (target < 0) return back ? this.runToStart() : this.runToEnd(`${this.threadName(t)} runs no more statements`);
+    if (target < 0) {
+      // Step Into past a goroutine's last statement goes on to the next statement of any
+      // goroutine (as a step by record goes to the next record of any thread), not to the end.
+      const q = kind === 'into' || kind === 'backInto' ? this.adjacentStatement(back) : null;
+      if (q !== null) {
+        const { thread, event } = s.eventAt(q);
+        const loc = s.location(thread, event);
+        return this.move(this.recordOfSeq(q), { reason: 'step', thread, description: `${back ? 'Step back into' : 'Step into'}: line ${loc.line} (${loc.function}), ${this.threadName(thread)} (${this.threadName(t)} runs no ${back ? 'earlier' : 'more'} statements)` }, q);
+      }
+      return back ? this.runToStart() : this.runToEnd(`${this.threadName(t)} runs no more statements`);
+    }
     const seq = s.seqOf(t, target);
     const loc = s.location(t, target);
     const words: Record<StepKind, string> = { over: 'Step', into: 'Step into', out: 'Step out', backOver: 'Step back', backInto: 'Step back into', backOut: 'Step back out' };
     return this.move(this.recordOfSeq(seq), { reason: 'step', thread: t, description: `${words[kind]}: line ${loc.line} (${loc.function})` }, seq);
+  }
+
+  /** The seq of the next (back: previous) statement event of any thread from the cursor, entries passed over as Step Into does; null at either end. */
+  private adjacentStatement(back: boolean): number | null {
+    const s = this.statements!;
+    const here = this.atSeq ?? this.passedStatements() - 0.5;
+    for (let q = back ? Math.ceil(here) - 1 : Math.floor(here) + 1; q >= 0 && q < s.eventCount; q += back ? -1 : 1) {
+      const { thread, event } = s.eventAt(q);
+      if (s.location(thread, event).kind !== 'entry') return q;
+    }
+    return null;
   }
 
   /** Run Back to (or Run to) a line of the program: the previous (next) arrival there, breakpoints on the way stop it. */

@@ -85,21 +85,24 @@ describe('MCP at source level: the runtime\'s moves, the same stops as the debug
     const three = await move({ action: 'step_in', count: 3 });
     const singles = [await dap(stepIn), await dap(stepIn), await dap(stepIn)];
     assert.deepEqual(three, singles[2], 'step_in count 3 against three stepIn requests');
-    // Then one by one: each stop a statement of the stop's goroutine, and each a new place.
+    // main runs first: its first three statements, lines 17 to 19.
+    assert.deepEqual(singles.map((x) => `${x.thread} ${x.frames[0].split('-')[0]}`), ['0 main 17:5', '0 main 18:5', '0 main 19:5']);
+    // Then one by one through main's statements (into depth's calls), each a new place.
     const walked: Seen[] = [...singles];
-    for (let i = 0; i < 3; i++) walked.push(await both(`step_in ${i + 4}`, { action: 'step_in' }, stepIn));
-    for (const w of walked) {
-      assert.equal(w.reason, 'step');
-      assert.equal(w.frames.length, 1, `every step_in from the start stops on a statement of worker: ${JSON.stringify(walked)}`);
-    }
+    for (let i = 0; i < 10; i++) walked.push(await both(`step_in ${i + 4}`, { action: 'step_in' }, stepIn));
+    for (const w of walked) assert.equal(w.reason, 'step', JSON.stringify(walked));
+    for (const w of walked) assert.ok(w.frames.length > 0 && w.thread === '0', `every step_in from the start stops on a statement of main: ${JSON.stringify(walked)}`);
     assert.equal(new Set(walked.map((w) => `${w.thread} ${w.frames[0]} ${w.position}`)).size, walked.length, 'each step_in moves on');
+    assert.ok(walked.every((w, i) => i === 0 || w.position >= walked[i - 1].position), 'forward in the run');
     // Over, out and their reverses, on the stop's thread and on main's.
     await both('next', { action: 'next' }, (id) => s.dc.nextRequest({ threadId: id }));
     await both('step_back', { action: 'step_back' }, (id) => s.dc.stepBackRequest({ threadId: id }));
-    const main = (await s.dc.threadsRequest()).body.threads.find((t) => t.name.startsWith('0 '))!.id;
-    const overInMain = await both('next on main', { action: 'next', thread: '0' }, () => s.dc.nextRequest({ threadId: main }));
-    assert.equal(overInMain.thread, '0');
-    await both('next on main again', { action: 'next', thread: '0' }, () => s.dc.nextRequest({ threadId: main }));
+    // On the worker (0.1): its statements, one past the cursor; then back to main's.
+    const worker = (await s.dc.threadsRequest()).body.threads.find((t) => t.name.startsWith('0.1 '))!.id;
+    const inWorker = await both('step_back_in on the worker', { action: 'step_back_in', thread: '0.1' }, () => s.dc.customRequest('frozenRun/stepBackIn', { threadId: worker }));
+    assert.equal(inWorker.thread, '0.1');
+    assert.match(inWorker.frames[0], /^worker /);
+    await both('next on the worker', { action: 'next', thread: '0.1' }, () => s.dc.nextRequest({ threadId: worker }));
     await both('step_out', { action: 'step_out' }, (id) => s.dc.stepOutRequest({ threadId: id }));
     await both('step_back_out', { action: 'step_back_out' }, (id) => s.dc.customRequest('frozenRun/stepBackOut', { threadId: id }));
 
