@@ -169,18 +169,18 @@ export class ReplayRuntime {
   }
 
   /** Statement events run at record state m (events placed at its position come after it). */
-  passedAt(m: number): number {
+  private passedAt(m: number): number {
     const s = this.statements;
     if (!s || m < 0) return 0;
     if (m >= this.timeline.recordCount) return s.eventCount;
     return s.seqAtPosition(this.positionAt(m));
   }
 
-  /** Thread t's current statement event at the cursor, or once `passed` statement events have run (-1: it has run none yet). */
-  statementOf(t: number, passed = this.passedStatements()): number {
+  /** Thread t's current statement event at the cursor (-1: it has run none yet). */
+  statementOf(t: number): number {
     const s = this.statements;
     if (!s || s.eventsOf(t) === 0) return -1;
-    return s.currentEvent(t, passed - 1);
+    return s.currentEvent(t, this.passedStatements() - 1);
   }
 
   /**

@@ -12,20 +12,17 @@ export { placeOf, programLines, type StatementPlace };
 /** Frames listed at most per stack (a deep recursion: the innermost ones, and `framesTotal`). */
 export const FRAMES_LISTED = 64;
 
-/**
- * Thread t's statement at the cursor, or once `passed` statement events have run (a record state
- * elsewhere: ReplayRuntime.passedAt); null: no statements, or it has run none yet.
- */
-export function statementPlace(rt: ReplayRuntime, t: number, passed = rt.passedStatements()): StatementPlace | null {
+/** Thread t's statement where the runtime stands (null: no statements, or it has run none yet). */
+export function statementPlace(rt: ReplayRuntime, t: number): StatementPlace | null {
   const s = rt.statements;
-  const e = s ? rt.statementOf(t, passed) : -1;
+  const e = s ? rt.statementOf(t) : -1;
   return s && e >= 0 ? placeOf(rt.recording, s.location(t, e)) : null;
 }
 
 /** Thread t's program stack (as statementPlace's), innermost first, at most `limit` frames, and how many there are. */
-export function programStack(rt: ReplayRuntime, t: number, passed = rt.passedStatements(), limit = FRAMES_LISTED): { frames: StatementPlace[]; total: number } {
+export function programStack(rt: ReplayRuntime, t: number, limit = FRAMES_LISTED): { frames: StatementPlace[]; total: number } {
   const s = rt.statements;
-  const e = s ? rt.statementOf(t, passed) : -1;
+  const e = s ? rt.statementOf(t) : -1;
   if (!s || e < 0) return { frames: [], total: 0 };
   const stack = s.stack(t, e);
   const lines = programLines(rt.recording);

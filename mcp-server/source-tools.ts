@@ -3,32 +3,15 @@
 // evaluator), at the cursor or at another position, on a thread and a frame of its stack.
 import { z } from 'zod';
 import { evaluateInThread } from '../debug-adapter/evaluate';
-import { ReplayRuntime } from '../debug-adapter/runtime';
 import { noStatementsWhy, sourceAround, statementPlace } from '../debug-adapter/statement-place';
 import { VariableStore } from '../debug-adapter/variables';
 import { RecordingError } from '../replay-engine/model/errors';
-import type { Recording } from '../replay-engine/model/recording';
 import type { HeldRecording } from './held-recordings';
-import { stateRecord, threadIndexOf } from './state';
+import { runtimeAt } from './runtime-at';
+import { threadIndexOf } from './state';
 
 /** Children of a structured answer (a decoded record, a history) listed at most. */
 const CHILDREN_SHOWN = 50;
-
-/**
- * A second runtime per recording for questions at another position than the cursor's: it is
- * moved there and asked, so the agent's cursor (and its breakpoints) never move.
- */
-const scratch = new WeakMap<Recording, ReplayRuntime>();
-
-/** The runtime standing where a query names (position / record), or the held one for the cursor. */
-function runtimeAt(held: HeldRecording, q: { position?: number; record?: number }): ReplayRuntime {
-  if (q.position === undefined && q.record === undefined) return held.runtime;
-  const m = stateRecord(held, q);
-  let rt = scratch.get(held.recording);
-  if (!rt) scratch.set(held.recording, (rt = new ReplayRuntime(held.recording, { log: () => undefined })));
-  rt.goto({ record: m });
-  return rt;
-}
 
 export interface SourceQuery {
   line?: number;

@@ -1,10 +1,11 @@
 // get_state's answer: the run as of one moment. For each goroutine or task (paged), the record it
 // last did, the values its watched variables hold then, and the I/O it has consumed so far.
-import { RuntimeRefusal } from '../debug-adapter/runtime';
-import { noStatementsWhy, programStack, statementPlace, type StatementPlace } from '../debug-adapter/statement-place';
+import { RuntimeRefusal, type ReplayRuntime } from '../debug-adapter/runtime';
+import { frameLocals, noStatementsWhy, programStack, statementPlace, type StatementPlace } from '../debug-adapter/statement-place';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
 import { page } from './paging';
+import { runtimeAt } from './runtime-at';
 import { recordJson, type RecordJson } from './record-json';
 import { valuesAt } from './values-at';
 
@@ -59,8 +60,8 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
   const histories = rec.histories;
   const io = held.io();
   const last = Math.min(m, tl.recordCount - 1);
-  // Statement events run at this state: the cursor's own (it may stand at a statement), else the record state's.
-  const passed = current ? runtime.passedStatements() : runtime.passedAt(m);
+  // At source level, the runtime standing there: the cursor's own (it may stand at a statement), else one moved to the record state.
+  const at = current || !runtime.statements ? runtime : runtimeAt(held, { record: m });
   const thread = (t: number) => {
     const r = m < 0 ? -1 : runtime.threads.lastRecordAtOrBefore(t, last);
     const { values, total } = histories ? valuesAt(histories, t, p, q.valuesLimit, q.variables) : { values: {}, total: 0 };
@@ -70,7 +71,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
       id: tl.threads[t].id,
       label: tl.threads[t].label,
       current: r < 0 ? null : recordJson(rec, r, q.detail),
-      ...whereJson(held, t, passed),
+      ...whereJson(at, t, true),
       values,
       ...(total > Object.keys(values).length ? { valuesTotal: total } : {}),
       io: { consumed, last: shown },
@@ -103,18 +104,20 @@ export function stopJson(held: HeldRecording, description?: string): object {
     ...(s.text ? { text: s.text } : {}),
     ...(s.exception ? { exception: s.exception } : {}),
     thread: tl.threads[s.thread]?.id ?? null,
-    ...(tl.threads[s.thread] ? whereJson(held, s.thread, held.runtime.passedStatements()) : {}),
+    ...(tl.threads[s.thread] ? whereJson(held.runtime, s.thread) : {}),
   };
 }
 
 /**
- * Where thread t is in the program once `passed` statement events have run: its statement
- * (`location`, null before its first or without statements) and its stack, innermost first.
+ * Where thread t is in the program as `rt` stands: its statement (`location`, null before its
+ * first or without statements) and its stack, innermost first; `locals`: each frame with the
+ * values it holds there (its function's own names and the globals, as the debugger's frame shows).
  */
-export function whereJson(held: HeldRecording, t: number, passed: number): { location: StatementPlace | null; frames: StatementPlace[]; framesTotal?: number } {
-  const location = statementPlace(held.runtime, t, passed);
-  const { frames, total } = programStack(held.runtime, t, passed);
-  return { location, frames, ...(total > frames.length ? { framesTotal: total } : {}) };
+export function whereJson(rt: ReplayRuntime, t: number, locals = false): { location: StatementPlace | null; frames: Array<StatementPlace & { locals?: Record<string, string> }>; framesTotal?: number } {
+  const location = statementPlace(rt, t);
+  const { frames, total } = programStack(rt, t);
+  const shown = locals ? frames.map((f, i) => ({ ...f, locals: frameLocals(rt, t, i) })) : frames;
+  return { location, frames: shown, ...(total > frames.length ? { framesTotal: total } : {}) };
 }
 
 function range(a: number, b: number): number[] {

@@ -168,7 +168,10 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
       assert.deepEqual(stop.stop.frames, at.frames, p.name);
       const state = await mcp.ok('get_state', { recording: opened.recording, thread: p.thread });
       assert.deepEqual(state.threads.items[0].location, at.statement, p.name);
-      assert.deepEqual(state.threads.items[0].frames, at.frames, p.name);
+      const frames = state.threads.items[0].frames as Array<Frame & { locals: Record<string, string> }>;
+      assert.deepEqual(frames.map(({ locals: _locals, ...f }) => f), at.frames, p.name);
+      // Each frame with the values it holds at the panic (its own, not its callee's).
+      for (const v of p.values.filter((x) => /^[a-z]+$/.test(x.expression))) assert.equal(frames[v.frame].locals[v.expression], v.result, `${p.name}: ${v.expression} in frame ${v.frame}`);
     }
   });
 
@@ -201,6 +204,12 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
     const early = await mcp.ok('evaluate', { recording: h, expression: 'sum', thread: p.thread, position: between });
     assert.equal(early.result, '6');
     assert.equal(early.position, between);
+    // get_state at that position: main's statement and its frame's values there.
+    const then = await mcp.ok('get_state', { recording: h, position: between, thread: p.thread });
+    const top = then.threads.items[0].frames.at(-1);
+    assert.equal(top.function, 'main');
+    assert.equal(top.locals.sum, '6');
+    assert.equal(then.threads.items[0].location.line, then.threads.items[0].frames[0].line);
     const state = await mcp.ok('get_state', { recording: h });
     assert.equal(state.position, panic.position, 'the cursor stayed at the panic');
     assert.equal((await mcp.ok('evaluate', { recording: h, expression: 'sum', thread: p.thread, frame: 1 })).result, '18');
