@@ -243,3 +243,26 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
     assert.match(await mcp.error('get_source', { recording: h, line: 999 }), /line 999 is past the end \(the program has \d+ lines\)/);
   });
 });
+
+describe('MCP at source level: without the statements, each new field and tool says why', () => {
+  it('no toolchain: location null with the reason, get_source and a .mfl line refused with why, evaluate by record', async () => {
+    const plain = await McpSession.start();
+    try {
+      const h = (await plain.ok('open_recording', { path: digger.trace })).recording;
+      const state = await plain.ok('get_state', { recording: h });
+      assert.match(state.statements, /no toolchain is run/);
+      assert.equal(state.threads.items[0].location, null);
+      assert.deepEqual(state.threads.items[0].frames, []);
+      assert.match(await plain.error('get_source', { recording: h }), /statements are not known \(no toolchain is run/);
+      assert.match(await plain.error('move', { recording: h, action: 'continue', until: { line: 23, path: 'digger.mfl' } }), /no line breakpoint in digger\.mfl: the program's statements are not known/);
+      // Steps are by record: the first step_in is the trace's first record.
+      const first = await plain.ok('move', { recording: h, action: 'step_in' });
+      assert.equal(first.record, 0);
+      assert.equal(first.stop.location, null);
+      // evaluate still answers record fields, as the console does without values.
+      assert.equal((await plain.ok('evaluate', { recording: h, expression: 'op + 1' })).result, '1');
+    } finally {
+      await plain.close();
+    }
+  });
+});
