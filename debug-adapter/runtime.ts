@@ -33,6 +33,7 @@ import { ThreadIndex } from './thread-index';
 import { SourceBreakpoints, type StatementHit } from './source-breakpoints';
 import type { SourceStatements, StepKind } from '../replay-engine/model/source-level';
 import { lowerBound } from '../replay-engine/model/lower-bound';
+import { nothingAhead } from './run-end';
 
 /** Where and why a move stopped: a breakpoint's hit, or a step's end described the same way. */
 export type Stop = BreakpointHit;
@@ -122,7 +123,10 @@ export class ReplayRuntime {
     return this.index;
   }
 
+  /** The thread the start stands on: the one that runs first (at source level its first statement, else the first record). */
   private firstThread(): number {
+    const s = this.statements;
+    if (s && s.eventCount > 0) return s.eventAt(0).thread;
     return this.timeline.recordCount > 0 ? this.timeline.thread[0] : 0;
   }
 
@@ -299,11 +303,32 @@ export class ReplayRuntime {
     if (!s || s.eventsOf(t) === 0) return null;
     const target = s.stepTarget(t, this.statementOf(t), kind);
     const back = kind.startsWith('back');
-    if (target < 0) return back ? this.runToStart() : this.runToEnd(`${this.threadName(t)} runs no more statements`);
+    if (target < 0) {
+      // Step Into past a goroutine's last statement goes on to the next statement of any
+      // goroutine (as a step by record goes to the next record of any thread), not to the end.
+      const q = kind === 'into' || kind === 'backInto' ? this.adjacentStatement(back) : null;
+      if (q !== null) {
+        const { thread, event } = s.eventAt(q);
+        const loc = s.location(thread, event);
+        return this.move(this.recordOfSeq(q), { reason: 'step', thread, description: `${back ? 'Step back into' : 'Step into'}: line ${loc.line} (${loc.function}), ${this.threadName(thread)} (${this.threadName(t)} runs no ${back ? 'earlier' : 'more'} statements)` }, q);
+      }
+      return back ? this.runToStart() : this.runToEnd(`${this.threadName(t)} runs no more statements`);
+    }
     const seq = s.seqOf(t, target);
     const loc = s.location(t, target);
     const words: Record<StepKind, string> = { over: 'Step', into: 'Step into', out: 'Step out', backOver: 'Step back', backInto: 'Step back into', backOut: 'Step back out' };
     return this.move(this.recordOfSeq(seq), { reason: 'step', thread: t, description: `${words[kind]}: line ${loc.line} (${loc.function})` }, seq);
+  }
+
+  /** The seq of the next (back: previous) statement event of any thread from the cursor, entries passed over as Step Into does; null at either end. */
+  private adjacentStatement(back: boolean): number | null {
+    const s = this.statements!;
+    const here = this.atSeq ?? this.passedStatements() - 0.5;
+    for (let q = back ? Math.ceil(here) - 1 : Math.floor(here) + 1; q >= 0 && q < s.eventCount; q += back ? -1 : 1) {
+      const { thread, event } = s.eventAt(q);
+      if (s.location(thread, event).kind !== 'entry') return q;
+    }
+    return null;
   }
 
   /** Run Back to (or Run to) a line of the program: the previous (next) arrival there, breakpoints on the way stop it. */
@@ -379,14 +404,8 @@ export class ReplayRuntime {
       return { stop: Promise.resolve(this.jump(start, { reason: 'entry', thread: start < 0 ? this.lastStop.thread : tl.thread[start], description: `Started at ${where}` })) };
     }
     if (rules.replayToPanic) {
-      const p = this.recording.panic;
-      if (p) {
-        // On the statement that panicked when the statements are known; else after its goroutine's last op.
-        const q = this.panicSeq();
-        const m = q === null ? this.recordForPosition(p.position) : this.recordOfSeq(q);
-        return { stop: Promise.resolve(this.jump(m, { reason: 'exception', thread: p.thread, exception: 'panic', description: `Panic: ${p.message}`, text: p.message }, q)) };
-      }
-      const stop = this.jump(tl.recordCount, this.endStop());
+      if (this.recording.panic) return { stop: Promise.resolve(this.toPanic()) };
+      const stop = this.toEnd();
       return { stop: Promise.resolve(stop), note: stop.text };
     }
     if (rules.stopOnEntry || tl.recordCount === 0) return { stop: Promise.resolve(this.lastStop) };
@@ -397,7 +416,11 @@ export class ReplayRuntime {
   targetOf(a: TargetArguments, toward: RunToward): number {
     const tl = this.timeline;
     if (typeof a.record === 'number') {
-      if (!Number.isInteger(a.record) || a.record < -1 || a.record >= tl.recordCount) throw new RuntimeRefusal(1070, `No record ${a.record} (the recording has ${tl.recordCount}).`);
+      // The end state (recordCount) is a place to go to, not a record to run to.
+      const last = toward === 'goto' ? tl.recordCount : tl.recordCount - 1;
+      if (!Number.isInteger(a.record) || a.record < -1 || a.record > last) {
+        throw new RuntimeRefusal(1070, `Record ${a.record} is outside the recording: records are -1 (the start) to ${tl.recordCount - 1}${toward === 'goto' ? ` and ${tl.recordCount} (the end)` : ''}.`);
+      }
       return a.record;
     }
     if (typeof a.line === 'number') {
@@ -406,7 +429,10 @@ export class ReplayRuntime {
       return r;
     }
     if (typeof a.position === 'number') {
-      if (!Number.isInteger(a.position) || a.position < 0 || a.position > tl.stepCount) throw new RuntimeRefusal(1070, `Position ${a.position} is outside 0..${tl.stepCount}.`);
+      if (!Number.isInteger(a.position) || a.position < 0 || a.position > tl.stepCount) {
+        const where = a.position > tl.stepCount ? 'past the end' : 'outside the recording';
+        throw new RuntimeRefusal(1070, `Position ${a.position} is ${where}: the run has ${tl.stepCount} ${this.unitWord(2)}, so positions are 0 to ${tl.stepCount}.`);
+      }
       return this.recordForPosition(a.position);
     }
     throw new RuntimeRefusal(1073, NEEDS_TARGET[toward]);
@@ -416,18 +442,13 @@ export class ReplayRuntime {
   toward(toward: RunToward, a: TargetArguments): Promise<Stop> {
     const target = this.targetOf(a, toward);
     this.ready();
-    if (toward === 'goto') return Promise.resolve(this.goto(target, 'Went to the record'));
+    if (toward === 'goto') return Promise.resolve(this.goto({ record: target }));
     if (toward === 'runBackTo' && target >= this.current) {
       throw new RuntimeRefusal(1071, `Run Back to Cursor: that record is not before the current one (line ${this.current >= 0 ? this.timeline.lineOf(Math.min(this.current, this.timeline.recordCount - 1)) : 'start'}); use Run to Cursor.`);
     }
     if (toward === 'runTo' && target <= this.current) throw new RuntimeRefusal(1072, 'Run to Cursor: that record is not after the current one; use Run Back to Cursor.');
     const where = target >= 0 ? `line ${this.timeline.lineOf(target)}` : 'the start';
     return this.runTo(target, toward === 'runBackTo' ? `Ran back to ${where}` : `Ran to ${where}`);
-  }
-
-  /** Go to record state m (a goto target, a timeline click): no breakpoint is looked at. */
-  goto(m: number, description: string): Stop {
-    return this.jump(m, { reason: 'goto', thread: this.timeline.thread[Math.max(0, Math.min(m, this.timeline.recordCount - 1))] ?? 0, description });
   }
 
   /** The record a goto target on a 1-based document line is (-1: none). */
@@ -452,6 +473,93 @@ export class ReplayRuntime {
   private unitWord(count: number): string {
     const units = this.timeline.units;
     return count === 1 ? units.step : units.steps;
+  }
+
+  // ----- the moves every client translates (the DAP session, the MCP server, the CLI) -----
+
+  /**
+   * `count` steps of `kind` (by statement at source level, else by record): the first on thread
+   * `thread`, each next one on the thread the last stopped on, as a client stepping again from
+   * each stop does. Ends early at a stop that is no step's own end (a breakpoint, the panic, either
+   * end of the recording, a pause). A forward step from where nothing was recorded ahead is
+   * refused with why (checked before anything moves, so the refusal is synchronous).
+   */
+  step(kind: StepKind, count = 1, thread = this.lastStop.thread): Promise<Stop> {
+    if (!Number.isInteger(count) || count < 1) throw new RuntimeRefusal(1043, `A step count is a whole number from 1 (got ${count}).`);
+    this.checkThread(thread);
+    this.ready();
+    const forward = !kind.startsWith('back');
+    const why = forward ? nothingAhead(this) : undefined;
+    if (why) throw new RuntimeRefusal(1042, why);
+    return this.repeatStep(kind, count, thread, forward);
+  }
+
+  private async repeatStep(kind: StepKind, count: number, thread: number, forward: boolean): Promise<Stop> {
+    let stop = await this.stepOnce(kind, thread);
+    for (let i = 1; i < count && stop.reason === 'step' && !(forward && nothingAhead(this)); i++) stop = await this.stepOnce(kind, stop.thread);
+    return stop;
+  }
+
+  private stepOnce(kind: StepKind, t: number): Promise<Stop> {
+    switch (kind) {
+      case 'into': return this.stepIn(t);
+      case 'backInto': return this.stepBackIn(t);
+      case 'over': return this.next(t);
+      case 'backOver': return this.stepBack(t);
+      case 'out': return this.stepOut(t);
+      case 'backOut': return this.stepBackOut(t);
+    }
+  }
+
+  /** Continue (forward) or Reverse Continue (back): to the first breakpoint met, else an end. Forward from where nothing is ahead is refused with why. */
+  run(forward: boolean): Promise<Stop> {
+    this.ready();
+    const why = forward ? nothingAhead(this) : undefined;
+    if (why) throw new RuntimeRefusal(1042, why);
+    return forward ? this.continueForward() : this.reverseContinue();
+  }
+
+  /** To the panic, with no breakpoint looked at: on the statement that panicked when the statements are known, else after its goroutine's last op. */
+  toPanic(): Stop {
+    const p = this.recording.panic;
+    if (!p) throw new RuntimeRefusal(1075, `${basename(this.timeline.file)}: no panic is known for this recording (${this.noPanicWhy()}).`);
+    this.ready();
+    const q = this.panicSeq();
+    const m = q === null ? this.recordForPosition(p.position) : this.recordOfSeq(q);
+    return this.jump(m, { reason: 'exception', thread: p.thread, exception: 'panic', description: `Panic: ${p.message}`, text: p.message }, q);
+  }
+
+  private noPanicWhy(): string {
+    const rec = this.recording;
+    if (rec.timeline.format === 'tcap' || rec.verify) return 'the run did not panic';
+    if (rec.histories) return 'machin gave no --json / --verify answer';
+    return 'machin did not run: trace only';
+  }
+
+  /** To the start of the recording (nothing has happened), with no breakpoint looked at. */
+  toStart(): Stop {
+    this.ready();
+    return this.jump(-1, { reason: 'start', thread: this.firstThread(), description: 'Start of the recording' });
+  }
+
+  /** To the end of the recording (after everything), with no breakpoint looked at. */
+  toEnd(): Stop {
+    this.ready();
+    return this.jump(this.timeline.recordCount, this.endStop());
+  }
+
+  /**
+   * Go to a place the client names ({ record } -1..recordCount, { line } of the recording, or
+   * { position } 0..steps), with no breakpoint looked at: the record state, not a statement.
+   */
+  goto(a: TargetArguments): Stop {
+    const m = this.targetOf(a, 'goto');
+    const tl = this.timeline;
+    // Either end is the same stop however it is reached.
+    if (m < 0) return this.toStart();
+    if (m >= tl.recordCount) return this.toEnd();
+    this.ready();
+    return this.jump(m, { reason: 'goto', thread: tl.thread[m], description: `Went to line ${tl.lineOf(m)} (${this.unitWord(1)} ${this.positionAt(m)})` });
   }
 
   // ----- moves -----

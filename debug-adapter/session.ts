@@ -20,7 +20,6 @@ import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from
 import { causalChainBody, cursorBody, dapReason, threadsBody, toolchainOutcome } from './reports';
 import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop } from './runtime';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
-import { nothingAhead } from './run-end';
 import { listedThreads, listedThreadsNote } from './thread-list';
 import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
@@ -87,8 +86,8 @@ export class FrozenRunSession extends TracedSession {
   /** Custom requests, by name (debug-adapter/contract.ts). */
   private readonly customs: Record<string, (response: DebugProtocol.Response, a: Record<string, unknown>) => void> = {
     [REQUEST.setKey]: (response, a) => this.setKey(response, a),
-    [REQUEST.stepBackIn]: (response, a) => this.move(response, (rt) => rt.stepBackIn(rt.checkThread(this.threadArg(rt, a)))),
-    [REQUEST.stepBackOut]: (response, a) => this.move(response, (rt) => rt.stepBackOut(rt.checkThread(this.threadArg(rt, a)))),
+    [REQUEST.stepBackIn]: (response, a) => this.move(response, (rt) => rt.step('backInto', 1, this.threadArg(rt, a))),
+    [REQUEST.stepBackOut]: (response, a) => this.move(response, (rt) => rt.step('backOut', 1, this.threadArg(rt, a))),
     [REQUEST.runBackTo]: (response, a) => this.toward(response, 'runBackTo', a),
     [REQUEST.runTo]: (response, a) => this.toward(response, 'runTo', a),
     [REQUEST.goto]: (response, a) => this.toward(response, 'goto', a),
@@ -340,28 +339,28 @@ export class FrozenRunSession extends TracedSession {
   // ----- moving -----
 
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
-    this.move(response, (rt) => rt.next(rt.checkThread(args.threadId - 1)), true);
+    this.move(response, (rt) => rt.step('over', 1, args.threadId - 1));
   }
 
   protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
-    this.move(response, (rt) => rt.stepIn(rt.checkThread(args.threadId - 1)), true);
+    this.move(response, (rt) => rt.step('into', 1, args.threadId - 1));
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
-    this.move(response, (rt) => rt.stepOut(rt.checkThread(args.threadId - 1)), true);
+    this.move(response, (rt) => rt.step('out', 1, args.threadId - 1));
   }
 
   protected override stepBackRequest(response: DebugProtocol.StepBackResponse, args: DebugProtocol.StepBackArguments): void {
-    this.move(response, (rt) => rt.stepBack(rt.checkThread(args.threadId - 1)));
+    this.move(response, (rt) => rt.step('backOver', 1, args.threadId - 1));
   }
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     response.body = { allThreadsContinued: true };
-    this.move(response, (rt) => rt.continueForward(), true);
+    this.move(response, (rt) => rt.run(true));
   }
 
   protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
-    this.move(response, (rt) => rt.reverseContinue());
+    this.move(response, (rt) => rt.run(false));
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
@@ -382,7 +381,7 @@ export class FrozenRunSession extends TracedSession {
     this.move(response, (rt) => {
       const r = args.targetId - 1;
       if (r < 0 || r >= rt.timeline.recordCount) throw new RuntimeRefusal(1050, `No goto target ${args.targetId}.`);
-      return Promise.resolve(rt.goto(r, `Went to line ${rt.timeline.lineOf(r)}`));
+      return Promise.resolve(rt.goto({ record: r }));
     });
   }
 
@@ -583,17 +582,13 @@ export class FrozenRunSession extends TracedSession {
   }
 
   /**
-   * A move: checked (refused as an error response), answered, then run; where it stopped is
-   * reported. A `forward` move from where nothing was recorded ahead is refused with why (no
-   * second stop on the same op).
+   * A move: checked by the runtime (a refusal is an error response: a forward move from where
+   * nothing was recorded ahead says why), answered, then run; where it stopped is reported.
    */
-  private move(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>, forward = false): void {
+  private move(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>): void {
     let run: Promise<Stop>;
     try {
-      const rt = this.rt().ready();
-      const why = forward ? nothingAhead(rt) : undefined;
-      if (why) throw new RuntimeRefusal(1042, why);
-      run = how(rt);
+      run = how(this.rt().ready());
     } catch (e) {
       return this.refuse(response, e);
     }

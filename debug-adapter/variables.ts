@@ -6,6 +6,7 @@ import type { DecodedValue } from '../replay-engine/model/recording';
 import { TcapRecording } from '../replay-engine/tcap/tcap-recording';
 import { divergenceText } from './breakpoints';
 import type { ReplayRuntime } from './runtime';
+import { frameNames } from './statement-place';
 
 type Children = () => DebugProtocol.Variable[];
 
@@ -149,16 +150,9 @@ export class VariableStore {
     return out;
   }
 
-  /** The watched names frame `frame` of thread t shows: its function's own (and the globals) at source level, else all. */
+  /** The watched names frame `frame` of thread t shows (statement-place.ts: one rule for every client). */
   private namesOf(t: number, frame: number): readonly string[] {
-    const rt = this.runtime;
-    const h = rt.recording.histories;
-    if (!h) return [];
-    const fn = rt.frameFunction(t, frame);
-    const own = fn !== null ? rt.statements?.localsOf(fn) : null;
-    if (!own) return h.names;
-    const watched = new Set(h.names);
-    return own.filter((n) => watched.has(n));
+    return frameNames(this.runtime, t, frame);
   }
 
   watchedVariables(t: number, frame = 0): DebugProtocol.Variable[] {

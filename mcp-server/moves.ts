@@ -1,12 +1,15 @@
 // move: the debugger's moves on the held runtime (debug-adapter/runtime.ts), so an agent steps
 // exactly as a developer does in VS Code: over records, per thread or globally, both ways, and
 // continue / reverse continue stop at the panic, at a divergence, or where a condition holds.
+import { basename, resolve } from 'node:path';
 import { BreakpointTable } from '../debug-adapter/breakpoints';
-import type { Stop } from '../debug-adapter/runtime';
+import { noStatementsWhy } from '../debug-adapter/statement-place';
+import { RuntimeRefusal, type Stop } from '../debug-adapter/runtime';
+import type { StepKind } from '../replay-engine/model/source-level';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
 import { recordJson } from './record-json';
-import { stateRecord, stopJson, threadIndexOf } from './state';
+import { refusalText, stopJson, threadIndexOf } from './state';
 
 export const MOVES = [
   'step_in', 'step_back_in', 'next', 'step_back', 'step_out', 'step_back_out',
@@ -19,8 +22,14 @@ export interface Until {
   breakpoint?: string;
   /** An expression over the record and the variables (`idx > 10`, `kind == "io"`). */
   condition?: string;
-  /** A line of the trace text (or of the capsule's decoded document). */
+  /**
+   * A line breakpoint: a line of the program (`.mfl`, met at every arrival at its statement, both
+   * ways) when `path` names the program, or when it is left out and the statements are known;
+   * else a line of the trace text (or of the capsule's decoded document).
+   */
   line?: number;
+  /** The file `line` is in: the program (its path or file name) or the recording. */
+  path?: string;
   /** A data breakpoint: stop where this variable's value changes... */
   variable?: string;
   /** ...on this thread (default: the thread of the last stop). */
@@ -43,6 +52,12 @@ export interface MoveRequest {
   until?: Until;
 }
 
+/** The runtime's step of each step action (debug-adapter/runtime.ts step kinds). */
+const STEP_KIND: Partial<Record<MoveAction, StepKind>> = {
+  step_in: 'into', step_back_in: 'backInto', next: 'over', step_back: 'backOver', step_out: 'out', step_back_out: 'backOut',
+};
+
+/** The move a request names, made by the runtime (the same rules and stops as the debug adapter's); this only translates. */
 export async function move(held: HeldRecording, req: MoveRequest, signal?: AbortSignal): Promise<object> {
   const { runtime, recording: rec } = held;
   const tl = rec.timeline;
@@ -50,47 +65,41 @@ export async function move(held: HeldRecording, req: MoveRequest, signal?: Abort
   if (req.until && req.action !== 'continue' && req.action !== 'reverse_continue') {
     throw new RecordingError('usage', `\`until\` goes with continue or reverse_continue, not ${req.action}`);
   }
+  if (req.count !== undefined && !STEP_KIND[req.action]) throw new RecordingError('usage', `\`count\` goes with the steps (${Object.keys(STEP_KIND).join(', ')}), not ${req.action}`);
   let stop: Stop;
-  switch (req.action) {
-    case 'goto': {
-      if (req.position === undefined && req.record === undefined) throw new RecordingError('usage', 'goto needs a position (schedule ops or effects done) or a record');
-      const m = stateRecord(held, req);
-      stop = runtime.jump(m, { reason: 'goto', thread: m >= 0 && m < tl.recordCount ? tl.thread[m] : runtime.lastStop.thread, description: `Went to position ${runtime.positionAt(m)}` });
-      break;
+  let description: string | undefined;
+  try {
+    switch (req.action) {
+      case 'goto':
+        if (req.position === undefined && req.record === undefined) throw new RecordingError('usage', 'goto needs a position (schedule ops or effects done) or a record');
+        stop = runtime.goto({ position: req.position, record: req.record });
+        break;
+      case 'to_panic':
+        stop = runtime.toPanic();
+        break;
+      case 'to_start':
+        stop = runtime.toStart();
+        break;
+      case 'to_end':
+        stop = runtime.toEnd();
+        break;
+      case 'continue':
+      case 'reverse_continue':
+        stop = await withUntil(held, req.until, () => budgeted(held, signal, () => runtime.run(req.action === 'continue')));
+        if (req.until?.condition && req.until.breakpoint === undefined && req.until.line === undefined && req.until.variable === undefined && stop.reason === 'function breakpoint') {
+          // The condition rode on one breakpoint per kind: say what the agent asked for.
+          description = `Condition \`${req.until.condition}\` holds (${rec.describe(runtime.record).summary})`;
+        }
+        break;
+      default:
+        stop = await runtime.step(STEP_KIND[req.action]!, req.count ?? 1, thread());
     }
-    case 'to_panic': {
-      const p = rec.panic;
-      if (!p) throw new RecordingError('usage', `${tl.file}: no panic is known for this recording (${tl.format === 'mflrr' && !rec.verify ? 'machin did not run: start the server with --toolchain' : 'the run did not panic'})`, { file: tl.file });
-      stop = runtime.jump(tl.frontier(p.position) - 1, { reason: 'exception', exception: 'panic', thread: p.thread, description: `Panic: ${p.message}`, text: p.message });
-      break;
-    }
-    case 'to_start':
-      stop = runtime.jump(-1, { reason: 'start', thread: tl.recordCount > 0 ? tl.thread[0] : 0, description: 'Start of the recording' });
-      break;
-    case 'to_end':
-      stop = runtime.jump(tl.recordCount, runtime.endStop());
-      break;
-    case 'continue':
-    case 'reverse_continue':
-      stop = await withUntil(held, req.until, () => budgeted(held, signal, () => (req.action === 'continue' ? runtime.continueForward() : runtime.reverseContinue())));
-      if (req.until?.condition && req.until.breakpoint === undefined && req.until.line === undefined && req.until.variable === undefined && stop.reason === 'function breakpoint') {
-        // The condition rode on one breakpoint per kind: say what the agent asked for.
-        stop = runtime.lastStop = { ...stop, reason: 'breakpoint', description: `Condition \`${req.until.condition}\` holds (${rec.describe(runtime.record).summary})` };
-      }
-      break;
-    default: {
-      const times = req.count ?? 1;
-      stop = runtime.lastStop;
-      for (let i = 0; i < times; i++) {
-        const before = runtime.record;
-        stop = await step(held, req.action, thread);
-        if (runtime.record === before || stop.reason === 'exception' || stop.reason === 'end' || stop.reason === 'start') break;
-      }
-    }
+  } catch (err) {
+    throw asToolError(held, err, req.action);
   }
   const m = runtime.record;
   return {
-    stop: stopJson(held),
+    stop: stopJson(held, description),
     position: runtime.position,
     record: m,
     atStart: m < 0,
@@ -99,6 +108,15 @@ export async function move(held: HeldRecording, req: MoveRequest, signal?: Abort
     ...(stop.reason === 'end' && stop.text ? { end: stop.text } : {}),
     ...(stop.reason === 'pause' ? { note: `paused after ${MOVE_TIME_BUDGET_MS / 1000} s (or on cancel) with no stop met yet; ${req.action} again to go on from here` } : {}),
   };
+}
+
+/** A runtime refusal (no panic, nothing ahead, a bad target) is a tool error worded by the runtime. */
+function asToolError(held: HeldRecording, err: unknown, action: MoveAction): unknown {
+  if (!(err instanceof RuntimeRefusal)) return err;
+  const tl = held.recording.timeline;
+  const hint = action === 'to_panic' && tl.format === 'mflrr' && !held.recording.verify ? ' (machin gives the panic: start the server with --toolchain, and have the program at hand)' : '';
+  const text = refusalText(err);
+  return new RecordingError('usage', `${text.startsWith(basename(tl.file)) ? text : `${tl.file}: ${text}`}${hint}`, { file: tl.file });
 }
 
 /** Run a move with the time budget and the request's cancel: both pause the runtime. */
@@ -114,23 +132,12 @@ async function budgeted(held: HeldRecording, signal: AbortSignal | undefined, go
   }
 }
 
-function step(held: HeldRecording, action: MoveAction, thread: () => number): Promise<Stop> {
-  const r = held.runtime;
-  switch (action) {
-    case 'step_in': return r.stepIn();
-    case 'step_back_in': return r.stepBackIn();
-    case 'next': return r.next(thread());
-    case 'step_back': return r.stepBack(thread());
-    case 'step_out': return r.stepOut(thread());
-    default: return r.stepBackOut(thread());
-  }
-}
-
 /** Run `go` with the breakpoints `until` names set, and cleared again afterwards. */
 async function withUntil(held: HeldRecording, until: Until | undefined, go: () => Promise<Stop>): Promise<Stop> {
   const bps = held.runtime.breakpoints;
   const tl = held.recording.timeline;
   if (until?.thread !== undefined && until.variable === undefined) throw new RecordingError('usage', '`until.thread` goes with `until.variable` (the thread whose variable is watched)');
+  if (until?.path !== undefined && until.line === undefined) throw new RecordingError('usage', '`until.path` goes with `until.line` (the file the line is in)');
   if (!until || (until.breakpoint === undefined && until.condition === undefined && until.line === undefined && until.variable === undefined)) return go();
   const condition = until.condition;
   try {
@@ -145,7 +152,11 @@ async function withUntil(held: HeldRecording, until: Until | undefined, go: () =
         throw new RecordingError('usage', `${tl.file}: \`${until.variable}\` takes no value on ${tl.threads[t].id} (variables: ${held.recording.histories.names.slice(0, 20).join(', ')})`, { file: tl.file });
       }
     }
-    if (until.line !== undefined) {
+    if (until.line !== undefined && inProgram(held, until.path)) {
+      const s = held.runtime.statements!;
+      const [res] = held.runtime.sourceBreakpoints.set([{ line: until.line, condition }]);
+      if (!res.verified) throw new RecordingError('usage', `${s.file}:${until.line}: ${res.message}`, { file: s.file, line: until.line });
+    } else if (until.line !== undefined) {
       const [res] = bps.setLineBreakpoints([{ line: until.line, condition }]);
       if (!res.verified) throw new RecordingError('usage', `${tl.file}: ${res.message}`, { file: tl.file, line: until.line });
     }
@@ -158,10 +169,27 @@ async function withUntil(held: HeldRecording, until: Until | undefined, go: () =
     }
     return await go();
   } finally {
+    held.runtime.sourceBreakpoints.set([]);
     bps.setLineBreakpoints([]);
     bps.setFunctionBreakpoints([]);
     bps.setDataBreakpoints([]);
   }
+}
+
+/**
+ * Whether `until.line` is a line of the program: `path` names it (its path or file name), or no
+ * path and the statements are known. A path naming neither file is an error that names both.
+ */
+function inProgram(held: HeldRecording, path: string | undefined): boolean {
+  const s = held.runtime.statements;
+  const tl = held.recording.timeline;
+  if (path === undefined) return s !== null;
+  if (s && (held.runtime.sourceBreakpoints.isProgram(path) || path === basename(s.file))) return true;
+  if (resolve(path) === resolve(tl.file) || path === basename(tl.file)) return false;
+  if (!s && /\.mfl$/i.test(path)) {
+    throw new RecordingError('usage', `${tl.file}: no line breakpoint in ${path}: the program's statements are not known (${noStatementsWhy(held.recording)}); a line of the trace has no path`, { file: tl.file });
+  }
+  throw new RecordingError('usage', `${path}: \`until.path\` names the program${s ? ` (${s.file})` : ''} or the recording (${tl.file}), not this file`);
 }
 
 function hasKind(kinds: Uint8Array, k: number): boolean {

@@ -1,8 +1,11 @@
 // get_state's answer: the run as of one moment. For each goroutine or task (paged), the record it
 // last did, the values its watched variables hold then, and the I/O it has consumed so far.
+import { RuntimeRefusal, type ReplayRuntime } from '../debug-adapter/runtime';
+import { frameLocals, noStatementsWhy, programStack, statementPlace, type StatementPlace } from '../debug-adapter/statement-place';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
 import { page } from './paging';
+import { runtimeAt } from './runtime-at';
 import { recordJson, type RecordJson } from './record-json';
 import { valuesAt } from './values-at';
 
@@ -19,22 +22,21 @@ export interface StateQuery {
   detail: boolean;
 }
 
-/** The record state m (-1 start .. recordCount end) a query names; the runtime's own when none. */
+/** The record state m (-1 start .. recordCount end) a query names, by the runtime's rule (goto's); the runtime's own when none. */
 export function stateRecord(held: HeldRecording, q: { position?: number; record?: number }): number {
   const { runtime } = held;
-  const tl = runtime.timeline;
-  const unit = tl.format === 'tcap' ? 'effects' : 'schedule ops';
-  if (q.record !== undefined) {
-    if (q.record < -1 || q.record > tl.recordCount) {
-      throw new RecordingError('usage', `record ${q.record} is outside the recording: records are -1 (the start) to ${tl.recordCount} (the end; the last record is ${tl.recordCount - 1})`);
-    }
-    return q.record;
+  if (q.record === undefined && q.position === undefined) return runtime.record;
+  try {
+    return runtime.targetOf({ record: q.record, position: q.position }, 'goto');
+  } catch (err) {
+    if (err instanceof RuntimeRefusal) throw new RecordingError('usage', `${runtime.timeline.file}: ${refusalText(err)}`, { file: runtime.timeline.file });
+    throw err;
   }
-  if (q.position !== undefined) {
-    if (q.position > tl.stepCount) throw new RecordingError('usage', `position ${q.position} is past the end: the run has ${tl.stepCount} ${unit}, so positions are 0 to ${tl.stepCount}`);
-    return q.position === tl.stepCount ? tl.recordCount : runtime.recordForPosition(q.position);
-  }
-  return runtime.record;
+}
+
+/** A runtime refusal's sentence as part of a tool error (`file: position 5 is past the end ...`). */
+export function refusalText(err: RuntimeRefusal): string {
+  return err.message.replace(/^[A-Z](?=[a-z ])/, (c) => c.toLowerCase());
 }
 
 export function threadIndexOf(held: HeldRecording, id: string): number {
@@ -58,6 +60,8 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
   const histories = rec.histories;
   const io = held.io();
   const last = Math.min(m, tl.recordCount - 1);
+  // At source level, the runtime standing there: the cursor's own (it may stand at a statement), else one moved to the record state.
+  const at = current || !runtime.statements ? runtime : runtimeAt(held, { record: m });
   const thread = (t: number) => {
     const r = m < 0 ? -1 : runtime.threads.lastRecordAtOrBefore(t, last);
     const { values, total } = histories ? valuesAt(histories, t, p, q.valuesLimit, q.variables) : { values: {}, total: 0 };
@@ -67,6 +71,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
       id: tl.threads[t].id,
       label: tl.threads[t].label,
       current: r < 0 ? null : recordJson(rec, r, q.detail),
+      ...whereJson(at, t, true),
       values,
       ...(total > Object.keys(values).length ? { valuesTotal: total } : {}),
       io: { consumed, last: shown },
@@ -83,21 +88,36 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
     ...(current ? { lastStop: stopJson(held) } : {}),
     justDone: m >= 0 && m < tl.recordCount ? recordJson(rec, m, q.detail) : null,
     panicked: rec.panic ? p >= rec.panic.position && m >= tl.frontier(rec.panic.position) - 1 : null,
+    ...(runtime.statements ? {} : { statements: noStatementsWhy(rec) }),
     values: histories ? 'as of this position, per thread' : tl.format === 'mflrr' ? 'none: value histories come from machin (the server started with --toolchain and machin at hand; the summary\'s warnings say why not)' : 'none',
     threads,
   };
 }
 
-export function stopJson(held: HeldRecording): object {
+/** The last stop, with the statement and the program stack of its thread (`description`: the client's own words for it). */
+export function stopJson(held: HeldRecording, description?: string): object {
   const s = held.runtime.lastStop;
   const tl = held.recording.timeline;
   return {
     reason: s.reason,
-    description: s.description,
+    description: description ?? s.description,
     ...(s.text ? { text: s.text } : {}),
     ...(s.exception ? { exception: s.exception } : {}),
     thread: tl.threads[s.thread]?.id ?? null,
+    ...(tl.threads[s.thread] ? whereJson(held.runtime, s.thread) : {}),
   };
+}
+
+/**
+ * Where thread t is in the program as `rt` stands: its statement (`location`, null before its
+ * first or without statements) and its stack, innermost first; `locals`: each frame with the
+ * values it holds there (its function's own names and the globals, as the debugger's frame shows).
+ */
+export function whereJson(rt: ReplayRuntime, t: number, locals = false): { location: StatementPlace | null; frames: Array<StatementPlace & { locals?: Record<string, string> }>; framesTotal?: number } {
+  const location = statementPlace(rt, t);
+  const { frames, total } = programStack(rt, t);
+  const shown = locals ? frames.map((f, i) => ({ ...f, locals: frameLocals(rt, t, i) })) : frames;
+  return { location, frames: shown, ...(total > frames.length ? { framesTotal: total } : {}) };
 }
 
 function range(a: number, b: number): number[] {

@@ -1,6 +1,7 @@
 // open_recording's answer: what `frozen-run inspect --json` says of the recording, with the parts
 // that grow with the run paged (threads, the causal chain) and a capsule's effects left to
 // list_records. Computed once per held recording.
+import { noStatementsWhy, panicStatement } from '../debug-adapter/statement-place';
 import { traceInspectJson } from '../replay-engine/cli/inspect-trace';
 import { MflrrRecording } from '../replay-engine/mflrr/recording';
 import { capsuleInspectJson } from '../replay-engine/tcap/inspect';
@@ -44,14 +45,32 @@ export function summaryJson(held: HeldRecording, toolchain: boolean, paging: Sum
     threadCount: threads.length,
     threads: page(threads.length, paging.threadsOffset, paging.threadsLimit ?? THREADS_SHOWN, (a, b) => threads.slice(a, b)),
     // The same for both formats: where to go (move to_panic) and who panicked.
-    panicAt: rec.panic
-      ? { message: rec.panic.message, thread: tl.threads[rec.panic.thread].id, position: rec.panic.position, record: tl.frontier(rec.panic.position) - 1, source: rec.panic.source }
-      : null,
+    panicAt: rec.panic ? panicAtJson(held) : null,
     causalChain: rec.panic ? chainJson(held, 0, CHAIN_SHOWN) : null,
     // The names with a value history (a capsule has one per distinct effect: up to 10,000).
     variables: histories ? pageOf(variableNames(held), paging.variablesOffset, VARIABLES_SHOWN) : null,
     toolchain: toolchain ? 'machin may run (--toolchain)' : 'no toolchain runs (start the server with --toolchain for machin\'s panic, verify and value histories)',
     cursor: { position: held.runtime.position, record: held.runtime.record, of: { positions: tl.stepCount, records: tl.recordCount } },
+  };
+}
+
+/** Where the run panicked: its goroutine and position, and at source level the statement that panicked with the stack there. */
+function panicAtJson(held: HeldRecording): object {
+  const rec = held.recording;
+  const p = rec.panic!;
+  const tl = rec.timeline;
+  const at = panicStatement(held.runtime);
+  const why = at ? null : noStatementsWhy(rec);
+  return {
+    message: p.message,
+    thread: tl.threads[p.thread].id,
+    position: p.position,
+    record: tl.frontier(p.position) - 1,
+    source: p.source,
+    statement: at?.statement ?? null,
+    frames: at?.frames ?? [],
+    ...(at && at.total > at.frames.length ? { framesTotal: at.total } : {}),
+    ...(why ? { statementWhy: why } : {}),
   };
 }
 

@@ -9,7 +9,9 @@ import type { HeldRecordings } from './held-recordings';
 import { move, MOVES } from './moves';
 import { limitParam, offsetParam } from './paging';
 import { listRecords } from './records';
+import { evaluateJson, evaluateOutput, sourceJson, sourceOutput } from './source-tools';
 import { stateJson } from './state';
+import { answeringStructured } from './structured';
 import { chainJson, summaryJson, THREADS_SHOWN, VARIABLES_SHOWN } from './summary';
 import { findChange, historyPage } from './values';
 
@@ -47,7 +49,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
   server.registerTool('get_state', {
     title: 'State at a position',
     description:
-      'The run as of one moment: for each goroutine or task, the record it last did, the values its variables hold then (machin value histories, or a capsule\'s effect results) and the I/O it has consumed so far. ' +
+      'The run as of one moment: for each goroutine or task, the record it last did, its statement (`location`: path, line, column, function, text) and program stack (`frames`, innermost first) when the statements are known, the values its variables hold then (machin value histories, or a capsule\'s effect results) and the I/O it has consumed so far. ' +
       'Without position or record: where the recording\'s cursor is (see move). Threads are paged.',
     inputSchema: {
       recording: recordingParam,
@@ -72,8 +74,8 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
   server.registerTool('move', {
     title: 'Move the cursor',
     description:
-      'Move the recording\'s cursor as a debugger does. step_in / step_back_in: the next / previous record of any thread; next / step_back: this thread\'s next / previous record; step_out / step_back_out: this thread\'s last / first record; ' +
-      'continue / reverse_continue: run forward / back, stopping at the panic, a divergence, or where `until` holds; goto: a position or record; to_panic, to_start, to_end. Answers why it stopped and the record just done.',
+      'Move the recording\'s cursor as the debugger (VS Code) does, with the same stops. When the program\'s statements are known (machin trace, --toolchain, program at hand) the steps go by statement in the thread: step_in / step_back_in: the next / previous statement (into calls); next / step_back: over calls; step_out / step_back_out: to the caller. Without them by record: step_in / step_back_in: the next / previous record of any thread; next / step_back: this thread\'s next / previous record; step_out / step_back_out: its last / first record. ' +
+      'continue / reverse_continue: run forward / back, stopping at the panic (on the statement that panicked), a divergence, or where `until` holds; goto: a position or record; to_panic, to_start, to_end. Answers why it stopped, the stop thread\'s statement (`stop.location`: path, line, column, function, text) and stack (`stop.frames`), and the record just done.',
     inputSchema: {
       recording: recordingParam,
       action: z.enum(MOVES),
@@ -84,14 +86,50 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
       until: z.object({
         breakpoint: z.string().min(1).optional().describe('stop on a record kind (sched, io, redis, http@1), `goroutine ID`, `task N` or `panic`'),
         condition: z.string().min(1).optional().describe('stop where this expression holds, e.g. `idx > 10`, `kind == "io"`, `status == 500` (record fields, variables, decoded parts)'),
-        line: z.number().int().min(1).optional().describe('stop on the record on this line of the trace (or of the capsule\'s decoded document)'),
+        line: z.number().int().min(1).optional().describe('a line breakpoint, both ways: a line of the program (.mfl, every arrival at its statement) when `path` names the program or is left out and the statements are known; else a line of the trace (or of the capsule\'s decoded document)'),
+        path: z.string().min(1).optional().describe('the file `line` is in: the program (its path or file name, e.g. `bank.mfl`) or the recording'),
         variable: z.string().min(1).optional().describe('a data breakpoint: stop where this variable\'s value changes (both ways)'),
         thread: threadParam.optional().describe('the thread whose variable is watched (default: the thread of the last stop)'),
       }).strict().optional().describe('for continue / reverse_continue'),
     },
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  }, answering(async (a: { recording: string; action: (typeof MOVES)[number]; thread?: string; position?: number; record?: number; count?: number; until?: { breakpoint?: string; condition?: string; line?: number; variable?: string; thread?: string } }, extra) =>
+  }, answering(async (a: { recording: string; action: (typeof MOVES)[number]; thread?: string; position?: number; record?: number; count?: number; until?: { breakpoint?: string; condition?: string; line?: number; path?: string; variable?: string; thread?: string } }, extra) =>
     held.get(a.recording).then((h) => h.exclusive(() => move(h, a, extra?.signal)))));
+
+  server.registerTool('get_source', {
+    title: 'Program source around a statement',
+    description:
+      'The program\'s lines around a line, or around a goroutine\'s current statement (default: the thread of the last stop, at the cursor or at `position`), each marked with how often the run arrived there in all (`ran`) and before that moment (`ranBefore`); `code: false` where no statement starts. Needs the program\'s statements (machin trace, --toolchain).',
+    inputSchema: {
+      recording: recordingParam,
+      line: z.number().int().min(1).optional().describe('the line to show (default: the thread\'s statement)'),
+      thread: threadParam.optional().describe('whose statement (default: the thread of the last stop)'),
+      position: positionParam.optional(),
+      record: recordParam.optional(),
+      around: z.number().int().min(0).max(200).optional().describe('lines shown either side (default 5)'),
+    },
+    outputSchema: sourceOutput,
+    annotations: readOnly,
+  }, answeringStructured(async (a: { recording: string; line?: number; thread?: string; position?: number; record?: number; around?: number }) =>
+    sourceJson(await held.get(a.recording), { line: a.line, thread: a.thread, position: a.position, record: a.record, around: a.around ?? 5 })));
+
+  server.registerTool('evaluate', {
+    title: 'Evaluate an expression',
+    description:
+      'Answer an expression as the debug console does: variables of the thread (at source level those of frame `frame` of its stack: 0 the innermost, a caller as of its call), record fields (kind, op, thread, line), arithmetic and comparisons (`total + v`, `idx >= len`), `value` / `record` (the decoded record), `history(name[, thread])`. ' +
+      'At the cursor, or at `position` / `record` (the cursor does not move). Default thread: the last stop\'s.',
+    inputSchema: {
+      recording: recordingParam,
+      expression: z.string().min(1).max(2000),
+      thread: threadParam.optional(),
+      frame: z.number().int().min(0).optional().describe('a frame of the thread\'s stack (0: the innermost; see frames in get_state)'),
+      position: positionParam.optional(),
+      record: recordParam.optional(),
+    },
+    outputSchema: evaluateOutput,
+    annotations: readOnly,
+  }, answeringStructured(async (a: { recording: string; expression: string; thread?: string; frame?: number; position?: number; record?: number }) =>
+    evaluateJson(await held.get(a.recording), a)));
 
   server.registerTool('variable_history', {
     title: 'Value history of a variable',

@@ -6,8 +6,12 @@ export const USAGE = `usage:
   frozen-run inspect FILE [--json] [--machin PATH] [--program PATH] [--no-toolchain] [--key HEX | --key-file PATH]
       the recording's facts, threads with labels and record counts, the panic and causal chain
       when known, the verify verdict and warnings (--json: machine-readable, see docs/cli.md)
-  frozen-run history FILE VAR [--goroutine G] [--json] [--machin PATH] [--program PATH]
-      every value VAR took, with op and goroutine (needs machin: --machin PATH or MACHIN=PATH)
+  frozen-run history FILE VAR [--goroutine G] [--function F] [--json] [--machin PATH] [--program PATH]
+      every value VAR took, with op, goroutine and the statement that stored it (needs machin:
+      --machin PATH or MACHIN=PATH); --function F: only the stores of F's statements
+  frozen-run where FILE [--json] [--context N] [--machin PATH] [--program PATH]
+      where the run panicked: the statement with its source lines, every goroutine's stack at
+      the panic and each frame's values (needs machin and the program)
   frozen-run compare A B [--json]          two runs of the same program side by side
   frozen-run spool DIR [--json]            a Tin spool's capsules grouped by failure (spool --help)
   frozen-run secret FILE.tcap TEXT ...     is TEXT the secret behind a capsule's handle? (secret --help)

@@ -11,12 +11,14 @@ import { runInspect } from './inspect-command';
 import { runSpool, SPOOL_USAGE } from './spool-command';
 import { runTcapCommand, TCAP_USAGE } from './tcap-commands';
 import { writeText } from './printable';
+import { runWhere } from './where-command';
 
 type Command = (argv: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   inspect: runInspect,
   history: runHistory,
+  where: runWhere,
   compare: runCompareCommand,
   spool: runSpool,
   secret: (argv) => runTcapCommand('secret', argv),

@@ -301,6 +301,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   await merge([values], true);
   index.variables = c.variables;
   recording.statements = index;
+  recording.programText = c.instrumented.source;
   setSourceLevel(recording, { state: 'ready' });
   progress(`statement index ready: ${index.eventCount} statements executed`);
 }
@@ -335,7 +336,10 @@ function cancelled(): RecordingError {
 
 function setSourceLevel(rec: Recording, status: SourceLevelStatus): void {
   rec.sourceLevel = status;
-  if (status.state !== 'ready') rec.statements = null;
+  if (status.state !== 'ready') {
+    rec.statements = null;
+    rec.programText = null;
+  }
 }
 
 function firstLine(text: string): string {

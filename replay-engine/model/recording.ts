@@ -121,6 +121,8 @@ interface RecordingBase {
   statements?: SourceStatements | null;
   /** Whether `statements` is coming (`pending` while valuesPending), there, or why not. */
   sourceLevel?: SourceLevelStatus;
+  /** The program's text as its statements were read from it (their lines and columns are of this text), with them. */
+  programText?: string | null;
   describe(record: number): RecordView;
   /**
    * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to

@@ -101,7 +101,8 @@ describe('MCP server: a session of 1,000 calls', () => {
         n === 'get_state' ? { recording: CRASH, position: i % 4 }
         : n === 'variable_history' ? { recording: CRASH, variable: 'idx' }
         : n === 'list_records' ? { recording: ORDERS, detail: true }
-        : n === 'move' ? { recording: ORDERS, action: i % 2 ? 'step_in' : 'step_back_in' }
+        // Back and forth (a step forward past the last effect is refused, as the debugger refuses it).
+        : n === 'move' ? { recording: ORDERS, action: Math.floor(i / tools.length) % 2 ? 'step_back_in' : 'step_in' }
         : n === 'test_secret' ? { recording: DECLINED, candidate: `guess-${i}` }
         : { recording: CRASH };
       const heapAfter = async (from: number, to: number) => {

@@ -138,6 +138,8 @@ function chooseProbeNames(identifiers: Set<string>, depths: number): string[] {
 }
 
 export interface InstrumentedCopy extends InstrumentedProgram {
+  /** The program's text the copy was made from (the statement table's lines and columns are of it). */
+  source: string;
   /** The private folder (mode 0700) holding the copy. */
   dir: string;
   /** The instrumented `.mfl` file, named as the program is. */
@@ -158,7 +160,7 @@ export async function writeInstrumentedCopy(programPath: string): Promise<Instru
   try {
     const file = path.join(dir, path.basename(programPath));
     await fs.writeFile(file, instrumented.text, { mode: 0o600 });
-    return { ...instrumented, dir, file, remove };
+    return { ...instrumented, source: src, dir, file, remove };
   } catch (err) {
     await remove();
     throw err;
