@@ -8,7 +8,7 @@ import { describeSignature } from '../tcap/spool/signature';
 import { groupSpool, type SpoolGroup, type SpoolGroups } from '../tcap/spool/spool-groups';
 import { readSpool } from '../tcap/spool/spool-index';
 import { parse, UsageError, type Options } from './args';
-import { writeText } from './printable';
+import { printable, writeText } from './printable';
 
 export const SPOOL_USAGE = `usage:
   frozen-run spool DIR [--key HEX | --key-file PATH] [--examples N] [--threads N] [--json]
@@ -100,21 +100,29 @@ function spoolJson(folder: string, index: SpoolGroups, examples: number): object
 function spoolText(folder: string, index: SpoolGroups, examples: number): string {
   const groups = index.groups();
   const unreadable = index.unreadable();
-  const lines = [`${folder}: ${index.size} capsule${index.size === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'}${unreadable.length ? `, ${unreadable.length} unreadable` : ''}`];
+  const lines = [`${nameText(folder)}: ${index.size} capsule${index.size === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'}${unreadable.length ? `, ${unreadable.length} unreadable` : ''}`];
   for (const g of groups) {
     lines.push('', `${String(g.count).padStart(6)}  ${describeSignature(g.signature)}`);
     lines.push(`        first ${time(g.first) ?? '?'}  last ${time(g.last) ?? '?'}`);
     for (const c of g.capsules.slice(0, examples)) {
       const fault = c.firstFault ? `  ${c.firstFault.kind} #${c.firstFault.seq}: ${oneLine(c.firstFault.message)}` : '';
-      lines.push(`        ${c.name}  ${c.method} ${c.target}${c.peer ? ` from ${c.peer}` : ''}${fault}`);
+      lines.push(`        ${nameText(c.name)}  ${c.method} ${c.target}${c.peer ? ` from ${c.peer}` : ''}${fault}`);
     }
     if (g.count > examples && examples > 0) lines.push(`        … and ${g.count - examples} more`);
   }
   if (unreadable.length) {
     lines.push('', `Unreadable (${unreadable.length}):`);
-    for (const u of unreadable) lines.push(`  ${u.name}: ${oneLine(u.reason.startsWith(u.file) ? u.reason.slice(u.file.length + 2) : u.reason)}`);
+    for (const u of unreadable) lines.push(`  ${nameText(u.name)}: ${oneLine(u.reason.startsWith(u.file) ? u.reason.slice(u.file.length + 2) : u.reason)}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A file or folder name on one line: a name may hold line breaks (a capsule named
+ * `x\n     9  500 GET …` would print a forged group line), shown as `\n` and `\t`, the rest as printable() shows it.
+ */
+function nameText(s: string): string {
+  return printable(s).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
 }
 
 function oneLine(s: string): string {

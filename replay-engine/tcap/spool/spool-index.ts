@@ -42,7 +42,9 @@ export async function listSpool(folder: string): Promise<string[]> {
     throw err;
   }
   return entries
-    .filter((e) => (e.isFile() || e.isSymbolicLink()) && isCapsuleName(e.name))
+    // Every entry but a folder: a FIFO or a device named x.tcap is listed (as unreadable, with
+    // what it is, by readSpoolCapsule), never left out of the counts.
+    .filter((e) => !e.isDirectory() && isCapsuleName(e.name))
     .map((e) => e.name)
     .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 }
