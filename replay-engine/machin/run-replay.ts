@@ -1,5 +1,9 @@
 // One `machin replay` run: an argument array, the time limit (a cut or diverging trace can make
-// machin wait forever), cancellation, output echoed to the caller as it arrives.
+// machin wait forever), cancellation, output echoed to the caller as it arrives, and a private
+// TMPDIR: machin compiles the program into TMPDIR (`mfl-replay-*`) and leaves that folder behind
+// when the program panics, so each run gets a fresh folder of its own, removed after it.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { RecordingError } from '../model/errors';
 import { runProcess } from '../toolchain/run-process';
 import type { ToolchainOptions } from '../open-options';
@@ -37,10 +41,13 @@ export async function runMachinReplay(
   options.onOutput?.(`$ ${machin.path} ${args.join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   let result;
+  // Inside the trace copy's private 0700 folder (so a killed process's is swept with it).
+  const tmp = await fs.mkdtemp(path.join(path.dirname(trace), 'tmp-'));
   try {
     result = await runProcess(machin.path, args, {
       timeLimitMs,
       signal: options.signal,
+      env: { TMPDIR: tmp },
       // Beside the copy, in its private folder (removed with it); a file, not a pipe: see stderrFile.
       stderrFile: `${trace}.stderr-${++runs}`,
       onOutput: options.onOutput ? (stream, text) => options.onOutput!(stream === 'stderr' ? withoutProbes(text) : text) : undefined,
@@ -51,6 +58,9 @@ export async function runMachinReplay(
       throw new RecordingError('toolchain-timeout', timeLimitMessage(flags, timeLimitMs));
     }
     throw err;
+  } finally {
+    // runProcess answers once machin's process group is gone, so nothing still writes here.
+    await fs.rm(tmp, { recursive: true, force: true });
   }
   options.onOutput?.(`[exit ${result.exitCode}]\n`);
   return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output: await parse(result.stderr) };
