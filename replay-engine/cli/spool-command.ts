@@ -7,14 +7,15 @@ import type { CapsuleSummary } from '../tcap/spool/capsule-summary';
 import { describeSignature } from '../tcap/spool/signature';
 import { groupSpool, type SpoolGroup, type SpoolGroups } from '../tcap/spool/spool-groups';
 import { readSpool } from '../tcap/spool/spool-index';
-import { parse, UsageError, type Options } from './args';
+import { capsuleLimitMB, parse, UsageError, type Options } from './args';
 import { printable, writeText } from './printable';
 
 export const SPOOL_USAGE = `usage:
-  frozen-run spool DIR [--key HEX | --key-file PATH] [--examples N] [--threads N] [--json]
+  frozen-run spool DIR [--key HEX | --key-file PATH] [--examples N] [--threads N] [--capsule-limit-mb N] [--json]
       the capsules of a Tin spool folder in groups (same status, panic with numbers and ids
       masked, route, first failing effect), largest first; unreadable capsules with the reason
       --threads 1 reads on one thread; default: worker threads for a large spool on 3+ cores
+      --capsule-limit-mb N lists capsules over N MiB as unreadable, unread (default 1024)
       exit 0 the folder was read, 1 it cannot be, 2 usage`;
 
 const OPTIONS: Options = {
@@ -23,6 +24,7 @@ const OPTIONS: Options = {
   'key-file': { type: 'string' },
   examples: { type: 'string' },
   threads: { type: 'string' },
+  'capsule-limit-mb': { type: 'string' },
 };
 
 const time = (w: bigint | null): string | null => (w === null ? null : isoFromNanos(w));
@@ -41,6 +43,7 @@ export async function runSpool(argv: string[]): Promise<number> {
       keyFile: values['key-file'] as string | undefined,
       env: process.env,
       threads,
+      capsuleSizeLimitMB: capsuleLimitMB(values['capsule-limit-mb']),
       onProgress: showProgress ? (p) => process.stderr.write(`\rfrozen-run: ${p.done}/${p.total} capsules, ${(p.bytes / 1e6).toFixed(1)} MB`) : undefined,
     }),
   );
