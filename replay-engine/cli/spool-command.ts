@@ -115,7 +115,8 @@ function spoolText(folder: string, index: SpoolGroups, examples: number): string
   }
   if (unreadable.length) {
     lines.push('', `Unreadable (${unreadable.length}):`);
-    for (const u of unreadable) lines.push(`  ${nameText(u.name)}: ${oneLine(u.reason.startsWith(u.file) ? u.reason.slice(u.file.length + 2) : u.reason)}`);
+    // The engine's reason whole (its own messages are a few hundred characters), on one line.
+    for (const u of unreadable) lines.push(`  ${nameText(u.name)}: ${oneLine(u.reason.startsWith(u.file) ? u.reason.slice(u.file.length + 2) : u.reason, REASON_CHARS)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -128,7 +129,10 @@ function nameText(s: string): string {
   return printable(s).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
 }
 
-function oneLine(s: string): string {
+/** A reason is cut at this many characters; a recorded fault message at 160. */
+const REASON_CHARS = 600;
+
+function oneLine(s: string, max = 160): string {
   const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > 160 ? `${t.slice(0, 160)}…` : t;
+  return t.length > max ? `${t.slice(0, max)}…` : t;
 }
