@@ -26,6 +26,14 @@ export class ExpressionError extends Error {
   }
 }
 
+/**
+ * How deeply an expression may nest: parentheses, `!` and `-`, calls, and operators chained
+ * (`a + a + …` is one level per `+`). The parser, the evaluator and every walk over the tree
+ * recurse once per level, so a condition nested thousands deep would otherwise end in the
+ * engine's "Maximum call stack size exceeded"; it is refused with this limit instead.
+ */
+export const MAX_EXPRESSION_DEPTH = 200;
+
 const PRECEDENCE: Record<BinaryOp, number> = {
   '||': 1, '&&': 2, '==': 3, '!=': 3, '<': 4, '<=': 4, '>': 4, '>=': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6,
 };
@@ -93,6 +101,29 @@ export function parseExpression(src: string): Expr {
     const t = next();
     if (t.kind !== 'op' || t.text !== text) throw new ExpressionError(`expected '${text}' at column ${t.at + 1}`, t.at);
   };
+  // The depth of each node made, and of the parser's own recursion (checked before it recurses).
+  const depths = new WeakMap<Expr, number>();
+  let level = 0;
+  const tooDeep = (at: number) =>
+    new ExpressionError(
+      `the expression nests too deeply at column ${at + 1}: at most ${MAX_EXPRESSION_DEPTH} levels of parentheses, \`!\` or \`-\`, calls and chained operators; split it or simplify it`,
+      at,
+    );
+  const made = (e: Expr, at: number, ...parts: Expr[]): Expr => {
+    let d = 0;
+    for (const p of parts) d = Math.max(d, depths.get(p) ?? 1);
+    if (d + 1 > MAX_EXPRESSION_DEPTH) throw tooDeep(at);
+    depths.set(e, d + 1);
+    return e;
+  };
+  const deeper = <T>(at: number, f: () => T): T => {
+    if (++level > MAX_EXPRESSION_DEPTH) throw tooDeep(at);
+    try {
+      return f();
+    } finally {
+      level--;
+    }
+  };
 
   function primary(): Expr {
     const t = next();
@@ -106,22 +137,25 @@ export function parseExpression(src: string): Expr {
         const args: Expr[] = [];
         if (!(peek().kind === 'op' && peek().text === ')')) {
           for (;;) {
-            args.push(binary(0));
+            args.push(deeper(t.at, () => binary(0)));
             if (peek().kind === 'op' && peek().text === ',') { next(); continue; }
             break;
           }
         }
         expectOp(')');
-        return { type: 'call', name: t.text, args };
+        return made({ type: 'call', name: t.text, args }, t.at, ...args);
       }
       return { type: 'name', name: t.text };
     }
     if (t.kind === 'op' && t.text === '(') {
-      const e = binary(0);
+      const e = deeper(t.at, () => binary(0));
       expectOp(')');
       return e;
     }
-    if (t.kind === 'op' && (t.text === '!' || t.text === '-')) return { type: 'unary', op: t.text, operand: primary() };
+    if (t.kind === 'op' && (t.text === '!' || t.text === '-')) {
+      const operand = deeper(t.at, primary);
+      return made({ type: 'unary', op: t.text, operand }, t.at, operand);
+    }
     if (t.kind === 'end') throw new ExpressionError('the expression ends too early', t.at);
     throw new ExpressionError(`unexpected '${t.text}' at column ${t.at + 1}`, t.at);
   }
@@ -134,8 +168,8 @@ export function parseExpression(src: string): Expr {
       const prec = PRECEDENCE[t.text as BinaryOp];
       if (prec <= minPrec) break;
       next();
-      const right = binary(prec);
-      left = { type: 'binary', op: t.text as BinaryOp, left, right };
+      const right = deeper(t.at, () => binary(prec));
+      left = made({ type: 'binary', op: t.text as BinaryOp, left, right }, t.at, left, right);
     }
     return left;
   }

@@ -4,6 +4,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { isAbsolute, resolve } from 'node:path';
 import type { OpenOptions } from '../replay-engine/open-options';
+import { MAX_CAPSULE_LIMIT_MB, validCapsuleLimit } from '../replay-engine/tcap/size-limit';
 
 export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The recording: a `.mflrr` trace or a `.tcap` capsule. */
@@ -27,6 +28,8 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
   timeLimitSeconds?: number;
   /** Folders to look for the program in (the workspace folders). */
   programRoots?: string[];
+  /** Capsules larger than this many MiB (1 to 2047) are refused before they are read (default: FROZEN_RUN_CAPSULE_LIMIT_MB, else 1,024). */
+  capsuleSizeLimitMB?: number;
   /** Working folder that relative paths are resolved against. */
   cwd?: string;
   /**
@@ -43,7 +46,7 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
 /** The attributes a user writes (package.json's launch schema lists exactly these). */
 export const KNOWN_LAUNCH_ATTRIBUTES = [
   'recording', 'program', 'stopOnEntry', 'replayToPanic', 'machinPath', 'tinPath', 'noToolchain', 'sourceLevel', 'timeLimitSeconds',
-  'programRoots', 'cwd', 'startPosition', 'startRecord', 'trace',
+  'programRoots', 'cwd', 'startPosition', 'startRecord', 'trace', 'capsuleSizeLimitMB',
 ] as const;
 
 /** Plus what VS Code adds to every configuration. */
@@ -74,6 +77,9 @@ export function checkLaunchArguments(raw: Record<string, unknown> | undefined | 
   }
   if (args.timeLimitSeconds !== undefined && !(typeof args.timeLimitSeconds === 'number' && args.timeLimitSeconds > 0 && args.timeLimitSeconds <= 86_400)) {
     return '`timeLimitSeconds` must be a number of seconds between 1 and 86400.';
+  }
+  if (args.capsuleSizeLimitMB !== undefined && !(typeof args.capsuleSizeLimitMB === 'number' && validCapsuleLimit(args.capsuleSizeLimitMB))) {
+    return `\`capsuleSizeLimitMB\` must be a whole number of MiB from 1 to ${MAX_CAPSULE_LIMIT_MB}.`;
   }
   if (args.programRoots !== undefined && !(Array.isArray(args.programRoots) && args.programRoots.every((x) => typeof x === 'string'))) {
     return '`programRoots` must be a list of folder paths.';
@@ -118,6 +124,7 @@ export function openOptions(
     program: args.program,
     programRoots: args.programRoots,
     timeLimitMs: args.timeLimitSeconds ? args.timeLimitSeconds * 1000 : undefined,
+    capsuleSizeLimitMB: args.capsuleSizeLimitMB,
     keyHex,
     onOutput,
     signal,

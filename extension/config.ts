@@ -1,6 +1,7 @@
 // The extension's settings (package.json `contributes.configuration`), read in one place.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { DEFAULT_CAPSULE_LIMIT_MB, validCapsuleLimit } from '../replay-engine/tcap/size-limit';
 
 export interface FrozenRunConfig {
   machinPath?: string;
@@ -8,6 +9,13 @@ export interface FrozenRunConfig {
   timeLimitMs: number;
   /** Folders searched for a recording's program: the setting's folders, then the workspace folders. */
   programRoots: string[];
+  /** Capsules larger than this (MiB) are refused before they are read. */
+  capsuleSizeLimitMB: number;
+}
+
+/** The setting as the engine takes it (package.json bounds it; a hand-edited value out of range is the default). */
+function capsuleLimit(mb: number): number {
+  return validCapsuleLimit(mb) ? mb : DEFAULT_CAPSULE_LIMIT_MB;
 }
 
 export function readConfig(): FrozenRunConfig {
@@ -23,5 +31,6 @@ export function readConfig(): FrozenRunConfig {
     tinPath: nonEmpty(c.get<string>('tinPath')),
     timeLimitMs: Math.max(1, Number.isFinite(seconds) ? seconds : 60) * 1000,
     programRoots: [...extra, ...folders],
+    capsuleSizeLimitMB: capsuleLimit(c.get<number>('capsuleSizeLimitMB', DEFAULT_CAPSULE_LIMIT_MB)),
   };
 }

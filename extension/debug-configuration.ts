@@ -17,6 +17,7 @@ export interface FrozenRunLaunch extends vscode.DebugConfiguration {
   machinPath?: string;
   tinPath?: string;
   timeLimitSeconds?: number;
+  capsuleSizeLimitMB?: number;
   programRoots?: string[];
 }
 
@@ -86,6 +87,7 @@ export class FrozenRunConfigurationResolver implements vscode.DebugConfiguration
     launch.machinPath ??= cfg.machinPath;
     launch.tinPath ??= cfg.tinPath;
     launch.timeLimitSeconds ??= cfg.timeLimitMs / 1000;
+    launch.capsuleSizeLimitMB ??= cfg.capsuleSizeLimitMB;
     launch.programRoots ??= cfg.programRoots;
     // Belt and braces: VS Code itself refuses to debug in Restricted Mode.
     if (!isTrusted()) launch.noToolchain = true;

@@ -14,6 +14,8 @@ export interface McpLaunchInput {
   /** Workspace folders and frozenRun.programRoots: with --toolchain, programs elsewhere never run. */
   programRoots: string[];
   timeLimitMs: number;
+  /** frozenRun.capsuleSizeLimitMB, handed to the server as FROZEN_RUN_CAPSULE_LIMIT_MB. */
+  capsuleSizeLimitMB?: number;
 }
 
 export interface McpLaunch {
@@ -29,5 +31,7 @@ export function mcpLaunch(input: McpLaunchInput): McpLaunch {
     if (input.machinPath) args.push('--machin', input.machinPath);
     for (const root of input.programRoots) args.push('--program-root', root);
   }
-  return { command: input.execPath, args, env: { ELECTRON_RUN_AS_NODE: '1' } };
+  const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1' };
+  if (input.capsuleSizeLimitMB !== undefined) env.FROZEN_RUN_CAPSULE_LIMIT_MB = String(input.capsuleSizeLimitMB);
+  return { command: input.execPath, args, env };
 }

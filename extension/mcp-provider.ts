@@ -38,6 +38,7 @@ export function offerMcpServer(context: vscode.ExtensionContext): void {
         machinPath: cfg.machinPath,
         programRoots: cfg.programRoots,
         timeLimitMs: cfg.timeLimitMs,
+        capsuleSizeLimitMB: cfg.capsuleSizeLimitMB,
       });
       const definition = new Definition('Frozen Run', launch.command, launch.args, launch.env, version);
       const folder = vscode.workspace.workspaceFolders?.[0];

@@ -95,6 +95,7 @@ export class RecordingStore implements vscode.Disposable {
       tinPath: cfg.tinPath,
       programRoots: cfg.programRoots,
       timeLimitMs: cfg.timeLimitMs,
+      capsuleSizeLimitMB: cfg.capsuleSizeLimitMB,
       confirmProgram: this.programs.confirm,
     };
     if (isCapsule(uri)) {

@@ -39,6 +39,11 @@ export interface OpenOptions extends ToolchainOptions {
   keyHex?: string;
   /** A file holding the capsule key (64 hex digits); refused when group or others can read it. */
   keyFile?: string;
-  /** Environment to read TIN_REPLAY_KEY / MACHIN / TIN from (default process.env). */
+  /**
+   * Capsules larger than this many MiB (1 to 2047) are refused before they are read (a capsule is
+   * read whole into memory). Default: FROZEN_RUN_CAPSULE_LIMIT_MB, else 1,024 (tcap/size-limit.ts).
+   */
+  capsuleSizeLimitMB?: number;
+  /** Environment to read TIN_REPLAY_KEY / MACHIN / TIN / FROZEN_RUN_CAPSULE_LIMIT_MB from (default process.env). */
   env?: NodeJS.ProcessEnv;
 }

@@ -62,7 +62,11 @@ export async function openRegularFile(file: string): Promise<RegularFile> {
   }
 }
 
-/** Where a file's bytes are read into (the capsule reader uses shared memory for a large one). */
+/**
+ * Where a file's bytes are read into (the capsule reader uses shared memory for a large one). It
+ * is called with the size at open before a byte is read, and may throw to refuse the file (the
+ * capsule size limit).
+ */
 export type Allocate = (size: number) => Uint8Array;
 
 /** The whole of a regular file, read up to the size it had when opened. */

@@ -13,6 +13,8 @@ import { readSpool, readSpoolCapsule, type SpoolProgress } from '../../replay-en
 import { isCapsuleName } from '../../replay-engine/tcap/spool/spool-name';
 import type { CapsuleKeys } from '../keys';
 import { errorText } from '../recordings';
+import { readConfig } from '../config';
+import { capsuleLimitBytes } from '../../replay-engine/tcap/size-limit';
 
 export class SpoolFolder implements vscode.Disposable {
   readonly index = new SpoolGroups();
@@ -69,7 +71,7 @@ export class SpoolFolder implements vscode.Disposable {
     const reading = new AbortController();
     this.reading = reading;
     const key = await this.keys.keyFor(this.anyCapsule(), { ask: false });
-    const options = { keyHex: key?.keyHex, env: process.env, signal: reading.signal };
+    const options = { keyHex: key?.keyHex, env: process.env, signal: reading.signal, capsuleSizeLimitMB: readConfig().capsuleSizeLimitMB };
     this.keysFor = folderKeyResolver(options);
     const fresh = new SpoolGroups();
     this.error = undefined;
@@ -137,11 +139,11 @@ export class SpoolFolder implements vscode.Disposable {
     }
     let removed = false;
     try {
-      removed = !statSync(file).isFile();
+      removed = statSync(file).isDirectory(); // a FIFO or device is listed as unreadable, as readSpool lists it
     } catch {
       removed = true;
     }
-    const capsule = removed || !this.keysFor ? undefined : readSpoolCapsule(file, this.keysFor);
+    const capsule = removed || !this.keysFor ? undefined : readSpoolCapsule(file, this.keysFor, capsuleLimitBytes({ capsuleSizeLimitMB: readConfig().capsuleSizeLimitMB }));
     if (capsule) this.index.add(capsule);
     else this.index.delete(file);
     this.changed();

@@ -1,11 +1,13 @@
 // Command-line parsing for `frozen-run`: Node's util.parseArgs, with usage errors (exit 2) kept
 // apart from recordings that cannot be read (exit 1).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MAX_CAPSULE_LIMIT_MB, validCapsuleLimit } from '../tcap/size-limit';
 
 export const USAGE = `usage:
   frozen-run inspect FILE [--json] [--machin PATH] [--program PATH] [--no-toolchain] [--key HEX | --key-file PATH]
       the recording's facts, threads with labels and record counts, the panic and causal chain
       when known, the verify verdict and warnings (--json: machine-readable, see docs/cli.md)
+      --capsule-limit-mb N: refuse capsules over N MiB unread (default FROZEN_RUN_CAPSULE_LIMIT_MB, else 1024)
   frozen-run history FILE VAR [--goroutine G] [--function F] [--json] [--machin PATH] [--program PATH]
       every value VAR took, with op, goroutine and the statement that stored it (needs machin:
       --machin PATH or MACHIN=PATH); --function F: only the stores of F's statements
@@ -53,7 +55,16 @@ export const OPEN_OPTIONS: Options = {
   key: { type: 'string' },
   'key-file': { type: 'string' },
   'time-limit': { type: 'string' },
+  'capsule-limit-mb': { type: 'string' },
 };
+
+/** --capsule-limit-mb N: the capsule size limit in MiB (else FROZEN_RUN_CAPSULE_LIMIT_MB, else 1,024). */
+export function capsuleLimitMB(v: string | boolean | undefined): number | undefined {
+  if (typeof v !== 'string') return undefined;
+  const mb = Number(v);
+  if (!validCapsuleLimit(mb)) throw new UsageError(`--capsule-limit-mb wants a size in MiB from 1 to ${MAX_CAPSULE_LIMIT_MB}, got \`${v}\``);
+  return mb;
+}
 
 export function timeLimitMs(v: string | boolean | undefined): number | undefined {
   if (typeof v !== 'string') return undefined;

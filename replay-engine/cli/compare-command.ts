@@ -5,7 +5,7 @@ import { compareRecordings, type Comparison } from '../compare/compare-recording
 import { formatComparison } from '../compare/format-comparison';
 import type { OpenOptions } from '../open-options';
 import { openRecording } from '../open';
-import { OPEN_OPTIONS, parse, timeLimitMs } from './args';
+import { capsuleLimitMB, OPEN_OPTIONS, parse, timeLimitMs } from './args';
 import { writeText } from './printable';
 
 export async function runCompareCommand(argv: string[]): Promise<number> {
@@ -18,6 +18,7 @@ export async function runCompareCommand(argv: string[]): Promise<number> {
     program: values.program as string | undefined,
     keyHex: values.key as string | undefined,
     timeLimitMs: timeLimitMs(values['time-limit']),
+    capsuleSizeLimitMB: capsuleLimitMB(values['capsule-limit-mb']),
   };
   // One after the other: each may run machin, and a failure names its own file.
   const a = await openRecording(positionals[0], options);

@@ -7,7 +7,7 @@ import { RecordingError, type EngineWarning } from '../model/errors';
 import { readyStatements, type Recording } from '../model/recording';
 import { placeOf, programLines, type StatementPlace } from '../model/statement-text';
 import { openRecording } from '../open';
-import { OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
+import { capsuleLimitMB, OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
 import { writeText } from './printable';
 
 export interface HistoryJson {
@@ -31,6 +31,7 @@ export async function runHistory(argv: string[]): Promise<number> {
     program: values.program as string | undefined,
     keyHex: values.key as string | undefined,
     timeLimitMs: timeLimitMs(values['time-limit']),
+    capsuleSizeLimitMB: capsuleLimitMB(values['capsule-limit-mb']),
   });
   const doc = historyAnswer(rec, file, variable, values.goroutine as string | undefined, values.function as string | undefined);
   const { entries, goroutine } = doc;

@@ -4,7 +4,7 @@ import { MflrrRecording } from '../mflrr/recording';
 import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
 import { capsuleInspectDocument, capsuleInspectText } from '../tcap/inspect';
-import { OPEN_OPTIONS, parse, timeLimitMs } from './args';
+import { capsuleLimitMB, OPEN_OPTIONS, parse, timeLimitMs } from './args';
 import { traceInspectDocument, traceInspectText } from './inspect-trace';
 import { writeText } from './printable';
 import { writeJsonDocument } from './write-chunks';
@@ -20,6 +20,7 @@ export async function runInspect(argv: string[]): Promise<number> {
     keyHex: values.key as string | undefined,
     keyFile: values['key-file'] as string | undefined,
     timeLimitMs: timeLimitMs(values['time-limit']),
+    capsuleSizeLimitMB: capsuleLimitMB(values['capsule-limit-mb']),
   });
   // JSON stays exact (and streamed); text for a person is made printable.
   if (values.json === true) await writeJsonDocument(inspectDocument(rec));

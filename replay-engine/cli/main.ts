@@ -92,6 +92,20 @@ function exitOnSignals(done: Promise<unknown>): void {
   }
 }
 
+/**
+ * A reader that goes away (`frozen-run spool DIR | head`) is not an error of the recording: the
+ * output ends there, quietly, whichever command was writing (an unhandled EPIPE would print a
+ * stack trace). Once stdout is gone, writes to it are dropped.
+ */
+function endQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
+    writeText(process.stderr, `frozen-run: cannot write the output: ${oneLine(e.message)}\n`);
+    process.exit(1);
+  });
+}
+
+endQuietlyOnClosedStdout();
 const done = main(process.argv.slice(2));
 exitOnSignals(done);
 done.then(

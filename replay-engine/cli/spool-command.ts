@@ -7,14 +7,15 @@ import type { CapsuleSummary } from '../tcap/spool/capsule-summary';
 import { describeSignature } from '../tcap/spool/signature';
 import { groupSpool, type SpoolGroup, type SpoolGroups } from '../tcap/spool/spool-groups';
 import { readSpool } from '../tcap/spool/spool-index';
-import { parse, UsageError, type Options } from './args';
-import { writeText } from './printable';
+import { capsuleLimitMB, parse, UsageError, type Options } from './args';
+import { printable, writeText } from './printable';
 
 export const SPOOL_USAGE = `usage:
-  frozen-run spool DIR [--key HEX | --key-file PATH] [--examples N] [--threads N] [--json]
+  frozen-run spool DIR [--key HEX | --key-file PATH] [--examples N] [--threads N] [--capsule-limit-mb N] [--json]
       the capsules of a Tin spool folder in groups (same status, panic with numbers and ids
       masked, route, first failing effect), largest first; unreadable capsules with the reason
       --threads 1 reads on one thread; default: worker threads for a large spool on 3+ cores
+      --capsule-limit-mb N lists capsules over N MiB as unreadable, unread (default 1024)
       exit 0 the folder was read, 1 it cannot be, 2 usage`;
 
 const OPTIONS: Options = {
@@ -23,6 +24,7 @@ const OPTIONS: Options = {
   'key-file': { type: 'string' },
   examples: { type: 'string' },
   threads: { type: 'string' },
+  'capsule-limit-mb': { type: 'string' },
 };
 
 const time = (w: bigint | null): string | null => (w === null ? null : isoFromNanos(w));
@@ -41,6 +43,7 @@ export async function runSpool(argv: string[]): Promise<number> {
       keyFile: values['key-file'] as string | undefined,
       env: process.env,
       threads,
+      capsuleSizeLimitMB: capsuleLimitMB(values['capsule-limit-mb']),
       onProgress: showProgress ? (p) => process.stderr.write(`\rfrozen-run: ${p.done}/${p.total} capsules, ${(p.bytes / 1e6).toFixed(1)} MB`) : undefined,
     }),
   );
@@ -100,24 +103,36 @@ function spoolJson(folder: string, index: SpoolGroups, examples: number): object
 function spoolText(folder: string, index: SpoolGroups, examples: number): string {
   const groups = index.groups();
   const unreadable = index.unreadable();
-  const lines = [`${folder}: ${index.size} capsule${index.size === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'}${unreadable.length ? `, ${unreadable.length} unreadable` : ''}`];
+  const lines = [`${nameText(folder)}: ${index.size} capsule${index.size === 1 ? '' : 's'} in ${groups.length} group${groups.length === 1 ? '' : 's'}${unreadable.length ? `, ${unreadable.length} unreadable` : ''}`];
   for (const g of groups) {
     lines.push('', `${String(g.count).padStart(6)}  ${describeSignature(g.signature)}`);
     lines.push(`        first ${time(g.first) ?? '?'}  last ${time(g.last) ?? '?'}`);
     for (const c of g.capsules.slice(0, examples)) {
       const fault = c.firstFault ? `  ${c.firstFault.kind} #${c.firstFault.seq}: ${oneLine(c.firstFault.message)}` : '';
-      lines.push(`        ${c.name}  ${c.method} ${c.target}${c.peer ? ` from ${c.peer}` : ''}${fault}`);
+      lines.push(`        ${nameText(c.name)}  ${c.method} ${c.target}${c.peer ? ` from ${c.peer}` : ''}${fault}`);
     }
     if (g.count > examples && examples > 0) lines.push(`        … and ${g.count - examples} more`);
   }
   if (unreadable.length) {
     lines.push('', `Unreadable (${unreadable.length}):`);
-    for (const u of unreadable) lines.push(`  ${u.name}: ${oneLine(u.reason.startsWith(u.file) ? u.reason.slice(u.file.length + 2) : u.reason)}`);
+    // The engine's reason whole (its own messages are a few hundred characters), on one line.
+    for (const u of unreadable) lines.push(`  ${nameText(u.name)}: ${oneLine(u.reason.startsWith(u.file) ? u.reason.slice(u.file.length + 2) : u.reason, REASON_CHARS)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-function oneLine(s: string): string {
+/**
+ * A file or folder name on one line: a name may hold line breaks (a capsule named
+ * `x\n     9  500 GET …` would print a forged group line), shown as `\n` and `\t`, the rest as printable() shows it.
+ */
+function nameText(s: string): string {
+  return printable(s).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+}
+
+/** A reason is cut at this many characters; a recorded fault message at 160. */
+const REASON_CHARS = 600;
+
+function oneLine(s: string, max = 160): string {
   const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > 160 ? `${t.slice(0, 160)}…` : t;
+  return t.length > max ? `${t.slice(0, max)}…` : t;
 }

@@ -12,7 +12,7 @@ import { checkSecret } from '../tcap/secret';
 import { findTin } from '../tin/find-tin';
 import type { ReplayReport } from '../tin/replay-report';
 import { checkReplayRequest, runTinReplay } from '../tin/tin-replay';
-import { parse, timeLimitMs, UsageError, type Options } from './args';
+import { capsuleLimitMB, parse, timeLimitMs, UsageError, type Options } from './args';
 import { writeText } from './printable';
 
 export const TCAP_USAGE = `usage:
@@ -28,11 +28,12 @@ const KEY_OPTIONS: Options = {
   key: { type: 'string' },
   'key-file': { type: 'string' },
   json: { type: 'boolean' },
+  'capsule-limit-mb': { type: 'string' },
 };
 
 function keyOptions(values: Record<string, string | boolean | undefined>): OpenOptions {
   if (values.key !== undefined && values['key-file'] !== undefined) throw new UsageError('give --key or --key-file, not both');
-  return { keyHex: values.key as string | undefined, keyFile: values['key-file'] as string | undefined, env: process.env };
+  return { keyHex: values.key as string | undefined, keyFile: values['key-file'] as string | undefined, env: process.env, capsuleSizeLimitMB: capsuleLimitMB(values['capsule-limit-mb']) };
 }
 
 export async function runTcapCommand(cmd: 'secret' | 'against', argv: string[]): Promise<number> {

@@ -10,8 +10,8 @@
 // that prints the statement probes and the program's variables together. It is trusted only when
 // it ends as the plain one did; otherwise, or when the instrumenter cannot read the program, one
 // warning says why, the values come from a plain `--print` replay and stepping stays at record level.
-import { promises as fs } from 'node:fs';
 import type { EngineWarning } from '../model/errors';
+import { readRegularFile } from '../regular-file';
 import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
 import type { ToolchainOptions } from '../open-options';
@@ -61,12 +61,27 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     const traced = await readTracedProgram(tl.file);
     const found = await findProgram(tl.file, traced, options);
     let program: MflProgram | null = null;
+    // A program is read (for goroutine labels) only where it may also be run: inside the roots
+    // (without roots, the trace's folder), or named by the user, or confirmed below. A trace's
+    // `program` line must not make any readable file elsewhere be parsed without asking.
+    const load = async (path: string): Promise<MflProgram | null> => {
+      const loaded = await loadProgram(path, warn);
+      if (loaded) attachProgram(recording, loaded);
+      return loaded;
+    };
     if (found.path !== null) {
       if (found.note) warn('program-choice', found.note);
-      program = await loadProgram(found.path, warn);
-      if (program) attachProgram(recording, program);
+      if (found.trusted) program = await load(found.path);
     }
-    if (options.noToolchain) return;
+    if (options.noToolchain) {
+      if (found.path !== null && !found.trusted) {
+        warn(
+          'program-not-read',
+          `${found.path} is outside ${options.programRoots?.length ? 'the workspace' : "the trace's folder"}, so it was not read: goroutines stay unlabelled (a program is read only where it may be run); open its folder, or name it as the program (CLI: --program PATH) to use it`,
+        );
+      }
+      return;
+    }
 
     let machin: MachinTool;
     try {
@@ -81,9 +96,10 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       if (!yes) {
         return warn(
           'program-not-confirmed',
-          `${found.path} is outside ${options.programRoots?.length ? 'the workspace' : "the trace's folder"} and was not confirmed, so machin was not run (replaying compiles and runs it); open its folder, or name it as the program (CLI: --program PATH) to run it`,
+          `${found.path} is outside ${options.programRoots?.length ? 'the workspace' : "the trace's folder"} and was not confirmed, so machin was not run and the program was not read (replaying compiles and runs it); open its folder, or name it as the program (CLI: --program PATH) to run it`,
         );
       }
+      program = await load(found.path); // confirmed: it may be run, so it may be read
     }
     if (recording.bestEffort) {
       warn('best-effort-results', 'machin replayed a best-effort trace (the program uses FFI): its panic, verify verdict and values may diverge from the recorded run');
@@ -373,14 +389,14 @@ async function replays(
 
 async function loadProgram(path: string, warn: (code: string, message: string) => void): Promise<MflProgram | null> {
   try {
-    const stat = await fs.stat(path);
-    if (stat.size > MAX_SOURCE_BYTES) {
-      warn('program-unreadable', `${path}: larger than ${MAX_SOURCE_BYTES >> 20} MB, not read for goroutine labels`);
-      return null;
-    }
-    return parseMflProgram(await fs.readFile(path, 'utf8'), path);
+    // A regular file only (a FIFO swapped in since it was found is refused, never waited on).
+    const bytes = await readRegularFile(path, (size) => {
+      if (size > MAX_SOURCE_BYTES) throw new RecordingError('too-large', `${path}: larger than ${MAX_SOURCE_BYTES >> 20} MB, not read for goroutine labels`);
+      return new Uint8Array(size);
+    });
+    return parseMflProgram(Buffer.from(bytes).toString('utf8'), path);
   } catch (err) {
-    warn('program-unreadable', `${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)}); goroutines stay unlabelled`);
+    warn('program-unreadable', err instanceof RecordingError ? err.message : `${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)}); goroutines stay unlabelled`);
     return null;
   }
 }

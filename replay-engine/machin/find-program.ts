@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolchainOptions } from '../open-options';
-import { openRegularFile } from '../regular-file';
+import { kindOf, openRegularFile } from '../regular-file';
 import { isInsideRoots } from './inside-roots';
 
 export type ProgramSource = 'explicit' | 'trace' | 'beside-trace' | 'roots';
@@ -47,18 +47,28 @@ export async function findProgram(
 
   if (options.program) {
     const p = path.resolve(options.program);
-    if (await isFile(p)) return { path: p, how: 'explicit', trusted: true };
+    const kind = await kindAt(p);
+    if (kind === 'file') return { path: p, how: 'explicit', trusted: true };
+    if (kind !== 'missing') return { path: null, message: `program ${p} (set as the program for this trace) is ${kind}, or a link to one, not a regular file: a program is read only from a regular file; set program to its .mfl source` };
     return { path: null, message: `program ${p} (set as the program for this trace) not found; fix the setting or open the program in the workspace` };
   }
   if (!tracedProgram) {
     return { path: null, message: `the trace has no \`program\` line, so the program is unknown; set program (launch configuration \`program\`, CLI --program) to its .mfl source` };
   }
+  // A path that is there but not a regular file (a FIFO, a device) is named as what it is if no
+  // program is found elsewhere, never called "not found".
+  let odd: { path: string; kind: string } | undefined;
+  const look = async (p: string): Promise<boolean> => {
+    const kind = await kindAt(p);
+    if (kind !== 'file' && kind !== 'missing') odd ??= { path: p, kind };
+    return kind === 'file';
+  };
   const named = path.resolve(path.dirname(traceFile), tracedProgram);
-  if (await isFile(named)) return { path: named, how: 'trace', trusted: await trusted(named) };
+  if (await look(named)) return { path: named, how: 'trace', trusted: await trusted(named) };
 
   const base = baseName(tracedProgram);
   const beside = path.join(path.dirname(traceFile), base);
-  if (await isFile(beside)) return { path: beside, how: 'beside-trace', trusted: await trusted(beside) };
+  if (await look(beside)) return { path: beside, how: 'beside-trace', trusted: await trusted(beside) };
 
   const candidates: string[] = [];
   for (const root of roots ?? []) await searchRoot(root, base, candidates);
@@ -70,6 +80,12 @@ export async function findProgram(
         ? `${ranked.length} files named ${base} in the workspace; using ${best} (set program to choose another)`
         : undefined;
     return { path: best, how: 'roots', trusted: await trusted(best), note };
+  }
+  if (odd) {
+    return {
+      path: null,
+      message: `program ${odd.path} is ${odd.kind}, or a link to one, not a regular file: a program is read only from a regular file (machin could not compile it either); copy the program into a file beside the trace, or set program`,
+    };
   }
   return {
     path: null,
@@ -120,6 +136,16 @@ function rank(candidates: string[], traced: string): string[] {
     return n;
   };
   return [...candidates].sort((a, b) => score(b) - score(a) || a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b));
+}
+
+/** 'file' for a regular file (links followed), 'missing', or what else it is (kindOf's words). */
+async function kindAt(p: string): Promise<string> {
+  try {
+    const st = await fs.stat(p);
+    return st.isFile() ? 'file' : kindOf(st);
+  } catch {
+    return 'missing';
+  }
 }
 
 async function isFile(p: string): Promise<boolean> {

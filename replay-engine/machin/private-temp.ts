@@ -1,18 +1,50 @@
 // Private temporary folders for trace copies: `frozen-run-machin-PID-XXXXXX` under the system temp
-// folder, mode 0700. A copy is removed in a `finally`, which a killed process never reaches, so
-// the first copy a process makes also removes the folders of this user's processes that are gone.
-import { promises as fs } from 'node:fs';
+// folder, mode 0700. A copy is removed in a `finally`, which a process that exits on a signal
+// (the standalone adapter, the MCP server) never reaches: the folders still here are kept in a
+// set and removed at once by removeAllPrivateDirsNow, also on the process's `exit`. A SIGKILLed
+// process removes nothing, so the first copy a process makes also removes the folders of this
+// user's processes that are gone.
+import { promises as fs, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 const DIR_PREFIX = 'frozen-run-machin-';
 let swept = false;
+/** The folders made and not yet removed. */
+const live = new Set<string>();
+let exitHook = false;
 
 export async function makePrivateDir(): Promise<string> {
   await sweepOrphans();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${DIR_PREFIX}${process.pid}-`));
+  live.add(dir);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', removeAllPrivateDirsNow);
+  }
   await fs.chmod(dir, 0o700);
   return dir;
+}
+
+/** Removes a folder makePrivateDir made, with everything in it. */
+export async function removePrivateDir(dir: string): Promise<void> {
+  await fs.rm(dir, { recursive: true, force: true });
+  live.delete(dir);
+}
+
+/**
+ * Removes every folder still here, synchronously: for a process about to exit (after its
+ * toolchain children are stopped, so that nothing still reads or writes in them).
+ */
+export function removeAllPrivateDirsNow(): void {
+  for (const dir of live) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // the exit goes on; the next process's sweep removes it
+    }
+    live.delete(dir);
+  }
 }
 
 async function sweepOrphans(): Promise<void> {

@@ -1,5 +1,9 @@
 // One `machin replay` run: an argument array, the time limit (a cut or diverging trace can make
-// machin wait forever), cancellation, output echoed to the caller as it arrives.
+// machin wait forever), cancellation, output echoed to the caller as it arrives, and a private
+// TMPDIR: machin compiles the program into TMPDIR (`mfl-replay-*`) and leaves that folder behind
+// when the program panics, so each run gets a fresh folder of its own, removed after it.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { RecordingError } from '../model/errors';
 import { runProcess } from '../toolchain/run-process';
 import type { ToolchainOptions } from '../open-options';
@@ -47,10 +51,13 @@ export async function runMachinReplay(
   let result;
   const stream = typeof parse === 'function' ? null : parse;
   const shown = stream && options.onOutput ? new ProbeLineFilter(options.onOutput) : null;
+  // Inside the trace copy's private 0700 folder (so a killed process's is swept with it).
+  const tmp = await fs.mkdtemp(path.join(path.dirname(trace), 'tmp-'));
   try {
     result = await runProcess(machin.path, args, {
       timeLimitMs,
       signal: options.signal,
+      env: { TMPDIR: tmp },
       // Beside the copy, in its private folder (removed with it); a file, not a pipe: see stderrFile.
       stderrFile: `${trace}.stderr-${++runs}`,
       streamStderr: stream ? (text) => stream.push(text) : undefined,
@@ -62,6 +69,9 @@ export async function runMachinReplay(
       throw new RecordingError('toolchain-timeout', timeLimitMessage(flags, timeLimitMs));
     }
     throw err;
+  } finally {
+    // runProcess answers once machin's process group is gone, so nothing still writes here.
+    await fs.rm(tmp, { recursive: true, force: true });
   }
   shown?.end();
   options.onOutput?.(`[exit ${result.exitCode}]\n`);

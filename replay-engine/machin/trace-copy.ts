@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { RecordingError } from '../model/errors';
 import { CR, LF, SP, TAG_I, TAG_S } from '../mflrr/trace-bytes';
 import { openRegularFile } from '../regular-file';
-import { makePrivateDir } from './private-temp';
+import { makePrivateDir, removePrivateDir } from './private-temp';
 
 export interface TraceCopy {
   /** The private folder (mode 0700) holding the copy. */
@@ -57,7 +57,7 @@ export async function writeTraceCopy(traceFile: string, programPath: string): Pr
     throw new RecordingError('program-missing', `program path ${JSON.stringify(programPath)} contains a line break or starts or ends with white space; machin cannot be given it in a trace (rename or move the program)`);
   }
   const dir = await makePrivateDir();
-  const remove = () => fs.rm(dir, { recursive: true, force: true });
+  const remove = () => removePrivateDir(dir);
   try {
     const file = path.join(dir, safeName(path.basename(traceFile)));
     const stats = await copyChecked(traceFile, file, programPath);

@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'cancelled'
   | 'program-missing'
   | 'usage'
+  /** A file larger than a size limit (the capsule size limit), refused before it is read. */
+  | 'too-large'
   /** Two recordings that cannot be compared (different formats or programs). */
   | 'not-comparable';
 

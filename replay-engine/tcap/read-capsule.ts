@@ -16,6 +16,7 @@ import { deriveKeys } from './keys';
 import { warmUpScan } from './scan-warm-up';
 import { TcapRecording } from './tcap-recording';
 import { capsuleFileBuffer } from './keystream-parallel';
+import { capsuleLimitBytes, tooLargeError } from './size-limit';
 
 export async function readCapsule(file: string, options: OpenOptions): Promise<Recording> {
   return openCapsuleFile(file, options);
@@ -24,7 +25,7 @@ export async function readCapsule(file: string, options: OpenOptions): Promise<R
 /** Same as readCapsule, typed as the capsule it is (for the CLI and tests). */
 export async function openCapsuleFile(file: string, options: OpenOptions = {}): Promise<TcapRecording> {
   const path = resolve(file);
-  const bytes = await readCapsuleBytes(path);
+  const bytes = await readCapsuleBytes(path, options);
   return openCapsuleBytesAsync(bytes, path, options, true);
 }
 
@@ -76,7 +77,7 @@ export function openCapsuleBytes(bytes: Uint8Array, file: string, options: OpenO
  */
 export async function authenticatedKey(file: string, options: OpenOptions = {}): Promise<KeyCandidate> {
   const path = resolve(file);
-  const bytes = await readCapsuleBytes(path);
+  const bytes = await readCapsuleBytes(path, options);
   checkEnvelopeV1(bytes, path);
   let lastError: unknown;
   for (const candidate of capsuleKeyCandidates(path, options)) {
@@ -100,12 +101,15 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
 }
 
 /**
- * The capsule file's bytes (a regular file only, up to its size at open); else a RecordingError
- * naming it. A large one is read into a shared kernel memory, so that two threads can decrypt it in
- * place (and the keystream worker is started before the read, see capsuleFileBuffer).
+ * The capsule file's bytes (a regular file only, up to its size at open, and no larger than the
+ * capsule size limit: checked before a byte is read); else a RecordingError naming it. A large one
+ * is read into a shared kernel memory, so that two threads can decrypt it in place (and the
+ * keystream worker is started before the read, see capsuleFileBuffer).
  */
-async function readCapsuleBytes(path: string): Promise<Uint8Array> {
+async function readCapsuleBytes(path: string, options: OpenOptions): Promise<Uint8Array> {
+  const limit = capsuleLimitBytes(options);
   return readRegularFile(path, (size) => {
+    if (size > limit) throw tooLargeError(path, size, limit);
     const bytes = capsuleFileBuffer(size);
     // Once the read is under way (this thread then waits for it), warm the scan up.
     if (size >= WARM_UP_MIN_BYTES) setImmediate(warmUpScan);

@@ -111,6 +111,7 @@ export async function runProcess(command: string, args: string[], options: Proce
     let stderr = '';
     let ended: 'timeout' | 'cancelled' | undefined;
     let exited = false;
+    let released = false;
     const waiters: Array<() => void> = [];
     let graceTimer: NodeJS.Timeout | undefined;
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -134,7 +135,7 @@ export async function runProcess(command: string, args: string[], options: Proce
     const entry: Running = {
       stop: () =>
         new Promise<void>((done) => {
-          if (exited) return done();
+          if (released) return done();
           waiters.push(done);
           kill('cancelled');
         }),
@@ -155,11 +156,16 @@ export async function runProcess(command: string, args: string[], options: Proce
       }
       options.signal?.removeEventListener('abort', onAbort);
       running.delete(entry);
+    };
+    /** stop() answers here: once the child and, for a stopped one, the rest of its group are gone. */
+    const release = () => {
+      released = true;
       for (const w of waiters.splice(0)) w();
     };
 
     child.on('error', (err: NodeJS.ErrnoException) => {
       settle();
+      release();
       readErr();
       const code = err.code === 'ENOENT' ? 'toolchain-missing' : 'toolchain-failed';
       reject(new RecordingError(code, `${command}: ${err.code === 'ENOENT' ? 'not found' : err.message}`));
@@ -169,6 +175,7 @@ export async function runProcess(command: string, args: string[], options: Proce
       // A stopped run answers once the rest of its group is gone too (SIGKILL is delivered at once
       // but a loaded machine takes a moment to end a process), so nothing it started outlives it.
       if (ended) await groupGone(child.pid);
+      release();
       if (errFd !== null) {
         try {
           stderr = readErr();

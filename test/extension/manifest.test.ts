@@ -11,6 +11,7 @@ import { KNOWN_LAUNCH_ATTRIBUTES } from '../../debug-adapter/launch-config';
 import { servedSource } from '../../debug-adapter/sources';
 import { COMMAND_IDS, INTERNAL } from '../../extension/commands/ids';
 import type { Recording } from '../../replay-engine/model/recording';
+import { DEFAULT_CAPSULE_LIMIT_MB, MAX_CAPSULE_LIMIT_MB } from '../../replay-engine/tcap/size-limit';
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -115,8 +116,10 @@ test("the languages take the adapter's served documents by their mime types", ()
   }
 });
 
-test('settings: machin and tin paths, time limit, program roots', () => {
+test('settings: machin and tin paths, time limit, program roots, capsule size limit', () => {
   const props = contributes.configuration.properties;
-  assert.deepEqual(Object.keys(props).sort(), ['frozenRun.machinPath', 'frozenRun.programRoots', 'frozenRun.timeLimitSeconds', 'frozenRun.tinPath']);
+  assert.deepEqual(Object.keys(props).sort(), ['frozenRun.capsuleSizeLimitMB', 'frozenRun.machinPath', 'frozenRun.programRoots', 'frozenRun.timeLimitSeconds', 'frozenRun.tinPath']);
   assert.equal(props['frozenRun.timeLimitSeconds'].default, 60);
+  // The engine's own default and ceiling (replay-engine/tcap/size-limit.ts).
+  assert.deepEqual([props['frozenRun.capsuleSizeLimitMB'].default, props['frozenRun.capsuleSizeLimitMB'].minimum, props['frozenRun.capsuleSizeLimitMB'].maximum], [DEFAULT_CAPSULE_LIMIT_MB, 1, MAX_CAPSULE_LIMIT_MB]);
 });

@@ -23,6 +23,8 @@ test('Restricted Mode: the server runs no toolchain; trusted: machin, the time l
   const trusted = mcpLaunch({ ...base, trusted: true });
   assert.deepEqual(trusted.args, ['/ext/dist/cli.js', 'mcp', '--toolchain', '--time-limit', '30', '--machin', '/usr/bin/machin', '--program-root', '/work/app', '--program-root', '/work/lib']);
   assert.ok(!JSON.stringify(trusted).match(/key/i), 'no key option or variable');
+  assert.equal(trusted.env.FROZEN_RUN_CAPSULE_LIMIT_MB, undefined);
+  assert.equal(mcpLaunch({ ...base, trusted: false, capsuleSizeLimitMB: 64 }).env.FROZEN_RUN_CAPSULE_LIMIT_MB, '64', 'the capsule size limit setting reaches the server');
 });
 
 test('the definition starts a server an MCP client can use (trusted: machin runs, on a program in the roots)', async () => {

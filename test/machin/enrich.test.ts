@@ -227,7 +227,8 @@ describe('enrich: finding things, trust, failures', () => {
     assert.deepEqual(output, [], 'machin never ran');
     assert.equal(refused.panic, null);
     assert.ok(refused.warnings.some((w) => w.code === 'program-not-confirmed' && w.message.includes(program)));
-    assert.equal(refused.timeline.threads.find((t) => t.id === '0.1')?.label, 'worker', 'reading the source needs no confirmation');
+    // Read only where it may be run (issue 31): a trace's `program` line does not get an outside file parsed without asking.
+    assert.equal(refused.timeline.threads.find((t) => t.id === '0.1')?.label, '', 'an unconfirmed outside program was read');
 
     const noPrompt = await readMflrr(trace);
     await enrichWithMachin(noPrompt, { machinPath: MACHIN, programRoots: [ws] });
@@ -236,6 +237,7 @@ describe('enrich: finding things, trust, failures', () => {
     const confirmed = await readMflrr(trace);
     await enrichWithMachin(confirmed, { machinPath: MACHIN, programRoots: [ws], confirmProgram: async () => true });
     assert.equal(confirmed.panic?.message, 'index out of range [12] with length 2');
+    assert.equal(confirmed.timeline.threads.find((t) => t.id === '0.1')?.label, 'worker', 'confirmed: read for labels too');
   });
 
   it('a cut last line is left out of the copy, so machin does not hang; the file is untouched', async () => {

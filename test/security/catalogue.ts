@@ -1,7 +1,7 @@
 // The catalogue of named bad inputs: how each is made and how the user meets it through the CLI.
 // SECURITY.md keeps the same table with the exact text; catalogue.test.ts checks they agree.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildBody, FIXTURE_KEY, seal } from '../tcap/support/seal';
 import { MACHIN_FIXTURES, REPO_ROOT, TIN_FIXTURES } from '../support/paths';
@@ -15,8 +15,12 @@ export interface CatalogueCase {
   interruptAfterMs?: number;
   /** Exit status when not the default (1 for errors, 0 for warnings). */
   exit?: number;
-  /** Where the user reads it: the one error line, a warning of `inspect --json`, a line of `inspect`'s text, or a value of `inspect --json`. */
-  shows: 'error' | 'warning' | 'text' | 'value';
+  /** Where the user reads it: the one error line, a warning of `inspect --json`, a line of `inspect`'s text, a value of `inspect --json`, or stderr of a run whose reader goes away (`quiet`: nothing, when all is well). */
+  shows: 'error' | 'warning' | 'text' | 'value' | 'quiet';
+  /** The CLI command (default `inspect`); for `spool`, `file` is the folder. */
+  command?: 'inspect' | 'spool';
+  /** Its stdout piped into this shell command (`head -c 0`: a reader that goes away at once). */
+  pipeTo?: string;
   /** For text: the line of `inspect`'s text output that the row shows. */
   textLine?: RegExp;
   /** For warnings: which one (its code). */
@@ -179,6 +183,80 @@ export const CATALOGUE: CatalogueCase[] = [
   },
 ];
 
+/** A file of `size` bytes that starts with the capsule magic and holds nothing else (sparse: no disk space). */
+const sparseCapsule = (dir: string, name: string, size: number) => {
+  writeFileSync(join(dir, name), Buffer.from('TINCAP\x01\x00', 'latin1'));
+  truncateSync(join(dir, name), size);
+  return name;
+};
+/** A spool folder with one good capsule (sealed under the fixture key). */
+const spoolWithOne = (dir: string) => {
+  mkdirSync(join(dir, 'spool'));
+  copyFileSync(join(TIN_FIXTURES, 'orders-panic.tcap'), join(dir, 'spool/orders.tcap'));
+  return 'spool';
+};
+
+// Issue 31 (hostile input, round three).
+CATALOGUE.push(
+  { name: 'capsule of 2 GiB (sparse)', shows: 'error', make: (d) => ({ file: sparseCapsule(d, 'huge.tcap', 2 * 1024 ** 3), args: KEY }) },
+  {
+    name: 'program that is a FIFO',
+    shows: 'warning',
+    warningCode: 'program-missing',
+    make: (d) => {
+      fifo(d, 'crash.mfl');
+      return { file: trace(d, 'crash.mflrr', readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'))), args: ['--machin', machinPath()] };
+    },
+  },
+  {
+    name: 'program outside the trace folder, trace only',
+    shows: 'warning',
+    warningCode: 'program-not-read',
+    make: (d) => {
+      mkdirSync(join(d, 'outside'));
+      copyFileSync(join(MACHIN_FIXTURES, 'crash/crash.mfl'), join(d, 'outside/evil.mfl'));
+      mkdirSync(join(d, 'mail'));
+      const text = readFileSync(join(MACHIN_FIXTURES, 'crash/crash.mflrr'), 'latin1').replace(/^program .*$/m, 'program ../outside/evil.mfl');
+      return { file: trace(d, 'mail/crash.mflrr', text), args: ['--no-toolchain'] };
+    },
+  },
+  {
+    name: 'spool: FIFO named x.tcap',
+    command: 'spool',
+    shows: 'text',
+    textLine: /^ {2}x\.tcap: /,
+    make: (d) => {
+      const folder = spoolWithOne(d);
+      fifo(d, `${folder}/x.tcap`);
+      return { file: folder, args: KEY };
+    },
+  },
+  {
+    name: 'spool: capsule name with a line break',
+    command: 'spool',
+    shows: 'text',
+    textLine: /^ {8}x\\n/,
+    make: (d) => {
+      const folder = spoolWithOne(d);
+      copyFileSync(join(TIN_FIXTURES, 'orders-panic.tcap'), join(d, folder, 'x\n     9  500 GET forged.tcap'));
+      rmOriginal(d, folder);
+      return { file: folder, args: KEY };
+    },
+  },
+  {
+    name: 'spool: its reader gone at once (head -c 0)',
+    command: 'spool',
+    shows: 'quiet',
+    pipeTo: 'head -c 0',
+    make: (d) => ({ file: spoolWithOne(d), args: [...KEY, '--json'] }),
+  },
+);
+
+/** Leaves only the forged name in the spool, so it is the example line shown. */
+function rmOriginal(d: string, folder: string): void {
+  rmSync(join(d, folder, 'orders.tcap'));
+}
+
 /** A pipeline of 200,000 Redis commands in one effect (a batch job's MGET loop). */
 const bigPipeline = () =>
   buildBody({ effects: [{ kind: 'redis@1', key: Array.from({ length: 200_000 }, (_, i) => `3:GET ${`k:${i}`.length}:k:${i}\n`).join(''), data: '+OK\r\n' }] });
@@ -201,9 +279,11 @@ export interface Observed {
 export function observe(c: CatalogueCase, dir: string): Observed {
   const { file, args, env } = c.make(dir);
   const json = c.shows === 'warning' || c.shows === 'value' ? ['--json'] : [];
-  const cli = [process.execPath, join(REPO_ROOT, 'dist/cli.js'), 'inspect', file, ...args, ...json];
+  const cli = [process.execPath, join(REPO_ROOT, 'dist/cli.js'), c.command ?? 'inspect', file, ...args, ...json];
   // coreutils' timeout sends the Ctrl-C and passes on the CLI's own exit status (spawnSync stops reading output at its timeout).
-  const command = c.interruptAfterMs ? ['timeout', '--preserve-status', '-s', 'INT', String(c.interruptAfterMs / 1000), ...cli] : cli;
+  let command = c.interruptAfterMs ? ['timeout', '--preserve-status', '-s', 'INT', String(c.interruptAfterMs / 1000), ...cli] : cli;
+  // pipefail: the exit status is the CLI's, not the reader's.
+  if (c.pipeTo) command = ['bash', '-c', `set -o pipefail; "$@" | ${c.pipeTo}`, 'catalogue', ...command];
   const r = spawnSync(command[0], command.slice(1), {
     cwd: dir,
     encoding: 'utf8',
@@ -215,6 +295,8 @@ export function observe(c: CatalogueCase, dir: string): Observed {
   let message = '';
   if (c.shows === 'error') {
     message = strip(r.stderr.trim());
+  } else if (c.shows === 'quiet') {
+    message = r.stderr.trim() ? strip(r.stderr.trim()) : '(nothing: the output ends there, no error)';
   } else if (c.shows === 'value') {
     try {
       message = c.pick!(JSON.parse(r.stdout) as Record<string, unknown>);

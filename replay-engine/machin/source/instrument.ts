@@ -10,7 +10,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readRegularFile } from '../../regular-file';
-import { makePrivateDir } from '../private-temp';
+import { makePrivateDir, removePrivateDir } from '../private-temp';
 import { MflSyntaxError, positionOf } from './mfl-lexer';
 import { parseStatements, type MflStatementModel, type StatementKind } from './statement-model';
 import { lowerBound } from '../../model/lower-bound';
@@ -156,7 +156,7 @@ export async function writeInstrumentedCopy(programPath: string): Promise<Instru
   const src = Buffer.from(await readRegularFile(programPath)).toString('utf8');
   const instrumented = instrumentSource(src, programPath);
   const dir = await makePrivateDir();
-  const remove = () => fs.rm(dir, { recursive: true, force: true });
+  const remove = () => removePrivateDir(dir);
   try {
     const file = path.join(dir, path.basename(programPath));
     await fs.writeFile(file, instrumented.text, { mode: 0o600 });

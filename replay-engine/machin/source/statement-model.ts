@@ -64,6 +64,9 @@ export function isPackedSource(src: string): boolean {
   return lines.length > 0 && lines.every((l) => !/[ \t]/.test(l));
 }
 
+/** The deepest nesting of statements and expressions the instrumenter reads (docs/source-level.md). */
+export const MAX_PROGRAM_NESTING = 200;
+
 export function parseStatements(src: string): MflStatementModel {
   if (isPackedSource(src)) {
     throw new MflSyntaxError(0, 'this program is in machin pack form (base64 lines); open its readable .mfl source instead');
@@ -89,6 +92,8 @@ class StatementParser {
   private readonly bound: Array<Set<string>> = [];
   private counting: CallCount | null = null;
   private literals = new Map<number, number>();
+  /** How many statements and expressions the current token is inside (enter()). */
+  private nesting = 0;
 
   constructor(private readonly toks: MflToken[]) {
     // machin parses type declarations first so that `T{` is known to open a struct literal.
@@ -259,6 +264,15 @@ class StatementParser {
 
   /** One statement at the current token; its number is taken before its parts are parsed. */
   private statement(fn: number): MflStatement {
+    this.enter();
+    try {
+      return this.statementAt(fn);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private statementAt(fn: number): MflStatement {
     const t = this.peek();
     const s = this.add('statement', fn, t.start, t.end);
     if (t.kind === 'keyword') {
@@ -446,13 +460,29 @@ class StatementParser {
   }
 
   private unary(): void {
-    const t = this.peek();
-    if (t.kind === 'op' && (t.text === '-' || t.text === '!' || t.text === '^' || t.text === '<-')) {
-      this.next();
-      this.unary();
-      return;
+    this.enter();
+    try {
+      const t = this.peek();
+      if (t.kind === 'op' && (t.text === '-' || t.text === '!' || t.text === '^' || t.text === '<-')) {
+        this.next();
+        this.unary();
+        return;
+      }
+      this.postfix();
+    } finally {
+      this.nesting--;
     }
-    this.postfix();
+  }
+
+  /**
+   * One level deeper (a statement, which may hold a block, or an expression, which may hold a
+   * parenthesis, a call or a literal): past MAX_PROGRAM_NESTING the program is refused with the
+   * place and the limit, before this parser's recursion runs out of stack.
+   */
+  private enter(): void {
+    if (++this.nesting <= MAX_PROGRAM_NESTING) return;
+    this.nesting = 0; // the error unwinds every level
+    throw this.error(this.peek(), `the program nests too deeply here: more than ${MAX_PROGRAM_NESTING} levels of blocks and expressions inside one another, the most Frozen Run's instrumenter reads`);
   }
 
   private postfix(): void {

@@ -10,6 +10,7 @@ import { fileError } from '../../file-error';
 import { RecordingError } from '../../model/errors';
 import type { OpenOptions } from '../../open-options';
 import { kindOf, notRegularError } from '../../regular-file';
+import { capsuleLimitBytes, tooLargeError } from '../size-limit';
 import { summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
 import { folderKeyResolver } from './folder-keys';
 import { isCapsuleName, parseSpoolName } from './spool-name';
@@ -21,7 +22,7 @@ export interface SpoolProgress {
   bytes: number;
 }
 
-export interface SpoolOptions extends Pick<OpenOptions, 'keyHex' | 'keyFile' | 'env'> {
+export interface SpoolOptions extends Pick<OpenOptions, 'keyHex' | 'keyFile' | 'env' | 'capsuleSizeLimitMB'> {
   /** 1: read on this thread only; n > 1: on n worker threads; default: workers for a large spool when cores are spare. */
   threads?: number;
   signal?: AbortSignal;
@@ -42,22 +43,25 @@ export async function listSpool(folder: string): Promise<string[]> {
     throw err;
   }
   return entries
-    .filter((e) => (e.isFile() || e.isSymbolicLink()) && isCapsuleName(e.name))
+    // Every entry but a folder: a FIFO or a device named x.tcap is listed (as unreadable, with
+    // what it is, by readSpoolCapsule), never left out of the counts.
+    .filter((e) => !e.isDirectory() && isCapsuleName(e.name))
     .map((e) => e.name)
     .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 }
 
 /**
  * One capsule file, summarised or listed as unreadable with its reason (never throws); undefined
- * when it is gone (a spool drops its oldest capsules as it fills).
+ * when it is gone (a spool drops its oldest capsules as it fills). A file larger than
+ * `limitBytes` (the capsule size limit) is listed unreadable without being read.
  */
-export function readSpoolCapsule(file: string, keysFor: (file: string) => FolderKeys): SpoolCapsule | undefined {
+export function readSpoolCapsule(file: string, keysFor: (file: string) => FolderKeys, limitBytes = capsuleLimitBytes()): SpoolCapsule | undefined {
   const name = basename(file);
   let size = 0;
   try {
     let bytes: Uint8Array;
     try {
-      bytes = readIntoScratch(file);
+      bytes = readIntoScratch(file, limitBytes, (s) => (size = s));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw fileError(file, e);
@@ -75,14 +79,16 @@ export function readSpoolCapsule(file: string, keysFor: (file: string) => Folder
 let scratch = new Uint8Array(256 * 1024);
 
 /** The file's bytes in the scratch buffer (valid until the next call). */
-function readIntoScratch(file: string): Uint8Array {
+function readIntoScratch(file: string, limitBytes: number, sized: (size: number) => void): Uint8Array {
   // As every recording is opened (regular-file.ts): O_NONBLOCK so a FIFO's open returns, and only a
-  // regular file is read, never past the size it had when opened.
+  // regular file is read, never past the size it had when opened, nor above the size limit.
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw notRegularError(file, kindOf(stat));
     const size = stat.size;
+    sized(size);
+    if (size > limitBytes) throw tooLargeError(file, size, limitBytes);
     if (scratch.length < size) scratch = new Uint8Array(size);
     let at = 0;
     while (at < size) {
@@ -107,13 +113,14 @@ export async function* readSpool(folder: string, options: SpoolOptions = {}): As
   const dir = resolve(folder);
   const names = await listSpool(dir);
   const keysFor = folderKeyResolver({ ...options, env: options.env ?? process.env });
+  const limitBytes = capsuleLimitBytes({ capsuleSizeLimitMB: options.capsuleSizeLimitMB, env: options.env ?? process.env }); // a bad limit is said once
   if (names.length) keysFor(join(dir, names[0])); // a malformed key is said once, for the whole spool
   let bytes = 0;
   options.onProgress?.({ done: 0, total: names.length, bytes });
   const workers = options.threads === undefined ? workerCount(names.length) : options.threads > 1 && workerScriptFound() ? options.threads : 0;
   if (workers > 0) {
     let done = 0;
-    const setup = { dir, keyHex: options.keyHex, keyFile: options.keyFile, env: options.env ?? process.env };
+    const setup = { dir, keyHex: options.keyHex, keyFile: options.keyFile, env: options.env ?? process.env, limitBytes };
     try {
       for await (const batch of summariseOnWorkers(setup, names, workers, () => options.signal?.aborted === true)) {
         for (const capsule of batch) {
@@ -137,7 +144,7 @@ export async function* readSpool(folder: string, options: SpoolOptions = {}): As
       sliceStart = Date.now();
     }
     if (options.signal?.aborted) throw cancelled(dir);
-    const capsule = readSpoolCapsule(join(dir, names[i]), keysFor);
+    const capsule = readSpoolCapsule(join(dir, names[i]), keysFor, limitBytes);
     bytes += capsule?.size ?? 0;
     options.onProgress?.({ done: i + 1, total: names.length, bytes });
     if (capsule) yield capsule;

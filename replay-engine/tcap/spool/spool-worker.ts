@@ -10,5 +10,5 @@ const setup = workerData as WorkerSetup;
 const keysFor = folderKeyResolver({ keyHex: setup.keyHex, keyFile: setup.keyFile, env: setup.env });
 
 parentPort?.on('message', (batch: WorkerBatch) => {
-  parentPort?.postMessage({ id: batch.id, capsules: batch.names.map((n) => readSpoolCapsule(join(setup.dir, n), keysFor)) });
+  parentPort?.postMessage({ id: batch.id, capsules: batch.names.map((n) => readSpoolCapsule(join(setup.dir, n), keysFor, setup.limitBytes)) });
 });

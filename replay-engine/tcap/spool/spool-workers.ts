@@ -12,6 +12,8 @@ export interface WorkerSetup {
   keyHex?: string;
   keyFile?: string;
   env: NodeJS.ProcessEnv;
+  /** The capsule size limit, in bytes. */
+  limitBytes: number;
 }
 
 export interface WorkerBatch {
