@@ -46,6 +46,27 @@ func main() {
 }
 `;
 
+const RECEIVED = `func sender(ch) {
+    a := 6
+    b := a - 6
+    ch <- b
+    c := b + 1
+}
+func divider(ch, done) {
+    x := <-ch
+    q := 10 / x
+    done <- q
+}
+func main() {
+    ch := make(chan int)
+    done := make(chan int)
+    go sender(ch)
+    go divider(ch, done)
+    r := <-done
+    println(str(r))
+}
+`;
+
 const TICKER = `func ticker(out, stop) {
     i := 0
     for i < 3 {
@@ -137,6 +158,15 @@ const SHAPES: Shape[] = [
     names: ['s', 'p', 'n', 'v', 'r'],
     panic: { message: 'integer overflow (*)', goroutine: '0.2', line: 10 },
     sureThrough: { '0.2': 10, '0': 21, '0.1': 3 },
+  },
+  {
+    name: 'received',
+    source: RECEIVED,
+    names: ['a', 'b', 'c', 'x', 'q', 'r'],
+    panic: { message: 'integer divide by zero', goroutine: '0.2', line: 9 },
+    // divider received the sender's 0 and divided by it: the send happens before that receive,
+    // so the sender's statements up to its send are sure; its `c := b + 1` after it is not.
+    sureThrough: { '0.2': 9, '0.1': 4, '0': 16 },
   },
   {
     name: 'ticker',
