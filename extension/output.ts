@@ -29,16 +29,26 @@ export async function withToolchainProgress<T>(
         log.warn(`${title}: cancelled`);
         abort.abort();
       });
+      // The same steps in the status bar (a spinner and the latest step), for as long as the work
+      // runs: the notification can be hidden, and the statement index of a long run takes a while.
+      let done = () => undefined as void;
+      let inBar: vscode.Progress<{ message?: string }> | undefined;
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Frozen Run' }, (bar) => {
+        inBar = bar;
+        return new Promise<void>((resolve) => (done = resolve));
+      });
       try {
         // A step of the work (the engine's: "replaying against the instrumented program", ...),
         // shown under the title and kept in the channel.
         const report = (step: string) => {
           progress.report({ message: step });
+          inBar?.report({ message: step });
           log.info(`${title}: ${step}`);
         };
         return await task(abort.signal, (text) => log.append(redact(text)), report);
       } finally {
         sub.dispose();
+        done();
       }
     },
   );
