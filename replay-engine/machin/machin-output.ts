@@ -76,6 +76,8 @@ export interface ProbeSink {
   take(goroutine: string, value: number, op: number): void;
   /** Called just before any other probe is added to ReplayOutput.probes. */
   beforeValue?(goroutine: string): void;
+  /** Takes the other probes too (instead of ReplayOutput.probes): a long replay's values, never made objects. */
+  takeValue?(goroutine: string, name: string, value: string, op: number): void;
 }
 
 /** Parse the stderr of one `machin replay` run. */
@@ -185,6 +187,7 @@ class ProbePass {
     const probes = this.out.probes;
     this.add = (goroutine, name, value, op) => {
       if (sink?.names.has(name)) return sink.take(goroutine, value === '' ? NaN : Number(value), op);
+      if (sink?.takeValue) return sink.takeValue(goroutine, name, value, op);
       sink?.beforeValue?.(goroutine);
       probes.push({ goroutine, name, value, op });
     };

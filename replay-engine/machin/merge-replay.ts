@@ -7,7 +7,7 @@ import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
 import { ProbeHistories } from './probe-histories';
 import { probePlacer } from './probe-position';
-import type { ReplayRun } from './run-replay';
+import { probeColumns, type ReplayRun, type ValueColumns } from './run-replay';
 import type { TraceCopy } from './trace-copy';
 
 export interface MergeContext {
@@ -62,7 +62,7 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
       // The goroutine whose end ends the run: the one that panicked, else main.
       const panicked = runs.find((r) => r.output.panic)?.output.panic?.goroutine ?? (rec.panic ? tl.threads[rec.panic.thread].id : null);
       const ender = o.deadlock ? -1 : tl.threadIndex(panicked ?? '0');
-      rec.histories = historiesFrom(tl, o.probes, (run.flags[print + 1] ?? '').split(','), ender, warn, run.probeEvents, run.probePlaces);
+      rec.histories = historiesFrom(tl, run.valueColumns ?? probeColumns(o.probes), (run.flags[print + 1] ?? '').split(','), ender, warn, run.probeEvents, run.probePlaces);
     }
   }
   if (ctx.valuesOnly) return;
@@ -125,7 +125,7 @@ function firstDifference(tl: Timeline, chain: string[]): number {
 
 function historiesFrom(
   tl: Timeline,
-  probes: ReplayRun['output']['probes'],
+  probes: ValueColumns,
   watched: string[],
   ender: number,
   warn: MergeContext['warn'],
@@ -137,25 +137,33 @@ function historiesFrom(
   const names: string[] = new Array(probes.length);
   /** Per goroutine id: the names of its values of this replay only, and how many. */
   const racing = new Map<string, { names: Set<string>; count: number }>();
-  probes.forEach((pr, j) => {
-    const thread = threadFor(tl, pr.goroutine, warn);
+  let lastGoroutine = '';
+  let thread = -1;
+  for (let j = 0; j < probes.length; j++) {
+    const goroutine = probes.goroutine(j);
+    const op = probes.op(j);
+    const value = probes.value(j);
+    if (goroutine !== lastGoroutine) {
+      lastGoroutine = goroutine;
+      thread = threadFor(tl, goroutine, warn);
+    }
     // Sure: something sure follows it in its goroutine (source/happens-before.ts sureValue), when
     // the statements are known; else the own-op rule (probe-position.ts alwaysPrinted). The others
     // are kept, marked.
-    const sure = places ? places.sure[j] === 1 : ender < 0 || placer.alwaysPrinted(thread, pr.op, ender);
+    const sure = places ? places.sure[j] === 1 : ender < 0 || placer.alwaysPrinted(thread, op, ender);
     const entry: HistoryEntry = events && events[j] >= -1
-      ? { thread, position: places ? places.positions[j] : placer.place(thread, pr.op), value: pr.value, event: events[j] }
-      : { thread, position: places ? places.positions[j] : placer.place(thread, pr.op), value: pr.value };
+      ? { thread, position: places ? places.positions[j] : placer.place(thread, op), value, event: events[j] }
+      : { thread, position: places ? places.positions[j] : placer.place(thread, op), value };
     if (!sure) {
       entry.thisReplayOnly = true;
-      let r = racing.get(pr.goroutine);
-      if (!r) racing.set(pr.goroutine, (r = { names: new Set(), count: 0 }));
-      r.names.add(pr.name);
+      let r = racing.get(goroutine);
+      if (!r) racing.set(goroutine, (r = { names: new Set(), count: 0 }));
+      r.names.add(probes.name(j));
       r.count++;
     }
     entries[j] = entry;
-    names[j] = pr.name;
-  });
+    names[j] = probes.name(j);
+  }
   if (racing.size > 0) warn('values-this-replay-only', thisReplayOnlyMessage(racing, !!places));
   // machin prints goroutines' probes in the order they happened to run, which differs between
   // replays; within one goroutine the order is fixed. By position, then thread (a stable sort

@@ -31,6 +31,22 @@ export interface ReplayRun {
    * statement that stored it) and whether it surely ran (1) or is this replay's only (0).
    */
   probePlaces?: { positions: Uint32Array; sure: Uint8Array };
+  /** The values of the replay against the instrumented copy, in columns (output.probes is then empty). */
+  valueColumns?: ValueColumns;
+}
+
+/** Probes read by index: the parse's columns, never a million objects. */
+export interface ValueColumns {
+  length: number;
+  goroutine(j: number): string;
+  name(j: number): string;
+  value(j: number): string;
+  op(j: number): number;
+}
+
+/** ValueColumns over probe objects (a plain --print replay's). */
+export function probeColumns(probes: ReplayOutput['probes']): ValueColumns {
+  return { length: probes.length, goroutine: (j) => probes[j].goroutine, name: (j) => probes[j].name, value: (j) => probes[j].value, op: (j) => probes[j].op };
 }
 
 /** Throws RecordingError 'toolchain-timeout', 'cancelled', 'toolchain-missing' or 'toolchain-failed'. */

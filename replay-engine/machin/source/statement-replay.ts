@@ -7,7 +7,7 @@
 import type { ProbeSink } from '../machin-output';
 import { CancelledReading, parseReplayOutputInSlices, ReplayOutputStream, type ReplayOutput, type SlicedReading } from '../machin-output';
 import type { Timeline } from '../../model/timeline';
-import type { ReplayRun } from '../run-replay';
+import type { ReplayRun, ValueColumns } from '../run-replay';
 import type { StatementTable } from './instrument';
 import { Column } from './column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
@@ -64,6 +64,28 @@ export class StatementProbes implements ProbeSink {
     this.op.push(op);
     this.counts[g]++;
     if (this.onCount && (this.goroutine.length & COUNT_EVERY) === 0) this.onCount(this.goroutine.length);
+  }
+
+  /** The program's values (when streamed): by value probe, its goroutine (index in `goroutines`), name (index in `valueNames`), text and `@op`. */
+  readonly valueGoroutine = new Column();
+  readonly valueName = new Column();
+  readonly valueOp = new Column();
+  readonly values: string[] = [];
+  readonly valueNames: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+
+  takeValue(goroutine: string, name: string, value: string, op: number): void {
+    this.beforeValue(goroutine);
+    this.valueGoroutine.push(this.idOf(goroutine));
+    let n = this.nameIds.get(name);
+    if (n === undefined) {
+      n = this.valueNames.length;
+      this.valueNames.push(name);
+      this.nameIds.set(name, n);
+    }
+    this.valueName.push(n);
+    this.valueOp.push(op);
+    this.values.push(value);
   }
 
   beforeValue(goroutine: string): void {
@@ -137,22 +159,36 @@ export async function indexInstrumentedReplay(
     if (reading.signal?.aborted) throw new CancelledReading();
   }
   const index = builder.finish();
-  // A value's event: the statement probe it followed.
-  const events = probes.valueAfter.int32();
-  const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
+  // The values, in columns as the parse took them (a million values are never a million objects),
+  // then any the parse could only read as lines (a value over lines cut by a chunk: rare), unplaced.
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
   const params = new Map(table.paramProbes.map((p) => [p.probe, p.param]));
-  // (renamed in place: the probes are this parse's own, and there may be millions)
-  const values = run.output.probes;
-  if (params.size > 0) for (const p of values) if (params.has(p.name)) p.name = params.get(p.name)!;
+  const names = probes.valueNames.map((n) => params.get(n) ?? n);
+  const vg = probes.valueGoroutine.view();
+  const vn = probes.valueName.view();
+  const vo = probes.valueOp.view();
+  const extra = run.output.probes;
+  const streamed = vg.length;
+  const values: ValueColumns = {
+    length: streamed + extra.length,
+    goroutine: (j) => (j < streamed ? probes.goroutines[vg[j]] : extra[j - streamed].goroutine),
+    name: (j) => (j < streamed ? names[vn[j]] : (params.get(extra[j - streamed].name) ?? extra[j - streamed].name)),
+    value: (j) => (j < streamed ? probes.values[j] : extra[j - streamed].value),
+    op: (j) => (j < streamed ? vo[j] : extra[j - streamed].op),
+  };
+  // A value's event: the statement probe it followed.
+  const events = new Int32Array(values.length).fill(-2);
+  events.set(probes.valueAfter.view().subarray(0, streamed));
+  const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
   const positions = new Uint32Array(values.length);
   const sureValues = new Uint8Array(values.length);
   const goroutineIndex = new Map(probes.goroutines.map((id, g) => [id, g]));
   const placer = probePlacer(tl);
+  const enderThread = sure.ender >= 0 ? threadOf[sure.ender] : -1;
   let last = '';
   let t = -1;
   for (let j = 0; j < values.length; j++) {
-    const g = values[j].goroutine;
+    const g = values.goroutine(j);
     if (g !== last) {
       last = g;
       t = threads.get(g) ?? -1;
@@ -161,9 +197,11 @@ export async function indexInstrumentedReplay(
     if (t < 0 || events[j] >= builder.eventsOf(t)) events[j] = -2;
     if (t < 0) continue;
     const e = events[j];
-    positions[j] = Math.max(placer.place(t, values[j].op), index.threads[t]?.floor ?? 0);
-    sureValues[j] = sureValue(sure, goroutineIndex.get(g) ?? -1, e, placer.ownOpsBefore(t, Math.min(values[j].op, tl.stepCount)), placer.ownOps(t)) ? 1 : 0;
+    const o = values.op(j);
+    positions[j] = Math.max(placer.place(t, o), index.threads[t]?.floor ?? 0);
+    // (an unplaced value: the own-op rule, as without statements)
+    sureValues[j] = (e === -2 ? sure.deadlock || placer.alwaysPrinted(t, o, enderThread) : sureValue(sure, goroutineIndex.get(g) ?? -1, e, placer.ownOpsBefore(t, Math.min(o, tl.stepCount)), placer.ownOps(t))) ? 1 : 0;
   }
   const flags = valueNames.length > 0 ? ['--verify', '--print', valueNames.join(',')] : ['--verify'];
-  return { index, values: { ...run, output: { ...run.output, probes: values }, flags, probeEvents: events, probePlaces: { positions, sure: sureValues } } };
+  return { index, values: { ...run, output: { ...run.output, probes: [] }, valueColumns: values, flags, probeEvents: events, probePlaces: { positions, sure: sureValues } } };
 }
