@@ -68,6 +68,7 @@ export function cursorBody(rt: ReplayRuntime, stop: Stop): CursorEventBody {
     description: stop.description,
     exception: stop.exception ?? null,
     watched: watchedAt(rt, stop.thread),
+    statementSeq: rt.statementCursor(),
   };
 }
 

@@ -27,7 +27,7 @@
 import { basename } from 'node:path';
 import { readyStatements, type Recording } from '../replay-engine/model/recording';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
-import type { DivergenceBody, TargetArguments } from './contract';
+import type { DivergenceBody, StatementTarget, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
 import { ThreadIndex } from './thread-index';
 import { SourceBreakpoints, type StatementHit } from './source-breakpoints';
@@ -170,6 +170,11 @@ export class ReplayRuntime {
     if (!s || m < 0) return 0;
     if (m >= this.timeline.recordCount) return s.eventCount;
     return s.seqAtPosition(this.positionAt(m));
+  }
+
+  /** Where the cursor is in the order of statements: at one (its seq), or between two (x.5); null without statements. */
+  statementCursor(): number | null {
+    return this.statements ? this.atSeq ?? this.passedStatements() - 0.5 : null;
   }
 
   /** Thread t's current statement event at the cursor (-1: it has run none yet). */
@@ -398,6 +403,8 @@ export class ReplayRuntime {
 
   /** Run to Cursor goes forward, Run Back to Cursor back, Go To anywhere (without breakpoints). */
   toward(toward: RunToward, a: TargetArguments): Promise<Stop> {
+    // (A session without statements, `sourceLevel: false`, goes to the position given beside it.)
+    if (toward === 'goto' && a.statement && (this.statements || a.position === undefined)) return Promise.resolve(this.ready().gotoStatement(a.statement));
     const target = this.targetOf(a, toward);
     this.ready();
     if (toward === 'goto') return Promise.resolve(this.goto(target, 'Went to the record'));
@@ -412,6 +419,23 @@ export class ReplayRuntime {
   /** Go to record state m (a goto target, a timeline click): no breakpoint is looked at. */
   goto(m: number, description: string): Stop {
     return this.jump(m, { reason: 'goto', thread: this.timeline.thread[Math.max(0, Math.min(m, this.timeline.recordCount - 1))] ?? 0, description });
+  }
+
+  /** Go to a statement a goroutine ran (a variable history's row: just after the store), no breakpoint looked at. */
+  gotoStatement(target: StatementTarget): Stop {
+    const s = this.statements;
+    if (!s) throw new RuntimeRefusal(1074, 'The statements of the program are not known (machin has not replayed it against its instrumented copy): go to a position or a record.');
+    const t = this.timeline.threadIndex(String(target.thread));
+    const n = t < 0 ? 0 : s.eventsOf(t);
+    if (!Number.isInteger(target.event) || target.event < -1 || target.event >= n) {
+      throw new RuntimeRefusal(1070, t < 0 ? `No goroutine ${target.thread} in this recording.` : `Goroutine ${target.thread} ran statements 0..${n - 1}; there is no statement ${target.event}.`);
+    }
+    // Just after it: on the goroutine's next statement (its last one has none: at it).
+    const e = Math.max(0, target.after && target.event + 1 < n ? target.event + 1 : target.event);
+    const q = s.seqOf(t, e);
+    const loc = s.location(t, Math.max(0, target.event));
+    const where = `${basename(loc.file)}:${loc.line}:${loc.column} (${loc.function})`;
+    return this.jump(this.recordOfSeq(q), { reason: 'goto', thread: t, description: target.after ? `Went to just after ${where}` : `Went to ${where}` }, q);
   }
 
   /** The record a goto target on a 1-based document line is (-1: none). */

@@ -144,6 +144,27 @@ export interface HistoryModel {
   thread: Uint32Array;
   /** The values as text, as the engine reports them. */
   values: string[];
+  /** Source level: the statement that stored each value (absent at record level: rows are ops). */
+  stores?: HistoryStores;
+}
+
+/** The statements of a source-level history's rows (replay-engine/model/statement-histories.ts). */
+export interface HistoryStores {
+  /** The function whose variable it is ('' for a global). */
+  function: string;
+  /** The program's file name (`reorder.mfl`). */
+  file: string;
+  /** Each value's place in the run's one order of statements (the chart's x; rows ascend). */
+  seq: Uint32Array;
+  /** The goroutine's event after which it was stored (a goto goes just after it). */
+  event: Int32Array;
+  /** The storing statement, 1-based. */
+  line: Uint32Array;
+  column: Uint32Array;
+  /** Frames below the storing one (recursion). */
+  depth: Uint32Array;
+  /** Statements the whole run executed (the chart's end). */
+  statementCount: number;
 }
 
 /** Toolbar buttons of the timeline: the host runs the matching `frozen-run.<id>` command. */
@@ -212,7 +233,8 @@ export type HostToHistory =
   | { type: 'names'; version: number; names: string[]; selected?: string }
   /** Every value of one variable (packed HistoryModel). Zero rows when it never took a value. */
   | { type: 'history'; version: number; data: Uint8Array }
-  | { type: 'cursor'; position: number | null; thread: number }
+  /** `seq`: at source level, the cursor in the order of statements (CursorEventBody.statementSeq). */
+  | { type: 'cursor'; position: number | null; thread: number; seq?: number | null }
   | { type: 'error'; message: string };
 
 // History webview → host
@@ -220,8 +242,11 @@ export type HistoryToHost =
   | { type: 'ready'; version: number }
   /** The user picked or typed a variable name. */
   | { type: 'pickVariable'; name: string }
-  /** A row was clicked: move the debug session to the position where that value was set. */
-  | { type: 'goto'; position: number };
+  /**
+   * A row was clicked: move the debug session to the position where that value was set; at source
+   * level (`row`) just after the statement that stored it.
+   */
+  | { type: 'goto'; position: number; row?: number };
 
 // ---------------------------------------------------------------------------------------------
 // Packing. `moreTypes` keeps typed arrays typed; `useRecords: false` keeps the unpacker free of

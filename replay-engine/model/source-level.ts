@@ -105,6 +105,13 @@ export interface SourceStatements {
   sameFrame(thread: number, name: string, stored: number, at: number): boolean;
   /** The variables a function sees: its own, a function literal's enclosing ones, then the globals; null when not known. */
   localsOf(fn: string): readonly string[] | null;
+  /**
+   * Whose variable `name` is that event `stored` of the thread stored (as storedBy says; -1: before
+   * the thread's first statement): the function that binds it (a function literal's store to a
+   * captured name: the enclosing function that binds it), '' for a global, null when not known.
+   * Two functions' variables of one name are two variables (`collector.base`, `place.base`).
+   */
+  ownerOf(thread: number, name: string, stored: number): string | null;
 }
 
 /** Which variables each function binds: the program's, read from its source. */

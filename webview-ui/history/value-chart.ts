@@ -1,4 +1,5 @@
-// A step chart of a numeric variable over ops, one series per thread, with the debug cursor.
+// A step chart of a numeric variable over ops (at source level: over statements in run order),
+// one series per thread, with the debug cursor.
 // Redrawn only when the cursor moves or the panel resizes; dots only where they do not overlap.
 import { h } from '../shared/dom';
 import { cssColor } from '../shared/theme-colors';
@@ -46,8 +47,13 @@ export class ValueChart {
     return `Chart of ${this.data.model.name}: ${this.data.count} values from ${min} to ${max}`;
   }
 
+  /** Each row's x: its statement's seq at source level, else its position. */
+  private get xs(): Uint32Array {
+    return this.data.model.stores?.seq ?? this.data.model.position;
+  }
+
   private range(): { p0: number; p1: number; v0: number; v1: number } {
-    const pos = this.data.model.position;
+    const pos = this.xs;
     const n = this.data.count;
     let v0 = Infinity;
     let v1 = -Infinity;
@@ -69,7 +75,7 @@ export class ValueChart {
     const { p0, p1 } = this.range();
     const w = rect.width - PAD.left - PAD.right;
     const p = p0 + ((x - PAD.left) / w) * (p1 - p0);
-    return this.data.currentRow(Math.round(p));
+    return this.data.model.stores ? this.data.currentRowAtSeq(Math.round(p) + 0.5) : this.data.currentRow(Math.round(p));
   }
 
   private draw(): void {
@@ -104,8 +110,9 @@ export class ValueChart {
       ctx.fillText(compact(v), 4, y(v));
     }
     ctx.textBaseline = 'alphabetic';
-    ctx.fillText(`op ${p0}`, PAD.left, H - 6);
-    const endLabel = `op ${p1}`;
+    const unit = this.data.model.stores ? 'statement' : 'op';
+    ctx.fillText(`${unit} ${p0}`, PAD.left, H - 6);
+    const endLabel = `${unit} ${p1}`;
     ctx.fillText(endLabel, W - PAD.right - ctx.measureText(endLabel).width, H - 6);
 
     // One step line per thread: a value holds until the op that changes it.
@@ -121,7 +128,7 @@ export class ValueChart {
       let lastY = 0;
       for (let i = 0; i < this.data.count; i++) {
         if (model.thread[i] !== t) continue;
-        const px = x(model.position[i]);
+        const px = x(this.xs[i]);
         const py = y(this.values[i]);
         if (!started) {
           ctx.moveTo(px, py);

@@ -318,6 +318,18 @@ export class StatementIndex implements SourceStatements {
     return names;
   }
 
+  ownerOf(thread: number, name: string, stored: number): string | null {
+    const vars = this.variables;
+    if (!vars) return null;
+    if (vars.globals.has(name)) return '';
+    const g = this.need(thread, Math.max(0, stored));
+    const fns = this.table.functions;
+    // The storing frame's function, else the enclosing function that binds the name (a closure).
+    const own = g.frameFunction[g.frames[stored < 0 ? 0 : this.storedBy(thread, stored)]];
+    for (let f: number | null = own; f !== null; f = fns[f].parent) if (vars.locals.get(fns[f].name)?.includes(name)) return fns[f].name;
+    return fns[own].name;
+  }
+
   storedBy(thread: number, event: number): number {
     const g = this.need(thread, event);
     let e = event;
