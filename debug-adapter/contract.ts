@@ -111,6 +111,7 @@ export interface CursorEventBody {
   record: number;
   /** 1-based line of the current record in the recording's document, null at the start. */
   line: number | null;
+  /** Nothing has happened yet: no record and (source level) no statement; the reverse moves are disabled here. */
   atStart: boolean;
   atEnd: boolean;
   /** The stopped thread's id in the recording ("0.2", "1"), null when the recording has none. */

@@ -108,6 +108,15 @@ export class ReplayRuntime {
     return this.current >= this.timeline.recordCount;
   }
 
+  /**
+   * At the very start: no record and no statement has happened. At source level a goroutine's
+   * statements before the first op (a collector's first lines, main's `make` and `go`) come after
+   * it, so standing at one of them is no start: there is something to go back to.
+   */
+  get atBeginning(): boolean {
+    return this.current < 0 && this.passedStatements() === 0;
+  }
+
   /** Steps completed at the current record. */
   get position(): number {
     return this.positionAt(this.current);
