@@ -115,8 +115,12 @@ export interface ProgramMsg {
 }
 
 export interface VerdictMsg {
-  /** FAITHFUL or DIVERGED. */
+  /** FAITHFUL or DIVERGED (machin's verify); for a replay that panicked, what is known instead. */
   verdict: string;
+  /** Whose word it is: `verify` (machin replay --verify, the default) or `replay` (no verdict: the replay panicked). */
+  label?: string;
+  /** How it reads (default: from `verdict`). */
+  tone?: 'faithful' | 'diverged';
   /** The numbers: `4/4 ops replayed, no I/O underrun, boundary faithful`. */
   detail: string;
 }
