@@ -95,6 +95,18 @@ describe('statement model', () => {
     assert.ok(text.includes('fr_stmt0 := 1  '), 'the program\'s own variable is left as it was');
   });
 
+  it('copies the names a select case binds where its body starts, as parameters are (machin --print probes neither)', () => {
+    const src = 'func main() {\n    select {\n    case r := <-a: println(r)\n    case v, ok := <-b: println(v)\n    case _, ok2 := <-c: println(ok2)\n    case out <- 1: println(1)\n    }\n}\n';
+    const { table, text } = instrumentSource(src, 'p.mfl');
+    const lines = text.split('\n');
+    assert.match(lines[2], /^    case r := <-a: fr_arg_r := r; fr_stmt0 = \d+; println\(r\)$/);
+    assert.match(lines[3], /^    case v, ok := <-b: fr_arg_v := v; fr_arg_ok := ok; fr_stmt0 = \d+; println\(v\)$/);
+    assert.match(lines[4], /^    case _, ok2 := <-c: fr_arg_ok2 := ok2; fr_stmt0 = \d+; println\(ok2\)$/);
+    assert.match(lines[5], /^    case out <- 1: fr_stmt0 = \d+; println\(1\)$/);
+    for (const n of ['r', 'v', 'ok', 'ok2']) assert.ok(table.paramProbes.some((p) => p.probe === `fr_arg_${n}` && p.param === n), n);
+    assert.equal(lines.length, src.split('\n').length);
+  });
+
   it('keeps every line of the program on its line in the copy', () => {
     const src = readFileSync(path.join(__dirname, '../../../shared/fixtures/machin/pipeline/pipeline.mfl'), 'utf8');
     const { text } = instrumentSource(src, 'pipeline.mfl');

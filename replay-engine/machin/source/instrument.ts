@@ -40,7 +40,8 @@ export interface StatementTable {
   probeNames: string[];
   /**
    * machin prints no parameter (`--print` shows what is assigned): each function's body starts
-   * by copying them to probe locals (`fr_arg_n := n;`), printed under `probe` and read as `param`.
+   * by copying them to probe locals (`fr_arg_n := n;`), printed under `probe` and read as `param`;
+   * the names a `select` case binds likewise, where the case's body starts.
    */
   paramProbes: Array<{ probe: string; param: string }>;
 }
@@ -79,7 +80,8 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
   }
   const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
   const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
-  const params = [...new Set(model.functions.flatMap((f) => f.params))].filter((p) => p !== '_');
+  // Parameters and select-bound names: machin prints neither, so each is copied to a probe local.
+  const params = [...new Set([...model.functions.flatMap((f) => f.params), ...model.caseBindings.flatMap((c) => c.names)])].filter((p) => p !== '_');
   const paramProbe = chooseParamProbes(model.identifiers, params);
 
   // Insertions at source offsets; several may share an offset (an exit after the last statement).
@@ -94,6 +96,8 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
     else if (s.kind === 'exit') inserts.push({ at: fn.bodyClose, order: 2, text: ` ${name} = ${s.id}; ` });
     else inserts.push({ at: s.start, order: 1, text: `${name} = ${s.id}; ` });
   }
+  // A case's bound names, copied where its body starts (stored by the `select`'s statement event).
+  for (const c of model.caseBindings) inserts.push({ at: c.at, order: 0, text: ` ${c.names.map((n) => `${paramProbe.get(n)} := ${n};`).join(' ')}` });
   inserts.sort((a, b) => a.at - b.at || a.order - b.order);
   let text = '';
   let from = 0;

@@ -51,6 +51,12 @@ export interface MflStatementModel {
   statements: MflStatement[];
   /** Every identifier the program spells, for choosing names that cannot collide. */
   identifiers: Set<string>;
+  /**
+   * The names a `select` case binds (`case r := <-ch:`, `case v, ok := <-ch:`), with the offset
+   * just past the case's `:` (where its body starts). machin's `--print` probes no select-bound
+   * name, so the instrumenter copies them there.
+   */
+  caseBindings: Array<{ fn: number; at: number; names: string[] }>;
 }
 
 const PRECEDENCE: Record<string, number> = {
@@ -85,6 +91,7 @@ class StatementParser {
   private readonly structs = new Set<string>();
   private readonly declared = new Set<string>();
   private readonly identifiers = new Set<string>();
+  private readonly caseBindings: MflStatementModel['caseBindings'] = [];
   /** Per function being parsed (innermost last): the names it binds. */
   private readonly bound: Array<Set<string>> = [];
   private counting: CallCount | null = null;
@@ -120,7 +127,7 @@ class StatementParser {
         this.funcDecl();
       } else throw this.error(t, `expected a declaration (func, type, var, extern), found ${describe(t)}`);
     }
-    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers };
+    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers, caseBindings: this.caseBindings };
   }
 
   // ---- tokens ----
@@ -377,6 +384,7 @@ class StatementParser {
     while (!this.at('}')) {
       const kw = this.peek();
       if (kw.kind === 'eof') throw this.error(kw, 'this select is never closed');
+      const names: string[] = [];
       if (kw.text === 'default') {
         this.next();
       } else if (kw.text === 'case') {
@@ -385,11 +393,12 @@ class StatementParser {
           this.next();
           this.expr();
         } else if (this.peek().kind === 'ident' && (this.peek(1).text === ':=' || this.peek(1).text === ',')) {
-          this.bind(this.next().text);
+          names.push(this.next().text);
           if (this.at(',')) {
             this.next();
-            this.bind(this.expect('ident').text);
+            names.push(this.expect('ident').text);
           }
+          for (const n of names) this.bind(n);
           this.expectText(':=');
           this.expectText('<-');
           this.expr();
@@ -399,7 +408,9 @@ class StatementParser {
           this.expr();
         }
       } else throw this.error(kw, `select: expected \`case\` or \`default\`, found ${describe(kw)}`);
-      this.expectText(':');
+      const colon = this.expectText(':');
+      const bound = names.filter((n) => n !== '_');
+      if (bound.length) this.caseBindings.push({ fn, at: colon.end, names: bound });
       for (;;) {
         const v = this.peek();
         if (v.text === 'case' || v.text === 'default' || v.text === '}' || v.kind === 'eof') break;

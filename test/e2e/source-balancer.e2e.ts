@@ -1,0 +1,30 @@
+// A balancer dividing by a weight another goroutine sent, recorded here with the real machin, in
+// a real VS Code (issue 29): at the divide by zero, the balancer's frame in the Call Stack shows
+// the select-bound `nw = 0` (where the zero came from) and `r = 76` (point 6), and the note for
+// the values machin cannot print names the variables.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { recordProgram } from '../support/machin';
+import { BALANCER } from '../support/programs';
+import { withVsCode } from './harness';
+
+test('the balancer\'s panic: select-bound r and nw have their values', { timeout: 400_000 }, async () => {
+  await withVsCode({ name: 'source-balancer' }, async (vs) => {
+    const { page } = vs;
+    recordProgram(vs.workspace, 'balancer', BALANCER);
+    await vs.openFile('balancer.mflrr');
+    await vs.timeline().getByText('integer divide by zero').first().waitFor({ timeout: 90_000 });
+    await vs.timeline().locator('vscode-button[data-command="replayToPanic"]').click();
+    const stack = page.locator('.debug-call-stack .monaco-list-row');
+    await stack.filter({ hasText: /share\s*balancer\.mfl\s*1:24/ }).first().waitFor({ timeout: 90_000 });
+    // The balancer's frame: its locals as of the call it is making.
+    await stack.filter({ hasText: /balancer\s*balancer\.mfl\s*13:9/ }).first().click();
+    const vars = page.locator('.debug-variables');
+    await vars.locator('.monaco-list-row', { hasText: /^\s*nw\s*=\s*0\s*$/ }).first().waitFor({ timeout: 30_000 });
+    const rows = (await vars.locator('.monaco-list-row').allTextContents()).map((t) => t.replace(/\s+/g, ' ').replace(/ =/, ' = ').replace(/ = +/, ' = ').trim());
+    assert.ok(rows.includes('r = 76'), rows.join(' | '));
+    assert.ok(rows.some((r) => r.startsWith('results, weights, done = no value: machin --print prints only scalars and strings')), rows.join(' | '));
+    assert.ok(!rows.some((r) => r.startsWith('(no value)')), rows.join(' | '));
+    await vs.shot('select-bound-values');
+  });
+});
