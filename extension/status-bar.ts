@@ -3,6 +3,7 @@
 // after every step. Updated from the adapter's frozenRun/cursor events; clicking it reveals the
 // timeline.
 import * as vscode from 'vscode';
+import { ioPlace } from '../replay-engine/model/step-words';
 
 export interface CursorFacts {
   /** Steps completed. */
@@ -26,7 +27,7 @@ export function cursorText(f: CursorFacts): string {
   if (f.atStart) return `start · 0/${f.total} ${unit}s done`;
   if (f.beforeFirst) return `before ${unit} 0/${f.total}${thread}`;
   if (typeof f.step === 'number' && f.step >= 0) return `${unit} ${f.step}/${f.total}${thread}`;
-  if (typeof f.step === 'number') return `I/O before ${unit} ${f.position}/${f.total}${thread}`;
+  if (typeof f.step === 'number') return `I/O ${ioPlace(f.position, f.total, unit)}${thread}`;
   return `${f.position}/${f.total} ${unit}s done${thread}`;
 }
 

@@ -26,5 +26,9 @@ test('the balancer\'s panic: select-bound r and nw have their values', { timeout
     assert.ok(rows.some((r) => r.startsWith('results, weights, done = no value: machin --print prints only scalars and strings')), rows.join(' | '));
     assert.ok(!rows.some((r) => r.startsWith('(no value)')), rows.join(' | '));
     await vs.shot('select-bound-values');
+    await page.locator('.statusbar').getByText('I/O after op 21/22 · goroutine 0.2 balancer').waitFor({ timeout: 30_000 });
+    const details = vs.timeline().locator('section.details');
+    await details.getByText(/^Record 28\/29 · I\/O read after op 21\/22 · 0\.2 balancer/).first().waitFor({ timeout: 30_000 });
+    assert.match((await details.locator('.record-meta').textContent()) ?? '', /^trace line \d+ · \S+ · consumed by its thread after op 21\/22$/);
   });
 });

@@ -50,10 +50,11 @@ describe('variable history panel', () => {
     await typeName(v.page, 'x');
     assert.deepEqual(await v.waitForSent('pickVariable'), { type: 'pickVariable', name: 'x' });
     await v.page.waitForSelector('.table-rows [role=row]');
-    // x is set once on 0.1 (op 3) and once on 0.2 (op 6): names are per goroutine.
+    // x is set once on 0.1 (position 3: when the cursor is on op 2, as the status bar numbers
+    // it) and once on 0.2 (position 6, op 5): names are per goroutine.
     assert.deepEqual(await rows(v.page), [
-      ['3', '0.1', '1'],
-      ['6', '0.2', '2'],
+      ['2', '0.1', '1'],
+      ['5', '0.2', '2'],
     ]);
     assert.equal(await v.page.locator('.value-chart canvas').count(), 1);
     assert.match((await v.page.locator('.summary').textContent()) ?? '', /x took 2 values on 2 threads/);
@@ -67,9 +68,9 @@ describe('variable history panel', () => {
 
     await postToView(v.page, { type: 'cursor', position: 4, thread: 0 });
     await v.page.waitForSelector('[aria-current=true]');
-    assert.deepEqual(await v.page.locator('[aria-current=true] [role=gridcell]').allTextContents(), ['3', '0.1', '1']);
+    assert.deepEqual(await v.page.locator('[aria-current=true] [role=gridcell]').allTextContents(), ['2', '0.1', '1']);
     await postToView(v.page, { type: 'cursor', position: 6, thread: 2 });
-    await v.page.waitForFunction(() => document.querySelector('[aria-current=true] [role=gridcell]')?.textContent === '6');
+    await v.page.waitForFunction(() => document.querySelector('[aria-current=true] [role=gridcell]')?.textContent === '5');
     await v.page.screenshot({ path: join(SHOTS, 'webview-history-dark.png') });
     assert.deepEqual(await v.problems(), []);
     await v.page.context().close();
@@ -86,7 +87,7 @@ describe('variable history panel', () => {
     const shown = await rows(v.page);
     assert.equal(shown.length, expected.length);
     assert.deepEqual(shown.map((r) => r[2]), expected.map((e) => (e.value === '' ? '(empty)' : e.value)));
-    assert.deepEqual(shown.map((r) => Number(r[0])), expected.map((e) => e.position));
+    assert.deepEqual(shown.map((r) => r[0]), expected.map((e) => (e.position === 0 ? 'start' : String(e.position - 1))));
     assert.equal(await v.page.locator('.value-chart').count(), 0);
     assert.match((await v.page.locator('.summary').textContent()) ?? '', /not all numbers: no chart/);
 
@@ -95,7 +96,7 @@ describe('variable history panel', () => {
     await v.page.keyboard.press('ArrowDown');
     await v.page.keyboard.press('Enter');
     assert.deepEqual(await v.waitForSent('goto'), { type: 'goto', position: expected[1].position });
-    assert.match((await v.page.locator('[aria-live]').textContent()) ?? '', new RegExp(`op ${expected[1].position}, 0: `));
+    assert.match((await v.page.locator('[aria-live]').textContent()) ?? '', new RegExp(`${expected[1].position === 0 ? 'start' : `op ${expected[1].position - 1}`}, 0: `));
     await v.page.screenshot({ path: join(SHOTS, 'webview-history-light.png') });
 
     await v.page.reload();

@@ -1,6 +1,7 @@
 // The unpacked history and the questions the panel asks of it.
 import type { HistoryModel } from '../protocol';
 import { lowerBound } from '../../replay-engine/model/lower-bound';
+import { stepAtPosition } from '../../replay-engine/model/step-words';
 
 const NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
@@ -19,6 +20,11 @@ export class HistoryData {
       else nums[i] = Number(v);
     }
     this.numbers = numeric ? nums : null;
+  }
+
+  /** Row i's op as the status bar numbers the moment it was set (`op 5` for position 6, `start`), at record level. */
+  opLabel(i: number): string {
+    return stepAtPosition(this.model.position[i], 'op');
   }
 
   threadLabel(i: number): string {

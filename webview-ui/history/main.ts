@@ -79,7 +79,7 @@ function showHistory(model: HistoryModel): void {
   }
   const goto = (row: number) => send(model.stores ? { type: 'goto', position: model.position[row], row } : { type: 'goto', position: model.position[row] });
   const announce = (row: number) => {
-    live.textContent = `${model.stores ? data.statementLabel(row) : `op ${model.position[row]}`}, ${data.threadLabel(row)}: ${model.values[row]}`;
+    live.textContent = `${model.stores ? data.statementLabel(row) : data.opLabel(row)}, ${data.threadLabel(row)}: ${model.values[row]}`;
   };
   const table = new ValueTable(data, goto, announce);
   const chart = data.numbers ? new ValueChart(data, data.numbers, goto) : null;

@@ -4,6 +4,7 @@
 import { h } from '../shared/dom';
 import { cssColor } from '../shared/theme-colors';
 import type { HistoryData } from './history-data';
+import { stepAtPosition } from '../../replay-engine/model/step-words';
 
 const SERIES = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
 const PAD = { left: 56, right: 12, top: 10, bottom: 22 };
@@ -110,9 +111,10 @@ export class ValueChart {
       ctx.fillText(compact(v), 4, y(v));
     }
     ctx.textBaseline = 'alphabetic';
-    const unit = this.data.model.stores ? 'statement' : 'op';
-    ctx.fillText(`${unit} ${p0}`, PAD.left, H - 6);
-    const endLabel = `${unit} ${p1}`;
+    // Statements by their place in the run; positions as the status bar names the op done there.
+    const label = (p: number) => (this.data.model.stores ? `statement ${p}` : stepAtPosition(p, 'op'));
+    ctx.fillText(label(p0), PAD.left, H - 6);
+    const endLabel = label(p1);
     ctx.fillText(endLabel, W - PAD.right - ctx.measureText(endLabel).width, H - 6);
 
     // One step line per thread: a value holds until the op that changes it.

@@ -110,7 +110,7 @@ export class ValueTable {
         'aria-selected': i === this.active ? 'true' : undefined,
         id: `row-${i}`,
       },
-        this.bySource ? h('span', { role: 'gridcell', class: 'cell statement' }, d.statementLabel(i)) : h('span', { role: 'gridcell', class: 'cell op' }, String(d.model.position[i])),
+        this.bySource ? h('span', { role: 'gridcell', class: 'cell statement' }, d.statementLabel(i)) : h('span', { role: 'gridcell', class: 'cell op' }, d.opLabel(i).replace(/^op /, '')),
         h('span', { role: 'gridcell', class: 'cell thread' }, d.threadLabel(i)),
         this.depths ? h('span', { role: 'gridcell', class: 'cell depth' }, String(d.model.stores!.depth[i])) : null,
         d.model.values[i] === ''

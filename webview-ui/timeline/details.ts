@@ -4,6 +4,7 @@ import type { DecodedValueMsg, RecordViewMsg } from '../protocol';
 import { clear, custom, h } from '../shared/dom';
 import { renderValue } from '../shared/value-tree';
 import type { TimelineIndex } from './model-index';
+import { ioPlace } from '../../replay-engine/model/step-words';
 
 export class DetailsPanel {
   readonly element = h('section', { class: 'details', 'aria-label': 'Record details', tabindex: '-1' });
@@ -63,7 +64,8 @@ export class DetailsPanel {
     this.element.appendChild(h('h2', {}, describeRecord(this.index, view.record)));
     this.element.append(...this.actions(view.record));
     const unit = this.index.model.format === 'tcap' ? 'effect' : 'op';
-    this.element.appendChild(h('div', { class: 'record-meta' }, `line ${view.line} · ${view.kind} · ${view.step >= 0 ? `done at position ${view.position}` : `consumed by its thread before ${unit} ${view.position}`}`));
+    // `trace line`: beside a program place (`reorder.mfl:11:9`) a bare line number reads as the program's.
+    this.element.appendChild(h('div', { class: 'record-meta' }, `trace line ${view.line} · ${view.kind} · ${view.step >= 0 ? `${view.position}/${this.index.stepCount} ${unit}s done after it` : `consumed by its thread ${ioPlace(view.position, this.index.stepCount, unit)}`}`));
     this.element.appendChild(h('div', { class: 'record-summary' }, view.summary));
     this.element.appendChild(renderValue(view.value, 'value'));
     this.appendRequest();
@@ -85,7 +87,7 @@ export function describeRecord(index: TimelineIndex, r: number): string {
   const step = index.stepOf(r);
   // Ops are numbered from 0, as the Call Stack and the status bar number them; a capsule's effects too.
   const unit = m.format === 'tcap' ? 'effect' : 'op';
-  const where = step >= 0 ? `${unit} ${step}/${index.stepCount}` : `I/O read before ${unit} ${index.stepsBefore(r)}`;
+  const where = step >= 0 ? `${unit} ${step}/${index.stepCount}` : `I/O read ${ioPlace(index.stepsBefore(r), index.stepCount, unit)}`;
   const kind = index.statementLabel(r) || (m.kinds[m.recordKind[r]] ?? '?');
   // Records 0-based too, as in the Variables view, launch configurations and compare --json.
   return `Record ${r}/${index.recordCount} · ${where} · ${index.laneLabel(m.recordThread[r])} · ${kind}`;
