@@ -291,11 +291,28 @@ export class ReplayRuntime {
     return true;
   }
 
+  /**
+   * Where thread t waits at the cursor, when it is past its last statement event and the run ends
+   * with it waiting in an op that never completed (`<-done` after `go worker(...)`): what it ran
+   * between that event and the op touches nothing another goroutine sees, so the frames show it
+   * there. Not the goroutine that panicked (it stands on its panic). Null otherwise.
+   */
+  blockedIn(t: number): ReturnType<SourceStatements['blockedIn']> {
+    const s = this.statements;
+    const e = s ? this.statementOf(t) : -1;
+    const p = this.recording.panic;
+    if (!s || e < 0 || e !== s.lastEvent(t) || (p !== null && p.thread === t)) return null;
+    if ((this.statementCursor() ?? -1) <= s.seqOf(t, e)) return null;
+    return s.blockedIn(t);
+  }
+
   /** A step by statement in thread t, or null when t has no statements (the step is by record then). */
   private statementStep(t: number, kind: StepKind): Promise<Stop> | null {
     const s = this.statements;
     if (!s || s.eventsOf(t) === 0) return null;
-    const target = s.stepTarget(t, this.statementOf(t), kind);
+    // Shown blocked in the statement after its last event: stepping back lands on that event.
+    const blocked = (kind === 'backOver' || kind === 'backInto') && this.blockedIn(t) !== null;
+    const target = blocked ? this.statementOf(t) : s.stepTarget(t, this.statementOf(t), kind);
     const back = kind.startsWith('back');
     if (target < 0) return back ? this.runToStart() : this.runToEnd(`${this.threadName(t)} runs no more statements`);
     const seq = s.seqOf(t, target);

@@ -92,6 +92,13 @@ export interface SourceStatements {
   /** Thread t's last event (-1: none): for the thread that panicked, the statement that panicked. */
   lastEvent(thread: number): number;
   /**
+   * Where thread t waits once past its last event, when the run ends with it waiting: it did no
+   * op after that event (the trace has none), and that statement, or the next one in its block,
+   * does an op (`<-done` after `go worker(...)`), which never completed. Null when it finished,
+   * went on to an op, or the next statement is not known to do one.
+   */
+  blockedIn(thread: number): { location: StatementLocation; op: 'receive' | 'send' | 'select' | 'print' } | null;
+  /**
    * The statement that stored a value machin printed after event i: i itself, or, when i ends a
    * call (a return, the end of a body), the caller's statement that made the call, as far up as
    * calls end (`d := depth(3)` stores what depth's innermost `return 0` was the last probe before).

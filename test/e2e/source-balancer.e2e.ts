@@ -30,5 +30,10 @@ test('the balancer\'s panic: select-bound r and nw have their values', { timeout
     const details = vs.timeline().locator('section.details');
     await details.getByText(/^Record 28\/29 · I\/O read after op 21\/22 · 0\.2 balancer/).first().waitFor({ timeout: 30_000 });
     assert.match((await details.locator('.record-meta').textContent()) ?? '', /^trace line \d+ · \S+ · consumed by its thread after op 21\/22$/);
+    // main, in the Call Stack: expanded, its frame is the statement it waits in.
+    await stack.filter({ hasText: /^\s*0 main/ }).first().click();
+    await page.keyboard.press('ArrowRight');
+    await stack.filter({ hasText: /main · blocked in receive\s*balancer\.mfl\s*22:5/ }).first().waitFor({ timeout: 30_000 });
+    await vs.shot('main-blocked-in-receive');
   });
 });

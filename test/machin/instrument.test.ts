@@ -107,6 +107,20 @@ describe('statement model', () => {
     assert.equal(lines.length, src.split('\n').length);
   });
 
+  it('says which op a statement waits for and which statement follows it in its block', () => {
+    const src = 'func main() {\n    go w(ch)\n    x := <-ch\n    ch <- x + 1\n    println(str(<-done))\n    select { case v := <-a: println(v) }\n    if x > 0 { y := 1 }\n    z := 2\n}\n';
+    const { table } = instrumentSource(src, 'p.mfl');
+    const st = table.rows.filter((r) => r.kind === 'statement');
+    const at = (line: number, column = 5) => st.find((r) => r.line === line && r.column === column)!;
+    assert.deepEqual([2, 3, 4, 5, 6, 7, 8].map((l) => at(l).op ?? null), [null, 'receive', 'send', 'receive', 'select', null, null]);
+    // In main's body each statement is followed by the next line's; the last by none.
+    assert.deepEqual([2, 3, 4, 5, 6, 7].map((l) => at(l).next), [3, 4, 5, 6, 7, 8].map((l) => at(l).id));
+    assert.equal(at(8).next, undefined);
+    // A case body's print; the if body's statement has no follower in its block.
+    assert.equal(st.find((r) => r.line === 6 && r.column > 5)!.op, 'print');
+    assert.equal(st.find((r) => r.line === 7 && r.column > 5)!.next, undefined);
+  });
+
   it('keeps every line of the program on its line in the copy', () => {
     const src = readFileSync(path.join(__dirname, '../../../shared/fixtures/machin/pipeline/pipeline.mfl'), 'utf8');
     const { text } = instrumentSource(src, 'pipeline.mfl');

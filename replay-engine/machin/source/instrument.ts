@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { readRegularFile } from '../../regular-file';
 import { makePrivateDir } from '../private-temp';
 import { MflSyntaxError, positionOf } from './mfl-lexer';
-import { parseStatements, type MflStatementModel, type StatementKind } from './statement-model';
+import { parseStatements, type MflStatementModel, type StatementKind, type StatementOp } from './statement-model';
 import { lowerBound } from '../../model/lower-bound';
 
 /** One row of the statement table; positions are 1-based, `end` just past the statement's text. */
@@ -29,6 +29,10 @@ export interface StatementRow {
   returnCalls: number | null;
   /** A `go` statement (it starts the goroutine's next child). */
   spawns?: true;
+  /** The next statement in the same block (MflStatement.next). */
+  next?: number;
+  /** The schedule op it waits its turn for (MflStatement.op). */
+  op?: StatementOp;
 }
 
 export interface StatementTable {
@@ -118,6 +122,8 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
     const end = at(s.end);
     const row: StatementRow = { id: s.id, kind: s.kind, fn: s.fn, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, returnCalls: s.returnCalls };
     if (s.spawns) row.spawns = true;
+    if (s.next) row.next = s.next;
+    if (s.op) row.op = s.op;
     return row;
   });
   const functions = model.functions.map((f) => ({ name: f.name, parent: f.parent, entry: f.entry, exit: f.exit, line: at(f.funcStart).line }));

@@ -296,6 +296,20 @@ export class StatementIndex implements SourceStatements {
     return this.eventsOf(thread) - 1;
   }
 
+  blockedIn(thread: number): ReturnType<SourceStatements['blockedIn']> {
+    const last = this.lastEvent(thread);
+    if (last < 0) return null;
+    const g = this.threads[thread]!;
+    // An op after the last event (its statements there were left out): it went on; not known where.
+    if (g.ownOps[last] < this.placer.ownOps(thread).length) return null;
+    const row = this.table.rows[g.statements[last] - 1];
+    if (row.kind === 'exit' || row.kind === 'return') return null;
+    const at = row.op ? row : row.next ? this.table.rows[row.next - 1] : null;
+    if (!at?.op) return null;
+    const fn = this.table.functions[at.fn].name;
+    return { op: at.op, location: { file: this.file, line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn, kind: at.kind, function: fn } };
+  }
+
   sameFrame(thread: number, name: string, stored: number, at: number): boolean {
     if (this.variables?.globals.has(name)) return true;
     const g = this.need(thread, at);
