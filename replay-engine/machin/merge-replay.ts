@@ -134,6 +134,8 @@ function historiesFrom(
   const placer = probePlacer(tl);
   const entries: NamedHistoryEntry[] = [];
   let racing = 0;
+  /** `name (goroutine G)` -> how many of its values were left out. */
+  const leftOut = new Map<string, number>();
   probes.forEach((pr, j) => {
     const thread = threadFor(tl, pr.goroutine, warn);
     // Left out: a value machin prints in some replays and not in others (probe-position.ts).
@@ -142,6 +144,9 @@ function historiesFrom(
     const keptByStatement = events !== undefined && events[j] >= 0 && placer.ownOps(thread).length === 0;
     if (ender >= 0 && !keptByStatement && !placer.alwaysPrinted(thread, pr.op, ender)) {
       racing++;
+      const label = tl.threads[thread].label;
+      const which = `${pr.name} on goroutine ${pr.goroutine}${label ? ` ${label}` : ''}`;
+      leftOut.set(which, (leftOut.get(which) ?? 0) + 1);
       return;
     }
     const entry: NamedHistoryEntry = { name: pr.name, thread, position: placer.place(thread, pr.op), value: pr.value };
@@ -149,7 +154,8 @@ function historiesFrom(
     entries.push(entry);
   });
   if (racing > 0) {
-    warn('values-left-out', `${racing} value(s) stored after the last op the run surely reaches were left out: machin prints them in some replays and not in others (docs/value-positions.md)`);
+    const named = [...leftOut].slice(0, 8).map(([which, n]) => (n > 1 ? `${n} of ${which}` : which)).join(', ') + (leftOut.size > 8 ? `, and ${leftOut.size - 8} more` : '');
+    warn('values-left-out', `${racing} value(s) stored after the last op the run surely reaches were left out, as machin prints them in some replays and not in others (docs/value-positions.md): ${named}`);
   }
   // machin prints goroutines' probes in the order they happened to run, which differs between
   // replays; within one goroutine the order is fixed. By position, then thread (a stable sort

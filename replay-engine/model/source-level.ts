@@ -30,6 +30,8 @@ export interface StatementLocation {
   kind: StatementKind;
   /** The function it is in (`worker`, `main.func1` for a function literal). */
   function: string;
+  /** The schedule op it waits its turn for, when it does one (a `select`: the case it took is an I/O record after its op). */
+  op?: 'receive' | 'send' | 'select' | 'print';
 }
 
 /**

@@ -142,7 +142,9 @@ export class StatementIndex implements SourceStatements {
     const g = this.need(thread, event);
     const row = this.table.rows[g.statements[event] - 1];
     const fn = this.table.functions[row.fn].name;
-    return { file: this.file, line: row.line, column: row.column, endLine: row.endLine, endColumn: row.endColumn, kind: row.kind, function: fn };
+    const loc: StatementLocation = { file: this.file, line: row.line, column: row.column, endLine: row.endLine, endColumn: row.endColumn, kind: row.kind, function: fn };
+    if (row.op) loc.op = row.op;
+    return loc;
   }
 
   stack(thread: number, event: number): SourceFrame[] {
