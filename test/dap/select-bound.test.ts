@@ -2,7 +2,7 @@
 // machin's `--print` probes no select-bound name, so the instrumented replay copies them where
 // the case's body starts. At the balancer's panic (share divides by the weight 0), the
 // balancer's frame shows `nw = 0` (where the zero came from) and `r = 76` (the last result), and
-// the note for what has no value names those variables, not "(no value)".
+// the note for what has no value names its variables, not a bare "(no value)".
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -51,8 +51,8 @@ describe('select-bound variables', () => {
     assert.equal(values.total, '298');
     // What has no value is named: the channels, with the reason.
     const note = vars.find((v) => v.type === 'note')!;
-    assert.equal(note.name, 'results, weights, done');
-    assert.match(note.value, /^no value: machin --print prints only scalars and strings/);
+    assert.equal(note.name, '(no value: results, weights, done)');
+    assert.match(note.value, /^machin --print prints only scalars and strings \(nothing for a slice, map, struct or channel\)/);
     assert.ok(!vars.some((v) => v.name === '(no value)'));
   });
 });

@@ -23,8 +23,8 @@ test('the balancer\'s panic: select-bound r and nw have their values', { timeout
     await vars.locator('.monaco-list-row', { hasText: /^\s*nw\s*=\s*0\s*$/ }).first().waitFor({ timeout: 30_000 });
     const rows = (await vars.locator('.monaco-list-row').allTextContents()).map((t) => t.replace(/\s+/g, ' ').replace(/ =/, ' = ').replace(/ = +/, ' = ').trim());
     assert.ok(rows.includes('r = 76'), rows.join(' | '));
-    assert.ok(rows.some((r) => r.startsWith('results, weights, done = no value: machin --print prints only scalars and strings')), rows.join(' | '));
-    assert.ok(!rows.some((r) => r.startsWith('(no value)')), rows.join(' | '));
+    assert.ok(rows.some((r) => r.startsWith('(no value: results, weights, done) = machin --print prints only scalars and strings')), rows.join(' | '));
+    assert.ok(!rows.some((r) => r.startsWith('(no value) ')), rows.join(' | '));
     await stack.filter({ hasText: 'I 0.2 → 1 (select case 1, balancer.mfl:9:9)' }).first().waitFor({ timeout: 30_000 });
     await vs.shot('select-bound-values');
     await page.locator('.statusbar').getByText('I/O after op 21/22 · goroutine 0.2 balancer').waitFor({ timeout: 30_000 });
