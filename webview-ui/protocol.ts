@@ -204,7 +204,8 @@ export type HostToTimeline =
   /** The recording's model (answer to `ready`, or again after the file changed on disk). */
   | { type: 'model'; version: number; data: Uint8Array }
   /** The debug session's cursor; position null when no session runs (the marker is hidden). */
-  | { type: 'cursor'; position: number | null; thread: number; record?: number }
+  /** `record` -1: no record has happened; `atStart`: nor any statement (the status bar's `start`, else `before op 0`). */
+  | { type: 'cursor'; position: number | null; thread: number; record?: number; atStart?: boolean }
   /** Answer to `requestDetails`. */
   | { type: 'recordDetails'; record: number; view: RecordViewMsg }
   /** Where Replay Against Build diverged (record index; for a capsule effect n is record n, 0-based); null clears. */

@@ -93,6 +93,12 @@ describe('timeline webview', () => {
     await v.page.waitForFunction(() => (window as unknown as { harness: { sent: Array<{ type: string }> } }).harness.sent.filter((m) => m.type === 'goto').length === 2);
     assert.deepEqual((await v.sent()).filter((m) => m.type === 'goto')[1], { type: 'goto', position: 3, record: 2 });
 
+    // A session back at the start: the details say so as the status bar does, not the old selection (issue 29).
+    await postToView(v.page, { type: 'cursor', position: 0, thread: 0, record: -1, atStart: true });
+    await v.page.waitForFunction(() => document.querySelector('.details h2')?.textContent === 'start · 0/4 ops done');
+    await postToView(v.page, { type: 'cursor', position: 0, thread: 0, record: -1, atStart: false });
+    await v.page.waitForFunction(() => document.querySelector('.details h2')?.textContent === 'before op 0/4');
+
     await v.page.getByText('Replay to Panic').click();
     assert.deepEqual(await v.waitForSent('command'), { type: 'command', id: 'replayToPanic' });
     await v.page.screenshot({ path: join(SHOTS, 'webview-timeline-dark.png') });

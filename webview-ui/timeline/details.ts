@@ -46,6 +46,17 @@ export class DetailsPanel {
     this.appendRequest();
   }
 
+  /** The session is before every record: at the start (`start · 0/N ops done`), or at a statement before op 0. */
+  showBeforeFirst(atStart: boolean): void {
+    clear(this.element);
+    this.shown = -1;
+    const unit = this.index.model.format === 'tcap' ? 'effect' : 'op';
+    const n = this.index.stepCount;
+    this.element.appendChild(h('h2', {}, atStart ? `start · 0/${n} ${unit}s done` : `before ${unit} 0/${n}`));
+    this.element.appendChild(h('p', { class: 'empty-hint' }, atStart ? 'No record has happened yet: step forward, or click a record to see it.' : 'Statements that run before the first op: no record has happened yet.'));
+    this.appendRequest();
+  }
+
   /** The record was selected; its decoded view is on its way from the host. */
   showPending(record: number): void {
     this.shown = record;
