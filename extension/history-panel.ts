@@ -23,6 +23,8 @@ export class HistoryPanel implements vscode.Disposable {
   /** The rows of the history shown (source level): a row's goto names its statement. */
   private shown: ReturnType<typeof historyModel> | undefined;
   private selected: string | undefined;
+  /** The function of the frame the selected name came from (the Variables view), to pick that function's variable. */
+  private selectedIn: string | null = null;
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -47,11 +49,13 @@ export class HistoryPanel implements vscode.Disposable {
   }
 
   /** Shows the panel for a recording, with `variable` selected when given. */
-  async show(recording: vscode.Uri, variable?: string): Promise<void> {
+  async show(recording: vscode.Uri, variable?: string, inFunction: string | null = null): Promise<void> {
     const switching = this.recordingUri?.fsPath !== recording.fsPath;
     this.recordingUri = recording;
-    if (variable) this.selected = variable;
-    else if (switching) this.selected = undefined;
+    if (variable) {
+      this.selected = variable;
+      this.selectedIn = inFunction;
+    } else if (switching) this.selected = undefined;
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel(HISTORY_VIEW_TYPE, 'Variable History', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
         ...webviewOptions(this.extensionUri),
@@ -93,7 +97,7 @@ export class HistoryPanel implements vscode.Disposable {
     }
     this.variables = historyVariables(this.recording, histories);
     const names = this.variables.names;
-    if (this.selected !== undefined) this.selected = this.keyOf(this.selected);
+    if (this.selected !== undefined) this.selected = this.keyOf(this.selected, this.selectedIn);
     if (this.selected === undefined) this.selected = firstShown(this.variables, histories);
     this.post({ type: 'names', version: PROTOCOL_VERSION, names, selected: this.selected });
     if (this.selected !== undefined) this.sendHistory(this.selected);
@@ -142,10 +146,10 @@ export class HistoryPanel implements vscode.Disposable {
   }
 
   /** A name the user typed or a Variables view row named (`base`), as a key of the picker (`collector.base`). */
-  private keyOf(name: string): string {
+  private keyOf(name: string, fn: string | null = null): string {
     const vars = this.variables;
     if (!vars?.byKey || vars.byKey.has(name)) return name;
-    return keyFor([...vars.byKey.values()], name) ?? name;
+    return keyFor([...vars.byKey.values()], name, fn) ?? name;
   }
 
   private statementOfRow(row: unknown): { thread: string; event: number; after: true } | undefined {

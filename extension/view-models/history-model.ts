@@ -21,6 +21,17 @@ export function historyVariables(recording: Recording, histories: ValueHistories
   return { names: split.map((v) => v.key), byKey: new Map(split.map((v) => [v.key, v])) };
 }
 
+/**
+ * The function a Variables view scope is a frame of, from its name (debug-adapter/variables.ts):
+ * `Program (goroutine 0.2 collector · place)` is place's, `Program (goroutine 0.2 collector)` the
+ * goroutine's own function; null when the name does not say.
+ */
+export function scopeFunction(scopeName: unknown): string | null {
+  if (typeof scopeName !== 'string') return null;
+  const m = /^Program \(goroutine \S+(?: ([\w.]+))?(?: · ([\w.]+))?\)$/.exec(scopeName);
+  return m ? m[2] ?? m[1] ?? null : null;
+}
+
 /** The variable the panel opens on when none was asked for: the first that took a value. */
 export function firstShown(variables: HistoryVariables, histories: ValueHistories): string | undefined {
   const count = (n: string) => (variables.byKey ? variables.byKey.get(n)?.stores.length ?? 0 : histories.entries(n).length);

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { openRecording } from '../../replay-engine/open';
-import { statementVariables } from '../../replay-engine/model/statement-histories';
+import { keyFor, statementVariables } from '../../replay-engine/model/statement-histories';
+import { scopeFunction } from '../../extension/view-models/history-model';
 import { machinPath, recordProgram, type Recorded } from '../support/machin';
 import { REORDER } from '../support/programs';
 import { tempDir } from '../machin/support';
@@ -38,6 +39,34 @@ async function collectorTop(s: Session): Promise<{ frame: DebugProtocol.StackFra
   const frame = (await s.dc.stackTraceRequest({ threadId: collector.id })).body.stackFrames[0];
   return { frame, values: await variablesOf(s, frame.id, /^Program \(/) };
 }
+
+describe('the Variables view names the frame\'s function, so its `base` opens that function\'s history', () => {
+  let s: Session;
+  after(async () => {
+    await s?.dc.stop().catch(() => undefined);
+  });
+
+  test('at the panic: place\'s frame is place\'s, the collector\'s its own', async () => {
+    s = await startAdapter(machinEnv());
+    await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60 });
+    const opened = await openRecording(rec.trace, { machinPath: machinPath(), programRoots: [rec.dir], timeLimitMs: 60_000 });
+    const vars = statementVariables(opened.histories!, opened.statements!)!;
+    for (let waited = 0; waited < 60_000; waited += 200) {
+      const threads = (await s.dc.threadsRequest()).body.threads;
+      const t = threads.find((x) => x.name.startsWith('0.2 '))!;
+      const frames = (await s.dc.stackTraceRequest({ threadId: t.id })).body.stackFrames;
+      if (frames[0].name === 'place') {
+        const names = [];
+        for (const f of frames.slice(0, 2)) names.push((await s.dc.scopesRequest({ frameId: f.id })).body.scopes[0].name);
+        assert.deepEqual(names.map(scopeFunction), ['place', 'collector'], names.join(' | '));
+        assert.deepEqual(names.map((n) => keyFor(vars, 'base', scopeFunction(n))), ['place.base', 'collector.base']);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.fail('the panic never stood on place');
+  });
+});
 
 describe('variable history rows over DAP', () => {
   let s: Session;
