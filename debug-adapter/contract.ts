@@ -36,6 +36,17 @@ export interface TargetArguments {
   path?: string;
   position?: number;
   record?: number;
+  /** Goto only: a statement the thread ran (source level), as the variable history names a store. */
+  statement?: StatementTarget;
+}
+
+/** A statement event: the i-th statement (0-based) goroutine `thread` ran, as recording.statements counts them. */
+export interface StatementTarget {
+  /** The goroutine id ("0.2"). */
+  thread: string;
+  event: number;
+  /** Stand just after it (on the goroutine's next statement: what it stored is in), rather than at it. */
+  after?: boolean;
 }
 
 /** stepBackIn, stepBackOut: the thread (DAP id, 1-based; default the thread of the last stop). */
@@ -102,6 +113,7 @@ export interface CursorEventBody {
   record: number;
   /** 1-based line of the current record in the recording's document, null at the start. */
   line: number | null;
+  /** Nothing has happened yet: no record and (source level) no statement; the reverse moves are disabled here. */
   atStart: boolean;
   atEnd: boolean;
   /** The stopped thread's id in the recording ("0.2", "1"), null when the recording has none. */
@@ -115,6 +127,11 @@ export interface CursorEventBody {
   exception: string | null;
   /** Null when no values are known (no machin --print) or the thread's program place is unknown. */
   watched: WatchedAtCursor | null;
+  /**
+   * Source level: where the cursor is in the run's one order of statements: the seq of the
+   * statement it stands at, or x.5 between two (-0.5 before the first); null without statements.
+   */
+  statementSeq: number | null;
 }
 
 /** Sent once a recording is open (and again when a restart reads it anew). */

@@ -41,7 +41,7 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
   }
   if (value === undefined) {
     const who = threadName(rt.recording, thread);
-    return { ok: false, message: `${expression}: not known in ${who} as of op ${rt.position} (not a watched variable of this thread nor a record field)` };
+    return { ok: false, message: `${expression}: not known in ${who} as of ${rt.position}/${rt.timeline.stepCount} ${rt.timeline.units.steps} done (not a watched variable of this thread nor a record field)` };
   }
   return { ok: true, result: String(value), ...(marked ? { type: THIS_REPLAY_ONLY } : {}), variablesReference: 0 };
 }

@@ -67,8 +67,15 @@ function statementFrames(rt: ReplayRuntime, t: number): Frame[] {
     subtle: false,
   }));
   if (stack.length > shown.length) frames.push({ id: 0, name: `… ${stack.length - shown.length} more frames (the outermost are not shown)`, where: null, line: 0, column: 0, subtle: true });
+  const blocked = rt.blockedIn(t);
+  if (blocked && frames.length > 0) {
+    const l = blocked.location;
+    frames[0] = { ...frames[0], name: `${l.function} · ${WAITING[blocked.op]}`, line: l.line, column: l.column, endLine: l.endLine, endColumn: l.endColumn };
+  }
   return frames;
 }
+
+const WAITING = { receive: 'blocked in receive', send: 'blocked in send', select: 'blocked in select', print: 'waiting to print' } as const;
 
 /** The thread a frame id names; the last stop's thread for none or a stale one. */
 export function threadOfFrame(rt: ReplayRuntime | undefined, frameId: number | undefined): number {

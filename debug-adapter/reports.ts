@@ -59,7 +59,7 @@ export function cursorBody(rt: ReplayRuntime, stop: Stop): CursorEventBody {
     total: tl.stepCount,
     record: last,
     line: r >= 0 && tl.recordCount > 0 ? tl.lineOf(last) : null,
-    atStart: r < 0,
+    atStart: rt.atBeginning,
     atEnd: r >= tl.recordCount,
     thread: info?.id ?? null,
     threadId: stop.thread + 1,
@@ -68,6 +68,7 @@ export function cursorBody(rt: ReplayRuntime, stop: Stop): CursorEventBody {
     description: stop.description,
     exception: stop.exception ?? null,
     watched: watchedAt(rt, stop.thread),
+    statementSeq: rt.statementCursor(),
   };
 }
 

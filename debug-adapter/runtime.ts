@@ -27,7 +27,7 @@
 import { basename } from 'node:path';
 import { readyStatements, type HistoryEntry, type Recording } from '../replay-engine/model/recording';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
-import type { DivergenceBody, TargetArguments } from './contract';
+import type { DivergenceBody, StatementTarget, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
 import { ThreadIndex } from './thread-index';
 import { SourceBreakpoints, type StatementHit } from './source-breakpoints';
@@ -109,6 +109,15 @@ export class ReplayRuntime {
     return this.current >= this.timeline.recordCount;
   }
 
+  /**
+   * At the very start: no record and no statement has happened. At source level a goroutine's
+   * statements before the first op (a collector's first lines, main's `make` and `go`) come after
+   * it, so standing at one of them is no start: there is something to go back to.
+   */
+  get atBeginning(): boolean {
+    return this.current < 0 && this.passedStatements() === 0;
+  }
+
   /** Steps completed at the current record. */
   get position(): number {
     return this.positionAt(this.current);
@@ -174,6 +183,11 @@ export class ReplayRuntime {
     if (!s || m < 0) return 0;
     if (m >= this.timeline.recordCount) return s.eventCount;
     return s.seqAtPosition(this.positionAt(m));
+  }
+
+  /** Where the cursor is in the order of statements: at one (its seq), or between two (x.5); null without statements. */
+  statementCursor(): number | null {
+    return this.statements ? this.atSeq ?? this.passedStatements() - 0.5 : null;
   }
 
   /** Thread t's current statement event at the cursor (-1: it has run none yet). */
@@ -297,11 +311,31 @@ export class ReplayRuntime {
     return true;
   }
 
+  /**
+   * Where thread t waits at the cursor, when it is past its last statement event and the run ends
+   * with it waiting in an op that never completed (`<-done` after `go worker(...)`): what it ran
+   * between that event and the op touches nothing another goroutine sees, so the frames show it
+   * there. Not the goroutine that panicked (it stands on its panic). Null otherwise.
+   */
+  blockedIn(t: number): ReturnType<SourceStatements['blockedIn']> {
+    const s = this.statements;
+    const e = s ? this.statementOf(t) : -1;
+    const p = this.recording.panic;
+    if (!s || e < 0 || e !== s.lastEvent(t) || (p !== null && p.thread === t)) return null;
+    if ((this.statementCursor() ?? -1) <= s.seqOf(t, e)) return null;
+    return s.blockedIn(t);
+  }
+
   /** A step by statement in thread t, or null when t has no statements (the step is by record then). */
   private statementStep(t: number, kind: StepKind): Promise<Stop> | null {
     const s = this.statements;
     if (!s || s.eventsOf(t) === 0) return null;
-    const target = s.stepTarget(t, this.statementOf(t), kind);
+    // Shown blocked in the statement after its last event: stepping back lands on that event.
+    // (When its last event is that statement itself, machin printed it in this replay: step back from it.)
+    const waiting = kind === 'backOver' || kind === 'backInto' ? this.blockedIn(t) : null;
+    const here = waiting ? s.location(t, this.statementOf(t)) : null;
+    const blocked = waiting !== null && !(here!.line === waiting.location.line && here!.column === waiting.location.column);
+    const target = blocked ? this.statementOf(t) : s.stepTarget(t, this.statementOf(t), kind);
     const back = kind.startsWith('back');
     if (target < 0) {
       // Step Into past a goroutine's last statement goes on to the next statement of any
@@ -440,6 +474,8 @@ export class ReplayRuntime {
 
   /** Run to Cursor goes forward, Run Back to Cursor back, Go To anywhere (without breakpoints). */
   toward(toward: RunToward, a: TargetArguments): Promise<Stop> {
+    // (A session without statements, `sourceLevel: false`, goes to the position given beside it.)
+    if (toward === 'goto' && a.statement && (this.statements || a.position === undefined)) return Promise.resolve(this.ready().gotoStatement(a.statement));
     const target = this.targetOf(a, toward);
     this.ready();
     if (toward === 'goto') return Promise.resolve(this.goto({ record: target }));
@@ -449,6 +485,23 @@ export class ReplayRuntime {
     if (toward === 'runTo' && target <= this.current) throw new RuntimeRefusal(1072, 'Run to Cursor: that record is not after the current one; use Run Back to Cursor.');
     const where = target >= 0 ? `line ${this.timeline.lineOf(target)}` : 'the start';
     return this.runTo(target, toward === 'runBackTo' ? `Ran back to ${where}` : `Ran to ${where}`);
+  }
+
+  /** Go to a statement a goroutine ran (a variable history's row: just after the store), no breakpoint looked at. */
+  gotoStatement(target: StatementTarget): Stop {
+    const s = this.statements;
+    if (!s) throw new RuntimeRefusal(1074, 'The statements of the program are not known (machin has not replayed it against its instrumented copy): go to a position or a record.');
+    const t = this.timeline.threadIndex(String(target.thread));
+    const n = t < 0 ? 0 : s.eventsOf(t);
+    if (!Number.isInteger(target.event) || target.event < -1 || target.event >= n) {
+      throw new RuntimeRefusal(1070, t < 0 ? `No goroutine ${target.thread} in this recording.` : `Goroutine ${target.thread} ran statements 0..${n - 1}; there is no statement ${target.event}.`);
+    }
+    // Just after it: on the goroutine's next statement (its last one has none: at it).
+    const e = Math.max(0, target.after && target.event + 1 < n ? target.event + 1 : target.event);
+    const q = s.seqOf(t, e);
+    const loc = s.location(t, Math.max(0, target.event));
+    const where = `${basename(loc.file)}:${loc.line}:${loc.column} (${loc.function})`;
+    return this.jump(this.recordOfSeq(q), { reason: 'goto', thread: t, description: target.after ? `Went to just after ${where}` : `Went to ${where}` }, q);
   }
 
   /** The record a goto target on a 1-based document line is (-1: none). */

@@ -11,7 +11,7 @@ import type { Recording } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
 import type { OpenOptions } from '../replay-engine/open-options';
 import { EXCEPTION_FILTERS } from './breakpoints';
-import { EVENT, REQUEST, type SetKeyResponseBody, type TargetArguments, type ToolchainEventBody } from './contract';
+import { EVENT, REQUEST, type SetKeyResponseBody, type StatementTarget, type TargetArguments, type ToolchainEventBody } from './contract';
 import { dataBreakpointInfo } from './data-breakpoint-info';
 import { evaluateInThread } from './evaluate';
 import { exceptionInfo } from './exception-info';
@@ -413,7 +413,7 @@ export class FrozenRunSession extends TracedSession {
     if (rt && line !== undefined && typeof a.path === 'string' && toward !== 'goto' && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(a.path))) {
       return this.move(response, (r) => r.towardProgramLine(line, toward === 'runBackTo'));
     }
-    this.move(response, (rt) => rt.toward(toward, { record: a.record, position: a.position, line }));
+    this.move(response, (rt) => rt.toward(toward, { record: a.record, position: a.position, line, statement: toward === 'goto' ? statementTarget(a.statement) : undefined }));
   }
 
   /** stepBackOut's thread: its `threadId`, else the thread of the last stop (as an index). */
@@ -626,4 +626,12 @@ function sourceLevelWhy(rec: Recording): string {
   if (status.state === 'pending') return 'machin is still replaying the program';
   if (status.state === 'unavailable') return status.reason;
   return 'they are known';
+}
+
+/** A goto's `statement` as a client sent it: a goroutine id and an event index, else undefined. */
+function statementTarget(v: unknown): StatementTarget | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const o = v as Record<string, unknown>;
+  if ((typeof o.thread !== 'string' && typeof o.thread !== 'number') || typeof o.event !== 'number') return undefined;
+  return { thread: String(o.thread), event: o.event, after: o.after === true };
 }

@@ -121,7 +121,10 @@ export class VariableStore {
       const none = this.namesOf(t, frame).filter((n) => h.entries(n).length === 0);
       if (none.length) {
         const shown = none.slice(0, 8).join(', ') + (none.length > 8 ? `, and ${none.length - 8} more` : '');
-        out.push(this.plain('(no value)', `${shown}: machin --print gives no value for ${none.length === 1 ? 'it' : 'them'} (not a scalar, or never assigned)`, 'note'));
+        // The note names its variables (in parentheses: a note, not a variable); machin's --print
+        // probes scalars and strings only (parameters and select-bound names are copied by the
+        // instrumented replay).
+        out.push(this.plain(`(no value: ${shown})`, 'machin --print prints only scalars and strings (nothing for a slice, map, struct or channel), and none for a name not assigned yet', 'note'));
       }
     }
     if (out.length === 0) out.push(this.plain('(no values yet)', 'nothing assigned on this thread so far', 'note'));

@@ -9,7 +9,8 @@ import type { DebugSessions } from './debug-sessions';
 import { errorText, isCapsule, type RecordingStore } from './recordings';
 import type { ViewDeps } from './timeline-editor';
 import { isTrusted } from './trust';
-import { historyModel } from './view-models/history-model';
+import { keyFor } from '../replay-engine/model/statement-histories';
+import { firstShown, historyModel, historyVariables, type HistoryVariables } from './view-models/history-model';
 import { renderWebview, webviewOptions } from './webview-html';
 
 export const HISTORY_VIEW_TYPE = 'frozenRun.history';
@@ -18,7 +19,12 @@ export class HistoryPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private recordingUri: vscode.Uri | undefined;
   private recording: Recording | undefined;
+  private variables: HistoryVariables | undefined;
+  /** The rows of the history shown (source level): a row's goto names its statement. */
+  private shown: ReturnType<typeof historyModel> | undefined;
   private selected: string | undefined;
+  /** The function of the frame the selected name came from (the Variables view), to pick that function's variable. */
+  private selectedIn: string | null = null;
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -33,7 +39,7 @@ export class HistoryPanel implements vscode.Disposable {
     this.disposables.push(
       this.sessions.onDidMoveCursor((c) => {
         if (this.recordingUri && path.resolve(c.recording) === path.resolve(this.recordingUri.fsPath)) {
-          this.post({ type: 'cursor', position: c.position, thread: c.thread });
+          this.post({ type: 'cursor', position: c.position, thread: c.thread, seq: c.body.statementSeq });
         }
       }),
       this.store.onDidChange((uri) => {
@@ -43,11 +49,13 @@ export class HistoryPanel implements vscode.Disposable {
   }
 
   /** Shows the panel for a recording, with `variable` selected when given. */
-  async show(recording: vscode.Uri, variable?: string): Promise<void> {
+  async show(recording: vscode.Uri, variable?: string, inFunction: string | null = null): Promise<void> {
     const switching = this.recordingUri?.fsPath !== recording.fsPath;
     this.recordingUri = recording;
-    if (variable) this.selected = variable;
-    else if (switching) this.selected = undefined;
+    if (variable) {
+      this.selected = variable;
+      this.selectedIn = inFunction;
+    } else if (switching) this.selected = undefined;
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel(HISTORY_VIEW_TYPE, 'Variable History', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
         ...webviewOptions(this.extensionUri),
@@ -87,12 +95,14 @@ export class HistoryPanel implements vscode.Disposable {
       this.post({ type: 'error', message: this.noHistoriesReason(uri) });
       return;
     }
-    const names = [...histories.names].sort();
-    if (this.selected === undefined && names.length > 0) this.selected = names[0];
+    this.variables = historyVariables(this.recording, histories);
+    const names = this.variables.names;
+    if (this.selected !== undefined) this.selected = this.keyOf(this.selected, this.selectedIn);
+    if (this.selected === undefined) this.selected = firstShown(this.variables, histories);
     this.post({ type: 'names', version: PROTOCOL_VERSION, names, selected: this.selected });
     if (this.selected !== undefined) this.sendHistory(this.selected);
     const cursor = this.sessions.cursorFor(uri.fsPath);
-    this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1 });
+    this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1, seq: cursor?.body.statementSeq ?? null });
   }
 
   private noHistoriesReason(uri: vscode.Uri): string {
@@ -106,7 +116,8 @@ export class HistoryPanel implements vscode.Disposable {
   private sendHistory(name: string): void {
     const rec = this.recording;
     if (!rec?.histories) return;
-    this.post({ type: 'history', version: PROTOCOL_VERSION, data: packHistory(historyModel(rec, rec.histories, name)) });
+    this.shown = historyModel(rec, rec.histories, name, this.variables);
+    this.post({ type: 'history', version: PROTOCOL_VERSION, data: packHistory(this.shown) });
   }
 
   private async onMessage(m: HistoryToHost): Promise<void> {
@@ -121,15 +132,31 @@ export class HistoryPanel implements vscode.Disposable {
         return;
       case 'pickVariable':
         if (typeof m.name !== 'string') return;
-        this.selected = m.name.trim();
+        this.selected = this.keyOf(m.name.trim());
         this.sendHistory(this.selected);
         return;
-      case 'goto':
-        if (this.recordingUri && Number.isInteger(m.position)) {
-          await vscode.commands.executeCommand('frozenRun.gotoPosition', this.recordingUri, m.position);
-        }
+      case 'goto': {
+        if (!this.recordingUri || !Number.isInteger(m.position)) return;
+        // At source level just after the statement that stored the value, so it is in.
+        const statement = this.statementOfRow(m.row);
+        await vscode.commands.executeCommand('frozenRun.gotoPosition', this.recordingUri, m.position, undefined, statement);
         return;
+      }
     }
+  }
+
+  /** A name the user typed or a Variables view row named (`base`), as a key of the picker (`collector.base`). */
+  private keyOf(name: string, fn: string | null = null): string {
+    const vars = this.variables;
+    if (!vars?.byKey || vars.byKey.has(name)) return name;
+    return keyFor([...vars.byKey.values()], name, fn) ?? name;
+  }
+
+  private statementOfRow(row: unknown): { thread: string; event: number; after: true } | undefined {
+    const model = this.shown;
+    if (!model?.stores || typeof row !== 'number' || !Number.isInteger(row) || row < 0 || row >= model.values.length) return undefined;
+    const thread = model.threads[model.thread[row]]?.id;
+    return thread === undefined ? undefined : { thread, event: model.stores.event[row], after: true };
   }
 
   dispose(): void {

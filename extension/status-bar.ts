@@ -3,6 +3,7 @@
 // after every step. Updated from the adapter's frozenRun/cursor events; clicking it reveals the
 // timeline.
 import * as vscode from 'vscode';
+import { ioPlace } from '../replay-engine/model/step-words';
 
 export interface CursorFacts {
   /** Steps completed. */
@@ -15,6 +16,8 @@ export interface CursorFacts {
   /** 'op' (trace) or 'effect' (capsule). */
   unit?: unknown;
   atStart?: boolean;
+  /** No record has happened yet, but (source level) statements have: those before the first op. */
+  beforeFirst?: boolean;
 }
 
 /** The item's text without its icon: what the cursor is on, in the frame's words. */
@@ -22,8 +25,9 @@ export function cursorText(f: CursorFacts): string {
   const unit = f.unit === 'effect' ? 'effect' : 'op';
   const thread = f.thread ? ` · ${f.thread}` : '';
   if (f.atStart) return `start · 0/${f.total} ${unit}s done`;
+  if (f.beforeFirst) return `before ${unit} 0/${f.total}${thread}`;
   if (typeof f.step === 'number' && f.step >= 0) return `${unit} ${f.step}/${f.total}${thread}`;
-  if (typeof f.step === 'number') return `I/O before ${unit} ${f.position}/${f.total}${thread}`;
+  if (typeof f.step === 'number') return `I/O ${ioPlace(f.position, f.total, unit)}${thread}`;
   return `${f.position}/${f.total} ${unit}s done${thread}`;
 }
 

@@ -108,7 +108,7 @@ class TimelinePanel {
     if (!this.ready) return;
     this.post({ type: 'model', version: PROTOCOL_VERSION, data: packModel(timelineModel(recording)) });
     const cursor = this.sessions.cursorFor(this.uri.fsPath);
-    this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1, record: cursor?.record });
+    this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1, record: cursor?.record, atStart: cursor?.body.atStart });
     const div = this.divergences.get(this.uri.fsPath);
     if (div) this.post({ type: 'divergence', record: div.record, message: div.message });
   }
@@ -216,7 +216,7 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
     const { sessions, store } = ctx;
     this.disposables.push(
       sessions.onDidMoveCursor((c) => {
-        for (const p of this.panelsFor(c.recording)) p.post({ type: 'cursor', position: c.position, thread: c.thread, record: c.record });
+        for (const p of this.panelsFor(c.recording)) p.post({ type: 'cursor', position: c.position, thread: c.thread, record: c.record, atStart: c.body.atStart });
       }),
       sessions.onDidEndSession(({ recording }) => {
         for (const p of this.panelsFor(recording)) {

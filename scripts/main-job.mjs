@@ -9,7 +9,7 @@
 //                                     screenshot (default test-results/main-job.png), stop
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installCodeServer, installExtension, startCodeServer } from './code-server.mjs';
 
@@ -65,9 +65,17 @@ if (!existsSync(settings)) {
 step('install the extension into code-server');
 installExtension(vsix, extensionsDir);
 
+// machin is no package: built from ../shared/toolchains/machin into .tools/machin (README,
+// "Getting machin"); when it is there the server's PATH has it, so Replay to Panic replays.
+const machinDir = join(root, '.tools', 'machin');
+const hasMachin = existsSync(join(machinDir, 'machin'));
+if (hasMachin) console.log(`machin: ${join(machinDir, 'machin')} (first on the server's PATH)`);
+else console.log('machin: not built (.tools/machin/machin): the timeline works without it, but no panic, values or statements. To build it: bash ../shared/toolchains/machin/build.sh .tools/machin (needs Go).');
+const env = hasMachin ? { PATH: `${machinDir}${delimiter}${process.env.PATH ?? ''}` } : {};
+
 const port = Number(value('--port') ?? process.env.PORT ?? (screenshot ? 0 : 8080)) || undefined;
 step('serve examples/');
-const server = await startCodeServer({ folder: examples, userDataDir, extensionsDir, port, trust: !flag('--restricted') });
+const server = await startCodeServer({ folder: examples, userDataDir, extensionsDir, port, trust: !flag('--restricted'), env });
 const url = `http://127.0.0.1:${server.port}/?folder=${encodeURIComponent(examples)}`;
 
 if (screenshot) {
@@ -83,6 +91,11 @@ if (screenshot) {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'crash.mflrr' }).first().waitFor();
     await page.keyboard.press('Enter');
     await page.locator('iframe.webview.ready').first().waitFor({ timeout: 60_000 });
+    // With machin the header shows the panic machin replayed (a moment after the timeline draws).
+    if (hasMachin) {
+      const timeline = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+      await timeline.getByText('index out of range').first().waitFor({ timeout: 90_000 }).catch(() => console.log('machin gave no panic in time: see the Frozen Run output'));
+    }
     await page.waitForTimeout(2000);
     mkdirSync(dirname(file), { recursive: true });
     await page.screenshot({ path: file });

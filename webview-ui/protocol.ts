@@ -115,8 +115,12 @@ export interface ProgramMsg {
 }
 
 export interface VerdictMsg {
-  /** FAITHFUL or DIVERGED. */
+  /** FAITHFUL or DIVERGED (machin's verify); for a replay that panicked, what is known instead. */
   verdict: string;
+  /** Whose word it is: `verify` (machin replay --verify, the default) or `replay` (no verdict: the replay panicked). */
+  label?: string;
+  /** How it reads (default: from `verdict`). */
+  tone?: 'faithful' | 'diverged';
   /** The numbers: `4/4 ops replayed, no I/O underrun, boundary faithful`. */
   detail: string;
 }
@@ -146,6 +150,27 @@ export interface HistoryModel {
   values: string[];
   /** 1 where machin printed the value in this replay but may not in another (shown marked "this replay only"). */
   thisReplayOnly: Uint8Array;
+  /** Source level: the statement that stored each value (absent at record level: rows are ops). */
+  stores?: HistoryStores;
+}
+
+/** The statements of a source-level history's rows (replay-engine/model/statement-histories.ts). */
+export interface HistoryStores {
+  /** The function whose variable it is ('' for a global). */
+  function: string;
+  /** The program's file name (`reorder.mfl`). */
+  file: string;
+  /** Each value's place in the run's one order of statements (the chart's x; rows ascend). */
+  seq: Uint32Array;
+  /** The goroutine's event after which it was stored (a goto goes just after it). */
+  event: Int32Array;
+  /** The storing statement, 1-based. */
+  line: Uint32Array;
+  column: Uint32Array;
+  /** Frames below the storing one (recursion). */
+  depth: Uint32Array;
+  /** Statements the whole run executed (the chart's end). */
+  statementCount: number;
 }
 
 /** Toolbar buttons of the timeline: the host runs the matching `frozen-run.<id>` command. */
@@ -181,7 +206,8 @@ export type HostToTimeline =
   /** The recording's model (answer to `ready`, or again after the file changed on disk). */
   | { type: 'model'; version: number; data: Uint8Array }
   /** The debug session's cursor; position null when no session runs (the marker is hidden). */
-  | { type: 'cursor'; position: number | null; thread: number; record?: number }
+  /** `record` -1: no record has happened; `atStart`: nor any statement (the status bar's `start`, else `before op 0`). */
+  | { type: 'cursor'; position: number | null; thread: number; record?: number; atStart?: boolean }
   /** Answer to `requestDetails`. */
   | { type: 'recordDetails'; record: number; view: RecordViewMsg }
   /** Where Replay Against Build diverged (record index; for a capsule effect n is record n, 0-based); null clears. */
@@ -214,7 +240,8 @@ export type HostToHistory =
   | { type: 'names'; version: number; names: string[]; selected?: string }
   /** Every value of one variable (packed HistoryModel). Zero rows when it never took a value. */
   | { type: 'history'; version: number; data: Uint8Array }
-  | { type: 'cursor'; position: number | null; thread: number }
+  /** `seq`: at source level, the cursor in the order of statements (CursorEventBody.statementSeq). */
+  | { type: 'cursor'; position: number | null; thread: number; seq?: number | null }
   | { type: 'error'; message: string };
 
 // History webview → host
@@ -222,8 +249,11 @@ export type HistoryToHost =
   | { type: 'ready'; version: number }
   /** The user picked or typed a variable name. */
   | { type: 'pickVariable'; name: string }
-  /** A row was clicked: move the debug session to the position where that value was set. */
-  | { type: 'goto'; position: number };
+  /**
+   * A row was clicked: move the debug session to the position where that value was set; at source
+   * level (`row`) just after the statement that stored it.
+   */
+  | { type: 'goto'; position: number; row?: number };
 
 // ---------------------------------------------------------------------------------------------
 // Packing. `moreTypes` keeps typed arrays typed; `useRecords: false` keeps the unpacker free of

@@ -123,7 +123,8 @@ function groupItem(folder: SpoolFolder, g: SpoolGroup, shown: number): vscode.Tr
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${g.count} capsule${g.count === 1 ? '' : 's'}**: status ${s.status ?? '?'}, \`${s.route}\`\n\n`);
   if (s.panic) md.appendMarkdown(`panic: \`${s.panic}\`\n\n`);
-  md.appendMarkdown(`first failing effect: ${s.faultKind === undefined ? 'unknown (version 2 capsules are sealed)' : s.faultKind === null ? 'none' : `\`${s.faultKind}\``}\n\n`);
+  md.appendMarkdown(`first failing effect: ${s.faultKind === undefined ? 'unknown (version 2 capsules are sealed)' : s.faultKind === null ? 'none' : `\`${s.faultKind}\`${s.faultKey ? ` \`${s.faultKey}\`` : ''}`}\n\n`);
+  md.appendMarkdown('Path segments and key parts that are numbers, UUIDs or long hex ids read `{id}`: each capsule keeps its own route.\n\n');
   if (g.first !== null && g.last !== null) md.appendMarkdown(`first ${isoFromNanos(g.first)}  \nlast ${isoFromNanos(g.last)}`);
   item.tooltip = md;
   return item;

@@ -2,7 +2,7 @@
 // opened recording to a session stopped where the user asked.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { REQUEST, type TargetArguments } from '../../debug-adapter/contract';
+import { REQUEST, type StatementTarget, type TargetArguments } from '../../debug-adapter/contract';
 import type { Ctx } from '../ctx';
 import { launchFor } from '../debug-configuration';
 import { showTimelineBesideSource } from '../layout';
@@ -23,8 +23,11 @@ export class ReplayCommands {
   }
 
   /** The timeline's click (internal: not in the palette). */
-  gotoPosition(uri: unknown, position: unknown, record: unknown): Promise<boolean> {
-    return this.goto(uri, { position: num(position), record: num(record) });
+  gotoPosition(uri: unknown, position: unknown, record: unknown, statement?: unknown): Promise<boolean> {
+    const target: GotoTarget = { position: num(position), record: num(record) };
+    // A variable history's row at source level: the statement that stored the value.
+    if (statement && typeof statement === 'object') target.statement = statement as StatementTarget;
+    return this.goto(uri, target);
   }
 
   /** Starts a session on the recording that runs to the panic (a fresh one if one was running). */

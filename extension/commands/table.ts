@@ -19,7 +19,7 @@ type Handler = (...args: unknown[]) => unknown;
 const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.replayToPanic': (ctx) => (arg?: unknown) => new ReplayCommands(ctx).replayToPanic(arg),
   'frozenRun.replayToHere': (ctx) => (uri?: unknown, line?: unknown) => new ReplayCommands(ctx).replayToHere(uri, line),
-  'frozenRun.gotoPosition': (ctx) => (uri: unknown, position: unknown, record: unknown) => new ReplayCommands(ctx).gotoPosition(uri, position, record),
+  'frozenRun.gotoPosition': (ctx) => (uri: unknown, position: unknown, record: unknown, statement?: unknown) => new ReplayCommands(ctx).gotoPosition(uri, position, record, statement),
   'frozenRun.openVariableHistory': (ctx) => (arg?: unknown) => openVariableHistory(ctx, arg),
   'frozenRun.replayAgainstBuild': (ctx) => (arg?: unknown) => replayAgainstBuild(ctx, arg),
   'frozenRun.saveAsRegressionTest': (ctx) => (arg?: unknown) => saveAsRegressionTest(ctx, arg),

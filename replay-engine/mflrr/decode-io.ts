@@ -13,6 +13,11 @@ const MAX_SELECT_CASE = 255;
 export interface IoContext {
   /** The same goroutine's previous record is an `S` (a `select` logs its case right after its turn). */
   followsOwnStep: boolean;
+  /**
+   * At source level, what did that op: the `select` at this place (then the value is its case), or
+   * `false`, a statement that is no select (then it is no case). Undefined: not known (a guess).
+   */
+  select?: { place: string } | false;
 }
 
 export function decodeIo(bytes: Uint8Array, ctx: IoContext): DecodedValue {
@@ -31,10 +36,16 @@ export function decodeIo(bytes: Uint8Array, ctx: IoContext): DecodedValue {
   return { text: hex, type: 'hex', children: base };
 }
 
+/** Whether a decimal may be a select's case: after the goroutine's own op, small, and not known to follow another statement. */
+function maybeCase(n: number, ctx: IoContext): boolean {
+  return ctx.followsOwnStep && ctx.select !== false && n >= 0 && n <= MAX_SELECT_CASE;
+}
+
 function decimal(text: string, ctx: IoContext): DecodedValue {
   const n = Number(text);
-  if (ctx.followsOwnStep && n >= 0 && n <= MAX_SELECT_CASE) {
-    return { text: `${text} (select case ${text}?)`, type: 'select' };
+  if (maybeCase(n, ctx)) {
+    // Known to follow a select (source level): its case, without a question mark.
+    return { text: ctx.select ? `${text} (select case ${text}, ${ctx.select.place})` : `${text} (select case ${text}?)`, type: 'select' };
   }
   const time = clockReading(text);
   if (time) return { text: `${text} (${time.iso}, if ${time.unit})`, type: 'time' };
@@ -44,11 +55,9 @@ function decimal(text: string, ctx: IoContext): DecodedValue {
 function interpretations(text: string, ctx: IoContext): Array<{ name: string; value: DecodedValue }> {
   const out: Array<{ name: string; value: DecodedValue }> = [];
   const n = Number(text);
-  if (ctx.followsOwnStep && n >= 0 && n <= MAX_SELECT_CASE) {
-    out.push({
-      name: 'select case',
-      value: { text: `${text}: if this goroutine's last op was a \`select\`, it took case ${text} (0-based)`, type: 'select' },
-    });
+  if (maybeCase(n, ctx)) {
+    const said = ctx.select ? `the \`select\` at ${ctx.select.place} took case ${text} (0-based)` : `${text}: if this goroutine's last op was a \`select\`, it took case ${text} (0-based)`;
+    out.push({ name: 'select case', value: { text: said, type: 'select' } });
   }
   const time = clockReading(text);
   if (time) {

@@ -2,7 +2,8 @@
 // adds when it is available (panic, verify verdict, value histories, goroutine labels: set by the
 // machin bridge, replay-engine/machin/enrich.ts). Trace-only, those stay null.
 import type { EngineWarning } from '../model/errors';
-import type { PanicInfo, TraceRecording, RecordView, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
+import { basename } from 'node:path';
+import { readyStatements, type PanicInfo, type TraceRecording, type RecordView, type SourceLocation, type ValueHistories, type VerifyVerdict } from '../model/recording';
 import type { SourceLevelStatus, SourceStatements } from '../model/source-level';
 import type { Timeline } from '../model/timeline';
 import { decodeIo } from './decode-io';
@@ -95,7 +96,9 @@ export class MflrrRecording implements TraceRecording {
         },
       };
     }
-    const value = decodeIo(tl.payload(r), { followsOwnStep: this.previousOfThreadIsStep(r, t) });
+    const previous = this.previousOfThread(r, t);
+    const followsOwnStep = previous >= 0 && tl.stepOf(previous) >= 0;
+    const value = decodeIo(tl.payload(r), { followsOwnStep, select: followsOwnStep ? this.selectOf(tl.stepOf(previous)) : undefined });
     return { ...base, summary: `I ${g.id} → ${value.text}`, value };
   }
 
@@ -107,11 +110,21 @@ export class MflrrRecording implements TraceRecording {
     return this.locateThread?.(thread);
   }
 
-  private previousOfThreadIsStep(r: number, t: number): boolean {
+  /** The goroutine's previous record (-1: none within LOOKBACK). */
+  private previousOfThread(r: number, t: number): number {
     const tl = this.timeline;
     const stop = Math.max(0, r - LOOKBACK);
-    for (let q = r - 1; q >= stop; q--) if (tl.thread[q] === t) return tl.stepOf(q) >= 0;
-    return false;
+    for (let q = r - 1; q >= stop; q--) if (tl.thread[q] === t) return q;
+    return -1;
+  }
+
+  /** At source level, whether step k was a `select` (where), or known not to be one; undefined when not known. */
+  private selectOf(k: number): { place: string } | false | undefined {
+    const s = readyStatements(this);
+    const by = s?.performerOfStep(k);
+    if (!s || !by) return undefined;
+    const loc = s.location(by.thread, by.event);
+    return loc.op === 'select' ? { place: `${basename(loc.file)}:${loc.line}:${loc.column}` } : false;
   }
 }
 

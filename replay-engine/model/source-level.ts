@@ -30,6 +30,8 @@ export interface StatementLocation {
   kind: StatementKind;
   /** The function it is in (`worker`, `main.func1` for a function literal). */
   function: string;
+  /** The schedule op it waits its turn for, when it does one (a `select`: the case it took is an I/O record after its op). */
+  op?: 'receive' | 'send' | 'select' | 'print';
 }
 
 /**
@@ -102,6 +104,13 @@ export interface SourceStatements {
   /** Thread t's last event (-1: none): for the thread that panicked, the statement that panicked. */
   lastEvent(thread: number): number;
   /**
+   * Where thread t waits once past its last event, when the run ends with it waiting: it did no
+   * op after that event (the trace has none), and that statement, or the next one in its block,
+   * does an op (`<-done` after `go worker(...)`), which never completed. Null when it finished,
+   * went on to an op, or the next statement is not known to do one.
+   */
+  blockedIn(thread: number): { location: StatementLocation; op: 'receive' | 'send' | 'select' | 'print' } | null;
+  /**
    * The statement that stored a value machin printed after event i: i itself, or, when i ends a
    * call (a return, the end of a body), the caller's statement that made the call, as far up as
    * calls end (`d := depth(3)` stores what depth's innermost `return 0` was the last probe before).
@@ -115,6 +124,13 @@ export interface SourceStatements {
   sameFrame(thread: number, name: string, stored: number, at: number): boolean;
   /** The variables a function sees: its own, a function literal's enclosing ones, then the globals; null when not known. */
   localsOf(fn: string): readonly string[] | null;
+  /**
+   * Whose variable `name` is that event `stored` of the thread stored (as storedBy says; -1: before
+   * the thread's first statement): the function that binds it (a function literal's store to a
+   * captured name: the enclosing function that binds it), '' for a global, null when not known.
+   * Two functions' variables of one name are two variables (`collector.base`, `place.base`).
+   */
+  ownerOf(thread: number, name: string, stored: number): string | null;
 }
 
 /** Which variables each function binds: the program's, read from its source. */

@@ -92,16 +92,21 @@ test('the variable history lists every value and moves the session on click', { 
     // races the view's first render.
     await history.getByText(/took \d+ values? on/).first().waitFor({ timeout: 30_000 });
     // Type a name: crash.mfl sets idx := 0, then idx + a (5), then idx + b (7), as machin probed.
+    // With machin the program's statements are known, so `idx` is main's (`main.idx`), each row
+    // the statement that stored it (issue 29).
     await history.locator('#variable-name input').fill('idx');
     await history.locator('#variable-name input').press('Enter');
-    await history.getByText('idx took 3 values', { exact: false }).first().waitFor({ timeout: 30_000 });
+    await history.getByText('main.idx took 3 values', { exact: false }).first().waitFor({ timeout: 60_000 });
     const rows = history.locator('.table-rows [role="row"]');
     assert.deepEqual((await history.locator('.table-rows .cell.value').allTextContents()).map((v) => v.trim()), ['0', '5', '12']);
-    assert.deepEqual((await history.locator('.table-rows .cell.op').allTextContents()).map((v) => v.trim()), ['0', '3', '4']);
+    assert.deepEqual((await history.locator('.table-rows .cell.statement').allTextContents()).map((v) => v.trim()), ['crash.mfl:7:5', 'crash.mfl:9:5', 'crash.mfl:11:5']);
     await vs.shot('history');
-    // Clicking a value moves the session to the op where it was set.
+    // Clicking a value moves the session just after the statement that stored it: main stands on
+    // `b := <-ch` (line 10) with idx = 5, after op 2 (main's first receive), as the status bar says.
     await rows.nth(1).click();
     await status.getByText('op 2/4').waitFor({ timeout: 30_000 });
+    await page.locator('.debug-call-stack .monaco-list-row', { hasText: /main\s*crash\.mfl\s*10:5/ }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.debug-variables .monaco-list-row', { hasText: /^\s*idx\s*=\s*5\s*$/ }).first().waitFor({ timeout: 30_000 });
     await vs.shot('history-row-clicked');
   });
 });

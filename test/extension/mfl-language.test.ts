@@ -30,6 +30,10 @@ test('the mfl language has an icon for light and dark themes, shipped in the pac
   }
 });
 
+test('.mfl files wrap by default: a one-line function\'s statement at column 55 and its inline values stay on screen (issue 29; test/e2e/source-on-screen.e2e.ts)', () => {
+  assert.equal(contributes.configurationDefaults['[mfl]']['editor.wordWrap'], 'on');
+});
+
 test('breakpoints can be set in .mfl files', () => {
   assert.ok(contributes.breakpoints.some((b: { language: string }) => b.language === 'mfl'));
 });

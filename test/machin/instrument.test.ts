@@ -95,6 +95,32 @@ describe('statement model', () => {
     assert.ok(text.includes('fr_stmt0 := 1  '), 'the program\'s own variable is left as it was');
   });
 
+  it('copies the names a select case binds where its body starts, as parameters are (machin --print probes neither)', () => {
+    const src = 'func main() {\n    select {\n    case r := <-a: println(r)\n    case v, ok := <-b: println(v)\n    case _, ok2 := <-c: println(ok2)\n    case out <- 1: println(1)\n    }\n}\n';
+    const { table, text } = instrumentSource(src, 'p.mfl');
+    const lines = text.split('\n');
+    assert.match(lines[2], /^    case r := <-a: fr_arg_r := r; fr_stmt0 = \d+; println\(r\)$/);
+    assert.match(lines[3], /^    case v, ok := <-b: fr_arg_v := v; fr_arg_ok := ok; fr_stmt0 = \d+; println\(v\)$/);
+    assert.match(lines[4], /^    case _, ok2 := <-c: fr_arg_ok2 := ok2; fr_stmt0 = \d+; println\(ok2\)$/);
+    assert.match(lines[5], /^    case out <- 1: fr_stmt0 = \d+; println\(1\)$/);
+    for (const n of ['r', 'v', 'ok', 'ok2']) assert.ok(table.paramProbes.some((p) => p.probe === `fr_arg_${n}` && p.param === n), n);
+    assert.equal(lines.length, src.split('\n').length);
+  });
+
+  it('says which op a statement waits for and which statement follows it in its block', () => {
+    const src = 'func main() {\n    go w(ch)\n    x := <-ch\n    ch <- x + 1\n    println(str(<-done))\n    select { case v := <-a: println(v) }\n    if x > 0 { y := 1 }\n    z := 2\n}\n';
+    const { table } = instrumentSource(src, 'p.mfl');
+    const st = table.rows.filter((r) => r.kind === 'statement');
+    const at = (line: number, column = 5) => st.find((r) => r.line === line && r.column === column)!;
+    assert.deepEqual([2, 3, 4, 5, 6, 7, 8].map((l) => at(l).op ?? null), [null, 'receive', 'send', 'receive', 'select', null, null]);
+    // In main's body each statement is followed by the next line's; the last by none.
+    assert.deepEqual([2, 3, 4, 5, 6, 7].map((l) => at(l).next), [3, 4, 5, 6, 7, 8].map((l) => at(l).id));
+    assert.equal(at(8).next, undefined);
+    // A case body's print; the if body's statement has no follower in its block.
+    assert.equal(st.find((r) => r.line === 6 && r.column > 5)!.op, 'print');
+    assert.equal(st.find((r) => r.line === 7 && r.column > 5)!.next, undefined);
+  });
+
   it('keeps every line of the program on its line in the copy', () => {
     const src = readFileSync(path.join(__dirname, '../../../shared/fixtures/machin/pipeline/pipeline.mfl'), 'utf8');
     const { text } = instrumentSource(src, 'pipeline.mfl');

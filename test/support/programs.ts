@@ -125,3 +125,71 @@ func main() {
     println(str(r))
 }
 `;
+
+// REORDER (issue 29): a reorder buffer of 4 slots. The producer sends sequence numbers 1, 0, 2, 3,
+// 8; the collector places each (place, then slot: two helpers that also name a parameter `base`)
+// and slides its window, storing its own `base` 5 times (13:5, then 19:13 four times); seq 8 is
+// 4 past the window and `buf[i] = v` (2:55, one line, in place called from 16:9) panics with
+// index out of range [4]. main is blocked in `println(str(<-done))` (29:5).
+export const REORDER = `func slot(base, seq) { return seq - base }
+func place(buf, base, seq, v) { i := slot(base, seq)  buf[i] = v }
+func producer(out) {
+    order := []int{1, 0, 2, 3, 8}
+    k := 0
+    for k < 5 {
+        out <- order[k]
+        k = k + 1
+    }
+}
+func collector(in, done) {
+    buf := []int{-1, -1, -1, -1}
+    base := 0
+    for true {
+        seq := <-in
+        place(buf, base, seq, seq * 10)
+        for buf[0] >= 0 {
+            buf[0] = buf[1]  buf[1] = buf[2]  buf[2] = buf[3]  buf[3] = -1
+            base = base + 1
+        }
+    }
+    done <- base
+}
+func main() {
+    ch := make(chan int)
+    done := make(chan int)
+    go producer(ch)
+    go collector(ch, done)
+    println(str(<-done))
+}
+`;
+
+// BALANCER (issue 29): a worker sends four results (57..60), then starts the weigher, which sends
+// weights 3, 2, 0 (so the run is the same in every recording); the
+// balancer takes them in a select (`r`, `nw` bound by its cases) into `total` (6:5, then 10:30)
+// and `w` (7:5, then 11:31), and reports total / w through report and share (helpers that also
+// name parameters `total` and `w`); the weight 0 makes share (1:31) divide by zero. main is
+// blocked in `<-done` (22:5), the line after `go worker(1, results, start)`.
+export const BALANCER = `func share(total, w) { return total / w }
+func report(total, w) { println(str(share(total, w))) }
+func worker(id, results, start) { k := 0  for k < 4 { results <- id * 16 + 57 + k  k = k + 1 }  start <- 1 }
+func weigher(start, weights) { <-start  weights <- 3  weights <- 2  weights <- 0 }
+func balancer(results, weights, done) {
+    total := 0
+    w := 1
+    for true {
+        select {
+        case r := <-results: total = total + r
+        case nw := <-weights: w = nw
+        }
+        report(total, w)
+    }
+    done <- total
+}
+func main() {
+    results := make(chan int)  weights := make(chan int)  done := make(chan int)  start := make(chan int)
+    go weigher(start, weights)
+    go balancer(results, weights, done)
+    go worker(1, results, start)
+    <-done
+}
+`;

@@ -57,8 +57,10 @@ describe('frozen-run spool', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stdout.includes(key));
     assert.match(r.stdout, new RegExp(`: ${specs.length + 1} capsules in 6 groups, 1 unreadable`));
-    assert.match(r.stdout, /^ +6 {2}500 POST \/pay · first fault wire\.http@1$/m);
-    assert.match(r.stdout, /^ +4 {2}504 GET \/orders\/9\?page=&sort= · panic "index out of range \[<n>\] with length <n>" · no failing effect$/m);
+    // The first fault with its key, templated (issue 29): ids and numbers as {id}.
+    assert.match(r.stdout, /^ +6 {2}500 POST \/pay · first fault wire\.http@1 POST https:\/\/bank\.example\/charge$/m);
+    assert.match(r.stdout, /^ +2 {2}500 POST \/pay · first fault redis@1 \{id\}:GET \{id\}:pay:\{id\}$/m);
+    assert.match(r.stdout, /^ +4 {2}504 GET \/orders\/\{id\}\?page=&sort= · panic "index out of range \[<n>\] with length <n>" · no failing effect$/m);
     assert.match(r.stdout, /… and 3 more/);
     assert.match(r.stdout, new RegExp(`${foreign}: capsule: wrong key or damaged`));
     assert.ok(!r.stdout.includes('.tmp'));

@@ -14,6 +14,7 @@ import { openCapsuleFile } from '../../replay-engine/tcap/read-capsule';
 import type { SpoolCapsule } from '../../replay-engine/tcap/spool/capsule-summary';
 import { folderKeyResolver } from '../../replay-engine/tcap/spool/folder-keys';
 import { groupSpool } from '../../replay-engine/tcap/spool/spool-groups';
+import { describeSignature } from '../../replay-engine/tcap/spool/signature';
 import { readSpool, readSpoolCapsule } from '../../replay-engine/tcap/spool/spool-index';
 import { fixtureCapsules } from './support/fixtures';
 import { buildBody, FIXTURE_KEY, randomKeyHex, seal } from './support/seal';
@@ -56,7 +57,7 @@ describe('spool index', () => {
     }
     // One capsule in full: what a user reads in the list.
     const cart = groups.find((g) => g.signature.faultKind === 'postgres@1')!;
-    assert.deepEqual(cart.signature, { status: 504, panic: 'nil map write in session <id>', route: 'GET /cart?id=', faultKind: 'postgres@1' });
+    assert.deepEqual(cart.signature, { status: 504, panic: 'nil map write in session <id>', route: 'GET /cart?id=', faultKind: 'postgres@1', faultKey: 'Q select * from carts where id = ${id}⏎I#' });
     const newest = cart.capsules[0];
     const spec = specs.find((s) => s.name === newest.name)!;
     const n = specs.indexOf(spec);
@@ -68,10 +69,34 @@ describe('spool index', () => {
     assert.equal(newest.target, `/cart?id=${n * 31}`);
     assert.equal(newest.peer, `10.0.${n % 250}.${(n * 3) % 250}:${40000 + (n % 20000)}`);
     assert.equal(newest.effectCount, 4, "clock, redis, the fault, a later EOF");
-    assert.deepEqual(newest.firstFault, { seq: 2, kind: 'postgres@1', message: `pq: deadlock detected (pid ${3 + ((n * 7919) % 997)})` });
-    const panicOnly = groups.find((g) => g.signature.route === 'POST /orders/9')!;
+    assert.deepEqual(newest.firstFault, { seq: 2, kind: 'postgres@1', key: 'Q select * from carts where id = $1\nI#\n', message: `pq: deadlock detected (pid ${3 + ((n * 7919) % 997)})` });
+    const panicOnly = groups.find((g) => g.signature.route === 'POST /orders/{id}')!;
     assert.equal(panicOnly.signature.faultKind, null, 'a panic with no failing effect');
     assert.equal(panicOnly.capsules[0].firstFault, null);
+  });
+
+  it('one failure on many ids is one group: numbers, UUIDs and long hex ids in the path and in the first fault\'s key are {id}; each row keeps its raw route', async () => {
+    const dir = freshDir();
+    const ids = ['137', '174', '9051', '3f2a9c1e-77b0-4c1d-9a4e-0c5d2b6e8f10', 'a3f9c2e18b7d', '2', '88'];
+    ids.forEach((id, n) => {
+      const wall = 1_764_800_000_000_000_000n + BigInt(n) * 1_000_000_007n;
+      const body = buildBody({
+        wall, core: n % 4, status: 500, flags: 0, request: `POST /checkout/${id}/pay HTTP/1.1\r\nHost: shop.example\r\n\r\n`, panic: '', peer: '10.0.0.1:4000',
+        effects: [{ kind: 'redis@1', key: `3:GET ${`cart:${id}`.length}:cart:${id}\n`, outcome: 1, ident: 2, data: `redis: timeout on cart ${id}` }],
+      });
+      writeFileSync(join(dir, spoolName(wall, n % 4, n)), seal(body, FIXTURE_KEY));
+    });
+    // A different route stays apart: a word is no id, and neither is a short hex-looking word.
+    const other = buildBody({ wall: 1_764_900_000_000_000_000n, core: 0, status: 500, flags: 0, request: 'POST /checkout/cafe/pay HTTP/1.1\r\n\r\n', panic: '', peer: '', effects: [{ kind: 'redis@1', key: '3:GET 9:cart:cafe\n', outcome: 1, ident: 2, data: 'x' }] });
+    writeFileSync(join(dir, spoolName(1_764_900_000_000_000_000n, 0, 99)), seal(other, FIXTURE_KEY));
+    const index = await groupSpool(readSpool(dir, { keyHex: FIXTURE_KEY, env: {} }));
+    const groups = index.groups();
+    assert.deepEqual(groups.map((g) => [g.count, g.signature.route, g.signature.faultKey]), [
+      [7, 'POST /checkout/{id}/pay', '{id}:GET {id}:cart:{id}'],
+      [1, 'POST /checkout/cafe/pay', '{id}:GET {id}:cart:cafe'],
+    ]);
+    assert.deepEqual(groups[0].capsules.map((c) => c.target).sort(), ids.map((id) => `/checkout/${id}/pay`).sort());
+    assert.match(describeSignature(groups[0].signature), /^500 POST \/checkout\/\{id\}\/pay · first fault redis@1 \{id\}:GET \{id\}:cart:\{id\}$/);
   });
 
   it('damaged, cut, foreign and wrong-key capsules are listed with their reason; the rest are grouped; a .tmp is not read', async () => {
@@ -148,7 +173,9 @@ describe('spool index', () => {
     }
     const [g] = index.groups();
     assert.equal(g.count, 1);
-    assert.deepEqual(g.signature, { status: 504, panic: 'index out of range [<n>] with length <n>', route: 'GET /orders/12?page=', faultKind: undefined });
+    // The route is templated (the raw target stays in the row): /orders/12 is /orders/{id}.
+    assert.deepEqual(g.signature, { status: 504, panic: 'index out of range [<n>] with length <n>', route: 'GET /orders/{id}?page=', faultKind: undefined });
+    assert.equal(g.capsules[0].target, '/orders/12?page=3');
     assert.equal(g.capsules[0].envelope, 2);
     assert.equal(g.capsules[0].wall, 1_764_700_000_000_000_000n, 'the time from the file name');
     assert.equal(g.capsules[0].core, 7);

@@ -9,6 +9,13 @@ import { launch, openView, REPO } from './harness/browser';
 import { hostileRecording, machinFixture, XSS_IMG } from './harness/fixtures';
 import { fixtureHistories, historiesFromProbes, historyHost } from './harness/history-from-recording';
 import { postToView } from './harness/host-stand-in';
+import { openRecording } from '../../replay-engine/open';
+import type { Recording } from '../../replay-engine/model/recording';
+import { historyModel, historyVariables } from '../../extension/view-models/history-model';
+import { packHistory, PROTOCOL_VERSION } from '../../webview-ui/protocol';
+import { machinPath, recordProgram } from '../support/machin';
+import { REORDER } from '../support/programs';
+import { tempDir } from '../machin/support';
 
 const SHOTS = join(REPO, 'test-results');
 let browser: Browser;
@@ -43,10 +50,11 @@ describe('variable history panel', () => {
     await typeName(v.page, 'x');
     assert.deepEqual(await v.waitForSent('pickVariable'), { type: 'pickVariable', name: 'x' });
     await v.page.waitForSelector('.table-rows [role=row]');
-    // x is set once on 0.1 (op 3) and once on 0.2 (op 6): names are per goroutine.
+    // x is set once on 0.1 (position 3: when the cursor is on op 2, as the status bar numbers
+    // it) and once on 0.2 (position 6, op 5): names are per goroutine.
     assert.deepEqual(await rows(v.page), [
-      ['3', '0.1', '1'],
-      ['6', '0.2', '2'],
+      ['2', '0.1', '1'],
+      ['5', '0.2', '2'],
     ]);
     assert.equal(await v.page.locator('.value-chart canvas').count(), 1);
     assert.match((await v.page.locator('.summary').textContent()) ?? '', /x took 2 values on 2 threads/);
@@ -60,9 +68,9 @@ describe('variable history panel', () => {
 
     await postToView(v.page, { type: 'cursor', position: 4, thread: 0 });
     await v.page.waitForSelector('[aria-current=true]');
-    assert.deepEqual(await v.page.locator('[aria-current=true] [role=gridcell]').allTextContents(), ['3', '0.1', '1']);
+    assert.deepEqual(await v.page.locator('[aria-current=true] [role=gridcell]').allTextContents(), ['2', '0.1', '1']);
     await postToView(v.page, { type: 'cursor', position: 6, thread: 2 });
-    await v.page.waitForFunction(() => document.querySelector('[aria-current=true] [role=gridcell]')?.textContent === '6');
+    await v.page.waitForFunction(() => document.querySelector('[aria-current=true] [role=gridcell]')?.textContent === '5');
     await v.page.screenshot({ path: join(SHOTS, 'webview-history-dark.png') });
     assert.deepEqual(await v.problems(), []);
     await v.page.context().close();
@@ -79,7 +87,7 @@ describe('variable history panel', () => {
     const shown = await rows(v.page);
     assert.equal(shown.length, expected.length);
     assert.deepEqual(shown.map((r) => r[2]), expected.map((e) => (e.value === '' ? '(empty)' : e.value)));
-    assert.deepEqual(shown.map((r) => Number(r[0])), expected.map((e) => e.position));
+    assert.deepEqual(shown.map((r) => r[0]), expected.map((e) => (e.position === 0 ? 'start' : String(e.position - 1))));
     assert.equal(await v.page.locator('.value-chart').count(), 0);
     assert.match((await v.page.locator('.summary').textContent()) ?? '', /not all numbers: no chart/);
 
@@ -88,7 +96,7 @@ describe('variable history panel', () => {
     await v.page.keyboard.press('ArrowDown');
     await v.page.keyboard.press('Enter');
     assert.deepEqual(await v.waitForSent('goto'), { type: 'goto', position: expected[1].position });
-    assert.match((await v.page.locator('[aria-live]').textContent()) ?? '', new RegExp(`op ${expected[1].position}, 0: `));
+    assert.match((await v.page.locator('[aria-live]').textContent()) ?? '', new RegExp(`${expected[1].position === 0 ? 'start' : `op ${expected[1].position - 1}`}, 0: `));
     await v.page.screenshot({ path: join(SHOTS, 'webview-history-light.png') });
 
     await v.page.reload();
@@ -116,6 +124,59 @@ describe('variable history panel', () => {
     await v.page.waitForFunction(() => document.querySelector('.summary')?.textContent?.includes('never took a value'));
     await postToView(v.page, { type: 'error', message: 'The replay that records values failed: machin not found on PATH.' });
     assert.match((await v.page.locator('[role=alert]').textContent()) ?? '', /machin not found/);
+    assert.deepEqual(await v.problems(), []);
+    await v.page.context().close();
+  });
+});
+
+/** The host at source level, as extension/history-panel.ts answers: the picker's keys, each key's rows. */
+function sourceHistoryHost(recording: Recording) {
+  const vars = historyVariables(recording, recording.histories!);
+  return async (m: Record<string, unknown>, page: Page): Promise<void> => {
+    if (m.type === 'ready') await postToView(page, { type: 'names', version: PROTOCOL_VERSION, names: vars.names });
+    if (m.type === 'pickVariable' && typeof m.name === 'string') {
+      const b64 = Buffer.from(packHistory(historyModel(recording, recording.histories!, m.name, vars))).toString('base64');
+      await page.evaluate((data) => (window as unknown as { harness: { postHistoryBase64(b: string): void } }).harness.postHistoryBase64(data), b64);
+    }
+  };
+}
+
+describe('variable history panel at source level (issue 29)', () => {
+  it('lists each function\'s variable apart, one row per store with its statement; a click names the row; the cursor is by statement', async () => {
+    const dir = tempDir('history-source-');
+    const r = recordProgram(dir, 'reorder', REORDER);
+    const recording = await openRecording(r.trace, { machinPath: machinPath(), programRoots: [dir], timeLimitMs: 60_000 });
+    const v = await openView(browser, 'history', { host: sourceHistoryHost(recording) });
+    await v.page.waitForSelector('vscode-single-select');
+    const options = (await v.page.locator('vscode-option').allTextContents()).slice(1);
+    for (const k of ['collector.base', 'place.base', 'slot.base']) assert.ok(options.includes(k), options.join(', '));
+    assert.ok(!options.includes('base'), options.join(', '));
+    await typeName(v.page, 'collector.base');
+    await v.page.waitForSelector('.table-rows [role=row]');
+    assert.deepEqual(await v.page.locator('.table-head [role=columnheader]').allTextContents(), ['statement', 'thread', 'value']);
+    const shown = await rows(v.page);
+    assert.deepEqual(shown.map((x) => [x[0], x[2]]), [['reorder.mfl:13:5', '0'], ['reorder.mfl:19:13', '1'], ['reorder.mfl:19:13', '2'], ['reorder.mfl:19:13', '3'], ['reorder.mfl:19:13', '4']]);
+    assert.ok(shown.every((x) => x[1] === '0.2 collector'), JSON.stringify(shown));
+    assert.match((await v.page.locator('.summary').textContent()) ?? '', /collector\.base took 5 values on 1 thread, each stored by a statement of collector/);
+    // A click names the row; the host turns it into the statement to stand just after.
+    await v.page.locator('.table-rows [role=row]').nth(2).click();
+    const sent = await v.waitForSent('goto');
+    assert.equal(sent.row, 2);
+    // The cursor by statement: standing on the store of base = 2 it is not in yet (row 1 current),
+    // one statement later it is (row 2).
+    const model = historyModel(recording, recording.histories!, 'collector.base', historyVariables(recording, recording.histories!));
+    const seq = model.stores!.seq[2];
+    await postToView(v.page, { type: 'cursor', position: 7, thread: 2, seq });
+    await v.page.waitForFunction(() => document.querySelector('[aria-current=true] [role=gridcell]:last-child')?.textContent === '1');
+    await postToView(v.page, { type: 'cursor', position: 7, thread: 2, seq: seq + 1 });
+    await v.page.waitForFunction(() => document.querySelector('[aria-current=true] [role=gridcell]:last-child')?.textContent === '2');
+    // place's parameter `base` is a variable of its own, stored at place's entry on every call.
+    await typeName(v.page, 'place.base');
+    await v.page.waitForFunction(() => document.querySelector('.summary strong')?.textContent === 'place.base');
+    assert.deepEqual((await rows(v.page)).map((x) => x[0]), Array(5).fill('reorder.mfl:2:1'));
+    await typeName(v.page, 'collector.base');
+    await v.page.waitForFunction(() => document.querySelector('.summary strong')?.textContent === 'collector.base');
+    await v.page.screenshot({ path: join(SHOTS, 'webview-history-source-level.png') });
     assert.deepEqual(await v.problems(), []);
     await v.page.context().close();
   });

@@ -24,7 +24,7 @@ const saved = loadState<SavedState>();
 
 let names: string[] = [];
 let selected = saved?.name ?? '';
-let cursor: number | null = null;
+let cursor: { position: number | null; seq: number | null } = { position: null, seq: null };
 let shown: { data: HistoryData; table: ValueTable; chart: ValueChart | null } | null = null;
 const live = h('div', { class: 'sr-only', 'aria-live': 'polite', role: 'status' });
 const content = h('div', { class: 'history-content' });
@@ -70,16 +70,16 @@ function showHistory(model: HistoryModel): void {
     h('strong', {}, model.name),
     data.count === 0
       ? ' never took a value in this run (only scalars and strings assigned in the program are recorded).'
-      : ` took ${data.count} value${data.count === 1 ? '' : 's'} on ${threads} thread${threads === 1 ? '' : 's'}${data.numbers ? '' : ' (not all numbers: no chart)'}.`,
+      : ` took ${data.count} value${data.count === 1 ? '' : 's'} on ${threads} thread${threads === 1 ? '' : 's'}${model.stores ? `, each stored by a statement${model.stores.function ? ` of ${model.stores.function}` : ''} (click: just after it)` : ''}${data.numbers ? '' : ' (not all numbers: no chart)'}.`,
   );
   content.appendChild(summary);
   if (data.count === 0) {
     shown = null;
     return;
   }
-  const goto = (row: number) => send({ type: 'goto', position: model.position[row] });
+  const goto = (row: number) => send(model.stores ? { type: 'goto', position: model.position[row], row } : { type: 'goto', position: model.position[row] });
   const announce = (row: number) => {
-    live.textContent = `op ${model.position[row]}, ${data.threadLabel(row)}: ${model.values[row]}`;
+    live.textContent = `${model.stores ? data.statementLabel(row) : data.opLabel(row)}, ${data.threadLabel(row)}: ${model.values[row]}`;
   };
   const table = new ValueTable(data, goto, announce);
   const chart = data.numbers ? new ValueChart(data, data.numbers, goto) : null;
@@ -98,9 +98,8 @@ function showHistory(model: HistoryModel): void {
 
 function applyCursor(): void {
   if (!shown) return;
-  const row = cursor === null ? -1 : shown.data.currentRow(cursor);
-  shown.table.setCurrent(row);
-  shown.chart?.setCursor(cursor);
+  shown.table.setCurrent(shown.data.rowAtCursor(cursor));
+  shown.chart?.setCursor(shown.data.model.stores ? cursor.seq : cursor.position);
 }
 
 onHostMessage<HostToHistory>((m) => {
@@ -134,7 +133,7 @@ onHostMessage<HostToHistory>((m) => {
       return;
     }
     case 'cursor':
-      cursor = m.position;
+      cursor = { position: m.position, seq: m.seq ?? null };
       applyCursor();
       return;
     case 'error':

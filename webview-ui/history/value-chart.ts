@@ -1,8 +1,10 @@
-// A step chart of a numeric variable over ops, one series per thread, with the debug cursor.
+// A step chart of a numeric variable over ops (at source level: over statements in run order),
+// one series per thread, with the debug cursor.
 // Redrawn only when the cursor moves or the panel resizes; dots only where they do not overlap.
 import { h } from '../shared/dom';
 import { cssColor } from '../shared/theme-colors';
 import type { HistoryData } from './history-data';
+import { stepAtPosition } from '../../replay-engine/model/step-words';
 
 const SERIES = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
 const PAD = { left: 56, right: 12, top: 10, bottom: 22 };
@@ -46,8 +48,13 @@ export class ValueChart {
     return `Chart of ${this.data.model.name}: ${this.data.count} values from ${min} to ${max}`;
   }
 
+  /** Each row's x: its statement's seq at source level, else its position. */
+  private get xs(): Uint32Array {
+    return this.data.model.stores?.seq ?? this.data.model.position;
+  }
+
   private range(): { p0: number; p1: number; v0: number; v1: number } {
-    const pos = this.data.model.position;
+    const pos = this.xs;
     const n = this.data.count;
     let v0 = Infinity;
     let v1 = -Infinity;
@@ -69,7 +76,7 @@ export class ValueChart {
     const { p0, p1 } = this.range();
     const w = rect.width - PAD.left - PAD.right;
     const p = p0 + ((x - PAD.left) / w) * (p1 - p0);
-    return this.data.currentRow(Math.round(p));
+    return this.data.model.stores ? this.data.currentRowAtSeq(Math.round(p) + 0.5) : this.data.currentRow(Math.round(p));
   }
 
   private draw(): void {
@@ -104,8 +111,10 @@ export class ValueChart {
       ctx.fillText(compact(v), 4, y(v));
     }
     ctx.textBaseline = 'alphabetic';
-    ctx.fillText(`op ${p0}`, PAD.left, H - 6);
-    const endLabel = `op ${p1}`;
+    // Statements by their place in the run; positions as the status bar names the op done there.
+    const label = (p: number) => (this.data.model.stores ? `statement ${p}` : stepAtPosition(p, 'op'));
+    ctx.fillText(label(p0), PAD.left, H - 6);
+    const endLabel = label(p1);
     ctx.fillText(endLabel, W - PAD.right - ctx.measureText(endLabel).width, H - 6);
 
     // One step line per thread: a value holds until the op that changes it.
@@ -121,7 +130,7 @@ export class ValueChart {
       let lastY = 0;
       for (let i = 0; i < this.data.count; i++) {
         if (model.thread[i] !== t) continue;
-        const px = x(model.position[i]);
+        const px = x(this.xs[i]);
         const py = y(this.values[i]);
         if (!started) {
           ctx.moveTo(px, py);

@@ -12,21 +12,27 @@ export class ValueTable {
   private spacer: HTMLElement;
   private active = -1;
   private current = -1;
+  private readonly bySource: boolean;
+  private readonly depths: boolean;
 
   constructor(private data: HistoryData, private onGoto: (row: number) => void, private onActive: (row: number) => void) {
     this.spacer = h('div', { class: 'table-spacer' });
     this.body = h('div', { class: 'table-rows', role: 'rowgroup' });
     this.spacer.appendChild(this.body);
+    // At source level a row is a store by a statement (where, which goroutine, how deep), else an op.
+    this.bySource = data.model.stores !== undefined;
+    this.depths = data.hasDepths();
     const header = h('div', { class: 'table-row table-head', role: 'row' },
-      h('span', { role: 'columnheader', class: 'cell op' }, 'op'),
+      this.bySource ? h('span', { role: 'columnheader', class: 'cell statement' }, 'statement') : h('span', { role: 'columnheader', class: 'cell op' }, 'op'),
       h('span', { role: 'columnheader', class: 'cell thread' }, 'thread'),
+      this.depths ? h('span', { role: 'columnheader', class: 'cell depth' }, 'depth') : null,
       h('span', { role: 'columnheader', class: 'cell value' }, 'value'),
     );
     this.element = h('div', {
       class: 'value-table',
       role: 'grid',
       tabindex: '0',
-      'aria-label': `Values of ${data.model.name}: ${data.count} rows. Arrow keys move, Enter goes to the op.`,
+      'aria-label': `Values of ${data.model.name}: ${data.count} rows. Arrow keys move, Enter goes ${data.model.stores ? 'just after the statement that stored it' : 'to the op'}.`,
       'aria-rowcount': data.count + 1,
     }, header, this.spacer);
     this.spacer.style.height = `${data.count * ROW_HEIGHT}px`;
@@ -104,8 +110,9 @@ export class ValueTable {
         'aria-selected': i === this.active ? 'true' : undefined,
         id: `row-${i}`,
       },
-        h('span', { role: 'gridcell', class: 'cell op' }, String(d.model.position[i])),
+        this.bySource ? h('span', { role: 'gridcell', class: 'cell statement' }, d.statementLabel(i)) : h('span', { role: 'gridcell', class: 'cell op' }, d.opLabel(i).replace(/^op /, '')),
         h('span', { role: 'gridcell', class: 'cell thread' }, d.threadLabel(i)),
+        this.depths ? h('span', { role: 'gridcell', class: 'cell depth' }, String(d.model.stores!.depth[i])) : null,
         d.model.values[i] === ''
           ? h('span', { role: 'gridcell', class: 'cell value empty', 'aria-label': 'empty string' }, '(empty)')
           : h('span', { role: 'gridcell', class: 'cell value' }, d.model.values[i]),

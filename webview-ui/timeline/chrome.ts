@@ -45,7 +45,7 @@ export function renderToolbar(buttons: ToolbarButton[], onCommand: (id: Timeline
 export function renderFacts(fileName: string, facts: FactMsg[]): HTMLElement {
   const dl = h('dl', { class: 'facts', 'aria-label': 'Recording facts' });
   dl.appendChild(h('div', {}, h('dt', {}, 'file'), h('dd', {}, fileName)));
-  for (const f of facts) dl.appendChild(h('div', {}, h('dt', {}, f.label || f.key), h('dd', {}, f.value)));
+  for (const f of facts) dl.appendChild(h('div', { class: f.key === 'recordedProgram' ? 'secondary' : undefined, 'data-fact': f.key }, h('dt', {}, f.label || f.key), h('dd', {}, f.value)));
   return dl;
 }
 
@@ -61,8 +61,8 @@ export function renderPanicLine(panic: PanicMsg | null, threads: ThreadMsg[], st
 export function renderVerdict(v: VerdictMsg): HTMLElement {
   return h(
     'div',
-    { class: `verdict ${v.verdict === 'FAITHFUL' ? 'faithful' : 'diverged'}`, role: 'note', 'aria-label': 'Verify verdict' },
-    h('strong', {}, `verify: ${v.verdict}`),
+    { class: `verdict ${(v.tone ?? (v.verdict === 'FAITHFUL' ? 'faithful' : 'diverged'))}`, role: 'note', 'aria-label': 'Verify verdict' },
+    h('strong', {}, `${v.label ?? 'verify'}: ${v.verdict}`),
     ` · ${v.detail}`,
   );
 }

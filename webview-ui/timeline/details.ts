@@ -4,6 +4,7 @@ import type { DecodedValueMsg, RecordViewMsg } from '../protocol';
 import { clear, custom, h } from '../shared/dom';
 import { renderValue } from '../shared/value-tree';
 import type { TimelineIndex } from './model-index';
+import { ioPlace } from '../../replay-engine/model/step-words';
 
 export class DetailsPanel {
   readonly element = h('section', { class: 'details', 'aria-label': 'Record details', tabindex: '-1' });
@@ -45,6 +46,17 @@ export class DetailsPanel {
     this.appendRequest();
   }
 
+  /** The session is before every record: at the start (`start · 0/N ops done`), or at a statement before op 0. */
+  showBeforeFirst(atStart: boolean): void {
+    clear(this.element);
+    this.shown = -1;
+    const unit = this.index.model.format === 'tcap' ? 'effect' : 'op';
+    const n = this.index.stepCount;
+    this.element.appendChild(h('h2', {}, atStart ? `start · 0/${n} ${unit}s done` : `before ${unit} 0/${n}`));
+    this.element.appendChild(h('p', { class: 'empty-hint' }, atStart ? 'No record has happened yet: step forward, or click a record to see it.' : 'Statements that run before the first op: no record has happened yet.'));
+    this.appendRequest();
+  }
+
   /** The record was selected; its decoded view is on its way from the host. */
   showPending(record: number): void {
     this.shown = record;
@@ -63,7 +75,8 @@ export class DetailsPanel {
     this.element.appendChild(h('h2', {}, describeRecord(this.index, view.record)));
     this.element.append(...this.actions(view.record));
     const unit = this.index.model.format === 'tcap' ? 'effect' : 'op';
-    this.element.appendChild(h('div', { class: 'record-meta' }, `line ${view.line} · ${view.kind} · ${view.step >= 0 ? `done at position ${view.position}` : `consumed by its thread before ${unit} ${view.position}`}`));
+    // `trace line`: beside a program place (`reorder.mfl:11:9`) a bare line number reads as the program's.
+    this.element.appendChild(h('div', { class: 'record-meta' }, `trace line ${view.line} · ${view.kind} · ${view.step >= 0 ? `${view.position}/${this.index.stepCount} ${unit}s done after it` : `consumed by its thread ${ioPlace(view.position, this.index.stepCount, unit)}`}`));
     this.element.appendChild(h('div', { class: 'record-summary' }, view.summary));
     this.element.appendChild(renderValue(view.value, 'value'));
     this.appendRequest();
@@ -85,7 +98,7 @@ export function describeRecord(index: TimelineIndex, r: number): string {
   const step = index.stepOf(r);
   // Ops are numbered from 0, as the Call Stack and the status bar number them; a capsule's effects too.
   const unit = m.format === 'tcap' ? 'effect' : 'op';
-  const where = step >= 0 ? `${unit} ${step}/${index.stepCount}` : `I/O read before ${unit} ${index.stepsBefore(r)}`;
+  const where = step >= 0 ? `${unit} ${step}/${index.stepCount}` : `I/O read ${ioPlace(index.stepsBefore(r), index.stepCount, unit)}`;
   const kind = index.statementLabel(r) || (m.kinds[m.recordKind[r]] ?? '?');
   // Records 0-based too, as in the Variables view, launch configurations and compare --json.
   return `Record ${r}/${index.recordCount} · ${where} · ${index.laneLabel(m.recordThread[r])} · ${kind}`;

@@ -168,6 +168,8 @@ onHostMessage<HostToTimeline>((m) => {
       // The details pane follows the debug cursor: the record it is on is selected and shown.
       cursorRecord = m.position !== null && typeof m.record === 'number' ? m.record : -1;
       if (current && cursorRecord >= 0 && cursorRecord !== current.view.selected) current.view.select(cursorRecord, false);
+      // Before any record the details say so, in the status bar's words, rather than keep an old selection.
+      if (current && m.position !== null && m.record === -1) current.details.showBeforeFirst(m.atStart !== false);
       return;
     case 'divergence':
       pendingDivergence = m.record;

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { readRegularFile } from '../../regular-file';
 import { makePrivateDir, removePrivateDir } from '../private-temp';
 import { MflSyntaxError, positionOf } from './mfl-lexer';
-import { parseStatements, type MflStatementModel, type StatementKind } from './statement-model';
+import { parseStatements, type MflStatementModel, type StatementKind, type StatementOp } from './statement-model';
 import { lowerBound } from '../../model/lower-bound';
 
 /** One row of the statement table; positions are 1-based, `end` just past the statement's text. */
@@ -29,6 +29,10 @@ export interface StatementRow {
   returnCalls: number | null;
   /** A `go` statement (it starts the goroutine's next child). */
   spawns?: true;
+  /** The next statement in the same block (MflStatement.next). */
+  next?: number;
+  /** The schedule op it waits its turn for (MflStatement.op). */
+  op?: StatementOp;
 }
 
 export interface StatementTable {
@@ -40,7 +44,8 @@ export interface StatementTable {
   probeNames: string[];
   /**
    * machin prints no parameter (`--print` shows what is assigned): each function's body starts
-   * by copying them to probe locals (`fr_arg_n := n;`), printed under `probe` and read as `param`.
+   * by copying them to probe locals (`fr_arg_n := n;`), printed under `probe` and read as `param`;
+   * the names a `select` case binds likewise, where the case's body starts.
    */
   paramProbes: Array<{ probe: string; param: string }>;
 }
@@ -79,7 +84,8 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
   }
   const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
   const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
-  const params = [...new Set(model.functions.flatMap((f) => f.params))].filter((p) => p !== '_');
+  // Parameters and select-bound names: machin prints neither, so each is copied to a probe local.
+  const params = [...new Set([...model.functions.flatMap((f) => f.params), ...model.caseBindings.flatMap((c) => c.names)])].filter((p) => p !== '_');
   const paramProbe = chooseParamProbes(model.identifiers, params);
 
   // Insertions at source offsets; several may share an offset (an exit after the last statement).
@@ -94,6 +100,8 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
     else if (s.kind === 'exit') inserts.push({ at: fn.bodyClose, order: 2, text: ` ${name} = ${s.id}; ` });
     else inserts.push({ at: s.start, order: 1, text: `${name} = ${s.id}; ` });
   }
+  // A case's bound names, copied where its body starts (stored by the `select`'s statement event).
+  for (const c of model.caseBindings) inserts.push({ at: c.at, order: 0, text: ` ${c.names.map((n) => `${paramProbe.get(n)} := ${n};`).join(' ')}` });
   inserts.sort((a, b) => a.at - b.at || a.order - b.order);
   let text = '';
   let from = 0;
@@ -114,6 +122,8 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
     const end = at(s.end);
     const row: StatementRow = { id: s.id, kind: s.kind, fn: s.fn, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, returnCalls: s.returnCalls };
     if (s.spawns) row.spawns = true;
+    if (s.next) row.next = s.next;
+    if (s.op) row.op = s.op;
     return row;
   });
   const functions = model.functions.map((f) => ({ name: f.name, parent: f.parent, entry: f.entry, exit: f.exit, line: at(f.funcStart).line }));

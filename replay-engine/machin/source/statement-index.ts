@@ -154,7 +154,9 @@ export class StatementIndex implements SourceStatements {
     const g = this.need(thread, event);
     const row = this.table.rows[g.statements[event] - 1];
     const fn = this.table.functions[row.fn].name;
-    return { file: this.file, line: row.line, column: row.column, endLine: row.endLine, endColumn: row.endColumn, kind: row.kind, function: fn };
+    const loc: StatementLocation = { file: this.file, line: row.line, column: row.column, endLine: row.endLine, endColumn: row.endColumn, kind: row.kind, function: fn };
+    if (row.op) loc.op = row.op;
+    return loc;
   }
 
   stack(thread: number, event: number): SourceFrame[] {
@@ -306,6 +308,20 @@ export class StatementIndex implements SourceStatements {
     return this.eventsOf(thread) - 1;
   }
 
+  blockedIn(thread: number): ReturnType<SourceStatements['blockedIn']> {
+    const last = this.lastEvent(thread);
+    if (last < 0) return null;
+    const g = this.threads[thread]!;
+    // An op after the last event (its statements there were left out): it went on; not known where.
+    if (g.ownOps[last] < this.placer.ownOps(thread).length) return null;
+    const row = this.table.rows[g.statements[last] - 1];
+    if (row.kind === 'exit' || row.kind === 'return') return null;
+    const at = row.op ? row : row.next ? this.table.rows[row.next - 1] : null;
+    if (!at?.op) return null;
+    const fn = this.table.functions[at.fn].name;
+    return { op: at.op, location: { file: this.file, line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn, kind: at.kind, function: fn } };
+  }
+
   sameFrame(thread: number, name: string, stored: number, at: number): boolean {
     if (this.variables?.globals.has(name)) return true;
     const g = this.need(thread, at);
@@ -326,6 +342,18 @@ export class StatementIndex implements SourceStatements {
     }
     for (const n of this.variables!.globals) if (!names.includes(n)) names.push(n);
     return names;
+  }
+
+  ownerOf(thread: number, name: string, stored: number): string | null {
+    const vars = this.variables;
+    if (!vars) return null;
+    if (vars.globals.has(name)) return '';
+    const g = this.need(thread, Math.max(0, stored));
+    const fns = this.table.functions;
+    // The storing frame's function, else the enclosing function that binds the name (a closure).
+    const own = g.frameFunction[g.frames[stored < 0 ? 0 : this.storedBy(thread, stored)]];
+    for (let f: number | null = own; f !== null; f = fns[f].parent) if (vars.locals.get(fns[f].name)?.includes(name)) return fns[f].name;
+    return fns[own].name;
   }
 
   storedBy(thread: number, event: number): number {

@@ -7,6 +7,7 @@
 import { lexMfl, MflSyntaxError, type MflToken } from './mfl-lexer';
 
 export type StatementKind = 'entry' | 'statement' | 'return' | 'exit';
+export type StatementOp = 'receive' | 'send' | 'select' | 'print';
 
 export interface MflStatement {
   /** Statement number, from 1, unique in the program. */
@@ -19,6 +20,14 @@ export interface MflStatement {
   end: number;
   /** A `go` statement: running it starts the goroutine's next child. */
   spawns?: true;
+  /** The statement after it in the same block (its body, a case's body), if any. */
+  next?: number;
+  /**
+   * The schedule op a simple statement (or a `select`) waits its turn for: a receive (`x := <-ch`,
+   * `println(str(<-done))`: the receive comes first), a send, a select, a print. Absent when it does
+   * none (or is an `if`/`for`/`while`, whose ops are its body's statements').
+   */
+  op?: StatementOp;
   /**
    * For a return: how many calls of the program's functions its values make, each of which
    * enters a frame before this one is left; null when that is not fixed by the text (a call
@@ -51,6 +60,12 @@ export interface MflStatementModel {
   statements: MflStatement[];
   /** Every identifier the program spells, for choosing names that cannot collide. */
   identifiers: Set<string>;
+  /**
+   * The names a `select` case binds (`case r := <-ch:`, `case v, ok := <-ch:`), with the offset
+   * just past the case's `:` (where its body starts). machin's `--print` probes no select-bound
+   * name, so the instrumenter copies them there.
+   */
+  caseBindings: Array<{ fn: number; at: number; names: string[] }>;
 }
 
 const PRECEDENCE: Record<string, number> = {
@@ -88,6 +103,7 @@ class StatementParser {
   private readonly structs = new Set<string>();
   private readonly declared = new Set<string>();
   private readonly identifiers = new Set<string>();
+  private readonly caseBindings: MflStatementModel['caseBindings'] = [];
   /** Per function being parsed (innermost last): the names it binds. */
   private readonly bound: Array<Set<string>> = [];
   private counting: CallCount | null = null;
@@ -125,7 +141,7 @@ class StatementParser {
         this.funcDecl();
       } else throw this.error(t, `expected a declaration (func, type, var, extern), found ${describe(t)}`);
     }
-    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers };
+    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers, caseBindings: this.caseBindings };
   }
 
   // ---- tokens ----
@@ -235,7 +251,7 @@ class StatementParser {
     let last: MflStatement | null = null;
     while (!this.at('}')) {
       if (this.peek().kind === 'eof') throw this.error(open, 'this function body is never closed');
-      last = this.statement(index);
+      last = this.follow(last, this.statement(index));
       while (this.at(';')) this.next();
     }
     const close = this.next();
@@ -248,12 +264,34 @@ class StatementParser {
 
   private block(fn: number): void {
     const open = this.expectText('{');
+    let last: MflStatement | null = null;
     while (!this.at('}')) {
       if (this.peek().kind === 'eof') throw this.error(open, 'this block is never closed');
-      this.statement(fn);
+      last = this.follow(last, this.statement(fn));
       while (this.at(';')) this.next();
     }
     this.next();
+  }
+
+  /** `s` comes after `prev` in one block. */
+  private follow(prev: MflStatement | null, s: MflStatement): MflStatement {
+    if (prev) prev.next = s.id;
+    return s;
+  }
+
+  /** The op a simple statement whose tokens are toks[from, to) waits for: a receive or send first, else a print. */
+  private opOf(from: number, to: number): StatementOp | undefined {
+    let print = false;
+    for (let i = from; i < to; i++) {
+      const t = this.toks[i];
+      if ((t.kind === 'op' || t.kind === 'punct') && t.text === '<-') {
+        const before = i > from ? this.toks[i - 1] : null;
+        const operand = before !== null && (before.kind === 'ident' || before.kind === 'int' || before.kind === 'float' || before.kind === 'string' || (before.kind === 'punct' && (before.text === ')' || before.text === ']' || before.text === '}')));
+        return operand ? 'send' : 'receive';
+      }
+      if (t.kind === 'ident' && (t.text === 'println' || t.text === 'print') && this.toks[i + 1]?.text === '(') print = true;
+    }
+    return print ? 'print' : undefined;
   }
 
   private bind(name: string): void {
@@ -274,7 +312,9 @@ class StatementParser {
 
   private statementAt(fn: number): MflStatement {
     const t = this.peek();
+    const from = this.pos;
     const s = this.add('statement', fn, t.start, t.end);
+    let simple = true;
     if (t.kind === 'keyword') {
       switch (t.text) {
         case 'return':
@@ -293,17 +333,21 @@ class StatementParser {
           this.next();
           break;
         case 'if':
+          simple = false;
           this.ifChain(fn);
           break;
         case 'while':
+          simple = false;
           this.next();
           this.expr();
           this.block(fn);
           break;
         case 'for':
+          simple = false;
           this.forLoop(fn);
           break;
         case 'arena':
+          simple = false;
           this.next();
           this.block(fn);
           break;
@@ -313,6 +357,8 @@ class StatementParser {
           s.spawns = true;
           break;
         case 'select':
+          simple = false;
+          s.op = 'select';
           this.select(fn);
           break;
         case 'var':
@@ -326,6 +372,10 @@ class StatementParser {
       }
     } else this.simpleStatement();
     s.end = this.lastEnd();
+    if (simple) {
+      const op = this.opOf(from, this.pos);
+      if (op) s.op = op;
+    }
     return s;
   }
 
@@ -391,6 +441,7 @@ class StatementParser {
     while (!this.at('}')) {
       const kw = this.peek();
       if (kw.kind === 'eof') throw this.error(kw, 'this select is never closed');
+      const names: string[] = [];
       if (kw.text === 'default') {
         this.next();
       } else if (kw.text === 'case') {
@@ -399,11 +450,12 @@ class StatementParser {
           this.next();
           this.expr();
         } else if (this.peek().kind === 'ident' && (this.peek(1).text === ':=' || this.peek(1).text === ',')) {
-          this.bind(this.next().text);
+          names.push(this.next().text);
           if (this.at(',')) {
             this.next();
-            this.bind(this.expect('ident').text);
+            names.push(this.expect('ident').text);
           }
+          for (const n of names) this.bind(n);
           this.expectText(':=');
           this.expectText('<-');
           this.expr();
@@ -413,7 +465,9 @@ class StatementParser {
           this.expr();
         }
       } else throw this.error(kw, `select: expected \`case\` or \`default\`, found ${describe(kw)}`);
-      this.expectText(':');
+      const colon = this.expectText(':');
+      const bound = names.filter((n) => n !== '_');
+      if (bound.length) this.caseBindings.push({ fn, at: colon.end, names: bound });
       for (;;) {
         const v = this.peek();
         if (v.text === 'case' || v.text === 'default' || v.text === '}' || v.kind === 'eof') break;

@@ -16,7 +16,7 @@ import { BODY_OFFSET, FLAG_PANICKED, KNOWN_KINDS, MAGIC_LENGTH, MAGIC_V2, MIN_RE
 import type { CapsuleKeys } from '../keys';
 import { u8 } from '../u8';
 import { keystreamPads, LazyBody } from './lazy-body';
-import { maskPanic, routeOf, signatureKey, type FailureSignature } from './signature';
+import { maskPanic, routeOf, signatureKey, templateKey, type FailureSignature } from './signature';
 import { parseSpoolName } from './spool-name';
 
 /** Texts kept per capsule are cut to this many characters, so an index's size is per capsule. */
@@ -28,6 +28,8 @@ export interface FirstFault {
   /** The record's position (seq). */
   seq: number;
   kind: string;
+  /** The effect's key as recorded (as text, cut to MAX_TEXT); the signature holds it templated. */
+  key: string;
   /** The fault's message (its data as text), cut to MAX_TEXT. */
   message: string;
 }
@@ -145,14 +147,21 @@ function summariseV1(bytes: Uint8Array, file: string, name: string, keys: Folder
         { file, offset: r.fileOffsetHere },
       );
     }
-    text('key', i, 0); // its length only: the key's bytes stay sealed
+    // Its length only: the key's bytes stay sealed, but for the first failing effect's (below).
+    text('key', i, 0);
+    const keyAt = r.pos - r.spanLength;
+    const keyLength = r.spanLength;
     body.ensure(r.pos, 16);
     const outcome = r.small('outcome', 0, 1, i);
     r.small('ident (fault sentinel)', 0, 6, i);
     const isResume = kind === RESUME_KIND && outcome === 0;
     const data = text('data', i, isResume ? Infinity : outcome === 1 && firstFault === null ? MAX_TEXT * 4 : 0);
     if (isResume) resumedTask(data, r, i); // the reader's own check of a task switch
-    if (outcome === 1 && firstFault === null) firstFault = { seq: i, kind, message: cut(looseText(data)) };
+    if (outcome === 1 && firstFault === null) {
+      const n = Math.min(keyLength, MAX_TEXT * 4);
+      body.ensure(keyAt, n);
+      firstFault = { seq: i, kind, key: cut(looseText(plain.subarray(keyAt, keyAt + n))), message: cut(looseText(data)) };
+    }
   }
   if (r.remaining > 0) throw r.damaged(`${r.remaining} bytes after the last of ${count} effect records`);
   const panicked = (flags & FLAG_PANICKED) !== 0n;
@@ -161,6 +170,7 @@ function summariseV1(bytes: Uint8Array, file: string, name: string, keys: Folder
     panic: maskPanic(cut(panic)),
     route: routeOf(request.method, request.target),
     faultKind: firstFault?.kind ?? null,
+    faultKey: firstFault ? templateKey(firstFault.key) : null,
   };
   return {
     readable: true,

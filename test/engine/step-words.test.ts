@@ -1,0 +1,18 @@
+// The words for where a record or a value is (issue 29, point 7): numbered as the status bar and
+// the Call Stack number ops (0..N-1), positions being how many are done (0..N).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ioPlace, stepAtPosition } from '../../replay-engine/model/step-words';
+
+test('an I/O read is before the op at its position; one after the last op says so, never op N/N', () => {
+  assert.equal(ioPlace(5, 22, 'op'), 'before op 5/22');
+  assert.equal(ioPlace(0, 22, 'op'), 'before op 0/22');
+  assert.equal(ioPlace(22, 22, 'op'), 'after op 21/22');
+  assert.equal(ioPlace(3, 3, 'effect'), 'after effect 2/3');
+});
+
+test('a value set at position p is there with the cursor on op p-1; position 0 is the start', () => {
+  assert.equal(stepAtPosition(6, 'op'), 'op 5');
+  assert.equal(stepAtPosition(1, 'op'), 'op 0');
+  assert.equal(stepAtPosition(0, 'op'), 'start');
+});
