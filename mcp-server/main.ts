@@ -3,12 +3,17 @@
 // the debug adapter: the same engine and the same replay runtime, holding recordings open between
 // tool calls. Nothing but protocol goes to stdout; a usage error is one line on stderr, exit 2.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../package.json';
 import { UsageError } from '../replay-engine/cli/args';
+import { killAllProcessesNow, stopAllProcesses } from '../replay-engine/toolchain/run-process';
 import { oneLine } from './answer';
+import { ClientRoots } from './client-roots';
+import { setPageBytes } from './fit-answer';
 import { HeldRecordings } from './held-recordings';
+import { registerRecordingResources } from './resources';
 import { MCP_USAGE, parseServerOptions } from './server-options';
+import { LineTransport } from './stdio-transport';
 import { registerTools } from './tools';
 
 const INSTRUCTIONS =
@@ -23,12 +28,66 @@ export async function startMcpServer(argv: string[]): Promise<void> {
     return;
   }
   const options = parseServerOptions(argv);
+  setPageBytes(options.pageBytes);
   const server = new McpServer(
     { name: 'frozen-run', version },
-    { instructions: INSTRUCTIONS },
+    { instructions: INSTRUCTIONS, capabilities: { resources: { listChanged: true } } },
   );
-  registerTools(server, new HeldRecordings(options.open), options.toolchain);
-  await server.connect(new StdioServerTransport());
+  const roots = new ClientRoots(options.roots, options.programRoots);
+  const held = new HeldRecordings(options.open, roots);
+  registerTools(server, held, options.toolchain);
+  registerRecordingResources(server, held, options.toolchain);
+  askRootsWhenReady(server, roots);
+  const transport = new LineTransport();
+  // The client went away (stdin ended) or a signal came: machin's groups end, copies go, then exit.
+  transport.onclose = () => void shutDown(held, 0);
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
+    process.on(signal, () => void shutDown(held, code));
+  }
+  await server.connect(transport);
+  // The SDK logs transport errors nowhere; one line on stderr says what was refused.
+  transport.onerror = (err) => process.stderr.write(`frozen-run mcp: ${oneLine(err.message)}\n`);
+}
+
+/** Roots bound the opens: asked once the client is initialized and again whenever it says they changed. */
+function askRootsWhenReady(server: McpServer, roots: ClientRoots): void {
+  const low = server.server;
+  const ask = async () => {
+    if (!low.getClientCapabilities()?.roots) return roots.setClientRoots(null);
+    try {
+      const r = await low.listRoots(undefined, { timeout: 10_000 });
+      roots.setClientRoots(r.roots.map((x) => x.uri));
+    } catch {
+      roots.setClientRoots(null);
+    }
+  };
+  low.oninitialized = () => void (roots.asking = ask());
+  low.setNotificationHandler(RootsListChangedNotificationSchema, () => void (roots.asking = ask()));
+}
+
+let stopping = false;
+
+/**
+ * Ends the server: every open under way is cancelled (machin's process group gets SIGTERM, then
+ * SIGKILL after 500 ms), waited for until its temporary copies are removed, then the process
+ * exits. A second signal, or a stop that takes more than 5 s, kills the groups at once.
+ */
+async function shutDown(held: HeldRecordings, code: number): Promise<void> {
+  if (stopping) {
+    killAllProcessesNow();
+    process.exit(code);
+  }
+  stopping = true;
+  const late = setTimeout(() => {
+    killAllProcessesNow();
+    process.exit(code);
+  }, 5_000);
+  try {
+    await Promise.all([held.stopAll(), stopAllProcesses()]);
+  } finally {
+    clearTimeout(late);
+    process.exit(code);
+  }
 }
 
 /** The CLI's `mcp` command: usage errors as the CLI reports them (exit 2). */

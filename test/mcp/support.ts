@@ -84,3 +84,21 @@ export function cliError(args: string[], env: Record<string, string> = cleanEnv(
   if (r.status === 0) throw new Error(`frozen-run ${args.join(' ')} should have failed`);
   return r.stderr.split('\n')[0].replace(/^frozen-run: /, '');
 }
+
+/** Every record list_records gives for `args`, following nextRecord page after page. */
+export async function allRecords(s: McpSession, args: Record<string, unknown>): Promise<any[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const out: unknown[] = [];
+  let from = args.from_record as number | undefined;
+  for (let pages = 0; pages < 10_000; pages++) {
+    const page = await s.ok('list_records', { ...args, ...(from !== undefined ? { from_record: from } : {}) });
+    out.push(...page.records);
+    if (page.nextRecord === null) return out;
+    from = page.nextRecord;
+  }
+  throw new Error('list_records never ended');
+}
+
+/** A causal chain's run-length entries as one thread id per step. */
+export function expandChain(entries: Array<string | { thread: string; repeat: number }>): string[] {
+  return entries.flatMap((e) => (typeof e === 'string' ? [e] : Array.from({ length: e.repeat }, () => e.thread)));
+}
