@@ -31,7 +31,8 @@ export function recordJson(rec: Recording, r: number, detail = false): RecordJso
     position: view.position,
     summary: view.summary,
   };
-  if (detail) out.value = valueJson(view.value, { left: pageBytes() });
+  // Half the page for the tree, so the record's other fields and the page around it fit too.
+  if (detail) out.value = valueJson(view.value, { left: pageBytes() / 2 });
   const where = rec.sourceLocation?.(r);
   if (where) out.source = { path: where.path, line: where.line, name: where.name };
   return out;

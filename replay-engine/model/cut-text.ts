@@ -5,7 +5,13 @@
 /** Longest value text a view shows (SECURITY.md, *large decoded values*). */
 export const VALUE_TEXT_LIMIT = 400;
 
-/** `text`, or its first `limit` characters and `… (N chars)`. */
+const CUT_MARK = /… \(\d+ chars\)$/;
+/** Room for a short prefix (`GET cart:7 → `) before a text cut already, so its length stays told. */
+const PREFIX_ROOM = 64;
+
+/** `text`, or its first `limit` characters and `… (N chars)`; a text cut already is kept as it is. */
 export function cutText(text: string, limit = VALUE_TEXT_LIMIT): string {
-  return text.length > limit ? `${text.slice(0, limit)}… (${text.length} chars)` : text;
+  if (text.length <= limit) return text;
+  if (text.length <= limit + PREFIX_ROOM + 24 && CUT_MARK.test(text)) return text;
+  return `${text.slice(0, limit)}… (${text.length} chars)`;
 }
