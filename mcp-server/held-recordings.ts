@@ -43,6 +43,7 @@ export interface OpenRequest {
 
 /** A read under way, shared by every request for the same unchanged file. */
 interface Reading {
+  file: string;
   done: Promise<Entry>;
   controller: AbortController;
   waiters: Set<OpenRequest>;
@@ -90,7 +91,7 @@ export class HeldRecordings {
         for (const w of waiters) w.progress?.(message);
       };
       const done = this.read(file, stamp, program, controller.signal, progress).finally(() => this.reading.delete(key));
-      r = { done, controller, waiters };
+      r = { file, done, controller, waiters };
       this.reading.set(key, r);
     }
     return this.wait(r, req);
@@ -100,6 +101,7 @@ export class HeldRecordings {
   private wait(r: Reading, req: OpenRequest): Promise<Entry> {
     if (req.signal?.aborted) throw new RecordingError('cancelled', 'open_recording: cancelled');
     r.waiters.add(req);
+    req.progress?.(`reading ${r.file}`);
     return new Promise<Entry>((resolveOpen, reject) => {
       const leave = () => {
         r.waiters.delete(req);
@@ -123,7 +125,6 @@ export class HeldRecordings {
   }
 
   private async read(file: string, stamp: string, program: string | undefined, signal: AbortSignal, progress: (message: string) => void): Promise<Entry> {
-    progress(`reading ${file}`);
     const programRoots = this.roots ? this.roots.programRoots() : this.options.programRoots;
     const recording = await openRecording(file, { ...this.options, programRoots, program, signal, onToolchainProgress: progress });
     // A cancel that came while machin was ending: no handle is made.

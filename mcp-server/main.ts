@@ -21,6 +21,10 @@ const INSTRUCTIONS =
   'Start with open_recording (the panic, causal chain and threads), then get_state at a position, move to step or run both ways, ' +
   'variable_history and find_value_change for values, list_records for the records themselves. Positions count completed schedule ops (or effects).';
 
+/** Resolves when the server has stopped (it then exits the process). */
+let resolveStopped: () => void = () => undefined;
+const stopped = new Promise<void>((r) => (resolveStopped = r));
+
 /** Start the server on stdio; resolves once it is connected. */
 export async function startMcpServer(argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -86,14 +90,20 @@ async function shutDown(held: HeldRecordings, code: number): Promise<void> {
     await Promise.all([held.stopAll(), stopAllProcesses()]);
   } finally {
     clearTimeout(late);
+    resolveStopped();
     process.exit(code);
   }
 }
 
-/** The CLI's `mcp` command: usage errors as the CLI reports them (exit 2). */
+/**
+ * The CLI's `mcp` command: usage errors as the CLI reports them (exit 2). It resolves only when
+ * the server has stopped, so the CLI's own signal handling waits for the server's cleanup (machin
+ * ended, copies removed) rather than exiting under it.
+ */
 export function runMcpCommand(argv: string[]): Promise<number> {
+  const help = argv.includes('--help') || argv.includes('-h');
   return startMcpServer(argv).then(
-    () => 0,
+    () => (help ? 0 : stopped.then(() => 0)),
     (err: unknown) => {
       if (err instanceof UsageError) {
         process.stderr.write(`frozen-run mcp: ${oneLine(err.message)}\n${MCP_USAGE}\n`);
