@@ -114,6 +114,28 @@ describe('MCP server with the real machin: progress, cancel, and what a stop lea
     }
   });
 
+  it('`program` is an argument of open_recording, as the warnings say, within the trace\'s folder (or --program-root)', async () => {
+    const sc = scene(false);
+    // The program under another name: the trace's `program` line finds nothing.
+    copyFileSync(join(sc.dir, 'crash.mfl'), join(sc.dir, 'renamed.mfl'));
+    rmSync(join(sc.dir, 'crash.mfl'));
+    const s = await start(sc.tmp);
+    try {
+      const missing = await s.ok('open_recording', { path: sc.trace });
+      const warning = missing.warnings.find((w: { code: string }) => w.code === 'program-missing')?.message ?? '';
+      assert.match(warning, /give open_recording's `program` argument/);
+      assert.doesNotMatch(warning, /workspace|set program/);
+      assert.equal(missing.panicAt, null);
+      const named = await s.ok('open_recording', { path: sc.trace, program: join(sc.dir, 'renamed.mfl') });
+      assert.equal(named.panicAt.message, 'index out of range [12] with length 2');
+      const elsewhere = join(root, 'elsewhere.mfl');
+      copyFileSync(join(sc.dir, 'renamed.mfl'), elsewhere);
+      assert.match(await s.error('open_recording', { path: sc.trace, program: elsewhere }), /outside the folders whose programs this server may run.*--program-root/);
+    } finally {
+      await s.close();
+    }
+  });
+
   for (const how of ['the client closes', 'SIGTERM', 'SIGINT'] as const) {
     it(`${how} during a replay that never ends: machin and its program end, copies removed, the server exits`, async () => {
       const sc = scene(true);
