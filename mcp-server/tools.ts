@@ -3,7 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RecordingError } from '../replay-engine/model/errors';
-import { answering, progressReporter } from './answer';
+import { answering, oneLine, progressReporter, type ToolAnswer } from './answer';
 import { CONDITION_MAX, checkConditionNames } from './condition-names';
 import { OUTPUT } from './output-schemas';
 import { compareHeld, testSecret } from './capsule-tools';
@@ -23,7 +23,20 @@ const detailParam = z.boolean().optional().describe('include each record\'s deco
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
+/**
+ * The SDK words a schema refusal of several arguments on several lines (one per issue); every
+ * error this server gives is one line. McpServer keeps its error maker private, so it is replaced
+ * on the instance (test/mcp/bad-input.test.ts and the MCP fuzz run hold it to one line).
+ */
+function oneLineToolErrors(server: McpServer): void {
+  (server as unknown as { createToolError(message: string): ToolAnswer }).createToolError = (message: string) => ({
+    content: [{ type: 'text', text: oneLine(message) }],
+    isError: true,
+  });
+}
+
 export function registerTools(server: McpServer, held: HeldRecordings, toolchain: boolean): void {
+  oneLineToolErrors(server);
   server.registerTool('open_recording', {
     title: 'Open a recording',
     description:
