@@ -188,6 +188,11 @@ export class HeldRecordings {
     await Promise.all(all.map((r) => r.done.catch(() => undefined)));
   }
 
+  /** How many opens are under way. */
+  get opening(): number {
+    return this.reading.size;
+  }
+
   /** The open recordings, most recently used last (for resources/list). */
   get held(): HeldRecording[] {
     return [...this.byHandle.values()];

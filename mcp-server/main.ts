@@ -44,9 +44,9 @@ export async function startMcpServer(argv: string[]): Promise<void> {
   askRootsWhenReady(server, roots);
   const transport = new LineTransport();
   // The client went away (stdin ended) or a signal came: machin's groups end, copies go, then exit.
-  transport.onclose = () => void shutDown(held, 0);
+  transport.onclose = () => void shutDown(held, 0, 'the client closed the connection');
   for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
-    process.on(signal, () => void shutDown(held, code));
+    process.on(signal, () => void shutDown(held, code, `stopped by ${signal}`));
   }
   await server.connect(transport);
   // The SDK logs transport errors nowhere; one line on stderr says what was refused.
@@ -76,7 +76,7 @@ let stopping = false;
  * SIGKILL after 500 ms), waited for until its temporary copies are removed, then the process
  * exits. A second signal, or a stop that takes more than 5 s, kills the groups at once.
  */
-async function shutDown(held: HeldRecordings, code: number): Promise<void> {
+async function shutDown(held: HeldRecordings, code: number, why: string): Promise<void> {
   if (stopping) {
     killAllProcessesNow();
     process.exit(code);
@@ -86,10 +86,12 @@ async function shutDown(held: HeldRecordings, code: number): Promise<void> {
     killAllProcessesNow();
     process.exit(code);
   }, 5_000);
+  const busy = held.opening;
   try {
     await Promise.all([held.stopAll(), stopAllProcesses()]);
   } finally {
     clearTimeout(late);
+    if (busy > 0) process.stderr.write(`frozen-run mcp: ${why}: machin and every process it started were stopped, and the temporary copies removed\n`);
     resolveStopped();
     process.exit(code);
   }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildBody, FIXTURE_KEY, seal, type EffectSpec } from '../tcap/support/seal';
-import { cleanEnv, McpSession } from './support';
+import { assertSecurityRow, cleanEnv, McpSession } from './support';
 
 const DIR = mkdtempSync(join(tmpdir(), 'frozen-run-mcp-hostile-'));
 after(() => rmSync(DIR, { recursive: true, force: true }));
@@ -23,7 +23,8 @@ function capsule(name: string, effects: EffectSpec[], panic = 'boom'): string {
 
 const GET = '3:GET 6:cart:7\n';
 /** Three Redis errors of 4 MB each (12 MB). */
-const bigErrors = () => capsule('errors.tcap', [0, 1, 2].map(() => ({ kind: 'redis@1', key: GET, data: `-ERR ${'x'.repeat(4 * 1024 * 1024)}\r\n` })));
+const OOM = `ERR ${'OOM command not allowed when used memory > maxmemory; '.repeat(76_000)}`;
+const bigErrors = () => capsule('errors.tcap', [0, 1, 2].map(() => ({ kind: 'redis@1', key: GET, data: `-${OOM}\r\n` })));
 /** A double reply of 1 MB, and an error reply of 1 MB in a pipeline. */
 const bigDouble = () => capsule('double.tcap', [{ kind: 'redis@1', key: GET, data: `,${'9'.repeat(1024 * 1024)}\r\n` }, { kind: 'redis@1', key: GET, data: `+OK\r\n-ERR ${'y'.repeat(1024 * 1024)}\r\n` }]);
 /** Fifteen replies of 64 nested arrays, each level with two 100-character strings (about 200 kB). */
@@ -65,16 +66,20 @@ describe('MCP server: hostile capsules, huge requests, long conditions, concurre
     }
     // The cut says how long the whole value is.
     const errors = await s.ok('list_records', { recording: join(DIR, 'errors.tcap'), limit: 1, detail: true });
-    assert.match(JSON.stringify(errors.records[0]), /… \(\d{7} chars\)/);
+    const result = errors.records[0].value.children.find((c: { name: string }) => c.name === 'result').value.text;
+    assert.ok(result.endsWith(`… (${`error ${OOM}`.length} chars)`), result.slice(-40));
+    assertSecurityRow('MCP: three 4 MB Redis errors in a capsule', '0', result);
     // A tree's page ends where the page bound is, and says how many children are left out.
     const t = await s.ok('list_records', { recording: join(DIR, 'tree.tcap'), limit: 1, detail: true });
-    const result = t.records[0].value.children.find((c: { name: string }) => c.name === 'result');
-    assert.ok(result.value.childrenOmitted > 50_000, JSON.stringify(result.value).slice(0, 200));
+    const array = t.records[0].value.children.find((c: { name: string }) => c.name === 'result');
+    assert.ok(array.value.childrenOmitted > 50_000, JSON.stringify(array.value).slice(0, 200));
   });
 
   it('a request over 10 MB gets an error answer, and the server answers the next call', async () => {
     const big = 'x'.repeat(11 * 1024 * 1024);
-    await assert.rejects(s.client.callTool({ name: 'test_secret', arguments: { recording: 'r1', candidate: big } }), /request too large: \d+ bytes.*10 MB/);
+    const refused = await s.client.callTool({ name: 'test_secret', arguments: { recording: 'r1', candidate: big } }).then(() => '', (e: Error) => e.message);
+    assert.match(refused, /request too large: \d+ bytes.*10 MB/);
+    assertSecurityRow('MCP: a request over 10 MB', 'error', refused);
     await s.client.ping();
     const after = await s.ok('list_records', { recording: join(DIR, 'errors.tcap'), limit: 1 });
     assert.equal(after.records.length, 1);
@@ -88,6 +93,7 @@ describe('MCP server: hostile capsules, huge requests, long conditions, concurre
     assert.equal(tooLong.isError, true);
     assert.match(tooLong.text, /condition/);
     assert.match(tooLong.text, /4096/);
+    assertSecurityRow('MCP: a condition over 4,096 characters', 'error', tooLong.text);
     // Each record decodes its summary for each of about 200 comparisons: far more than 10 s in all.
     let condition = 'summary == "never 0"';
     for (let i = 1; condition.length < 4000; i++) condition += ` || summary == "never ${i}"`;
@@ -112,6 +118,7 @@ describe('MCP server: hostile capsules, huge requests, long conditions, concurre
     assert.match(msg, /`nosuchvar`/);
     assert.match(msg, /names here: .*kind.*thread/);
     assert.match(msg, /outcome/); // a decoded part of the capsule's records
+    assertSecurityRow('MCP: a condition naming no known name', 'error', msg);
     // A known name is no error.
     assert.equal((await s.call('move', { recording: file, action: 'continue', until: { condition: 'kind == "nope"' } })).isError, false);
   });
@@ -123,6 +130,7 @@ describe('MCP server: hostile capsules, huge requests, long conditions, concurre
       const before = peakKb(fresh.pid);
       const all = await Promise.all(Array.from({ length: 30 }, () => fresh.ok('open_recording', { path: big })));
       assert.deepEqual(new Set(all.map((a) => a.recording)), new Set(['r1']));
+      assertSecurityRow('MCP: 30 concurrent opens of one 20 MB capsule', '0', `30 answers, each ${JSON.stringify({ recording: all[0].recording })}: one read, one copy in memory`);
       const grown = peakKb(fresh.pid) - before;
       // One read of the 20 MB file costs well under 200 MB; 30 reads cost 1.18 GB (issue 31).
       assert.ok(grown < 200 * 1024, `peak resident size grew ${Math.round(grown / 1024)} MB`);

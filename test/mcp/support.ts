@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
@@ -129,4 +130,15 @@ export async function allRecords(s: McpSession, args: Record<string, unknown>): 
 /** A causal chain's run-length entries as one thread id per step. */
 export function expandChain(entries: Array<string | { thread: string; repeat: number }>): string[] {
   return entries.flatMap((e) => (typeof e === 'string' ? [e] : Array.from({ length: e.repeat }, () => e.thread)));
+}
+
+/**
+ * SECURITY.md's catalogue shows what an agent meets for each hostile use of the server: the row
+ * `| name | exit | text |` must be there exactly (the message with `dir` taken out of paths).
+ */
+export function assertSecurityRow(name: string, exit: string, text: string, dir?: string): void {
+  const shown = (dir ? text.split(`${dir}/`).join('') : text).replace(/\|/g, '\\|');
+  const row = `| ${name} | ${exit} | ${shown} |`;
+  const doc = readFileSync(join(REPO_ROOT, 'SECURITY.md'), 'utf8');
+  assert.ok(doc.includes(row), `SECURITY.md must show exactly:\n${row}`);
 }

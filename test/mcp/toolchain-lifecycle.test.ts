@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { MACHIN_FIXTURES } from '../support/paths';
-import { cleanEnv, MACHIN, McpSession } from './support';
+import { assertSecurityRow, cleanEnv, MACHIN, McpSession } from './support';
 
 const root = mkdtempSync(join(tmpdir(), 'frozen-run-mcp-toolchain-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -103,6 +103,7 @@ describe('MCP server with the real machin: progress, cancel, and what a stop lea
       await new Promise((r) => setTimeout(r, 500));
       ac.abort('the agent gave up');
       assert.match(await open, /gave up|abort/i);
+      assert.equal(s.stderr(), '', 'a cancel is no error of the server');
       await until('machin and its program end', () => childrenOf(sc.tmp, s.pid).length === 0, 5_000);
       await until('the copies go', () => copiesIn(sc.tmp).length === 0, 5_000);
       // The server is up, and the cancelled open took no handle.
@@ -155,6 +156,8 @@ describe('MCP server with the real machin: progress, cancel, and what a stop lea
       assert.deepEqual(childrenOf(sc.tmp, pid), [], `left running: ${childrenOf(sc.tmp, pid).join(', ')}`);
       assert.deepEqual(copiesIn(sc.tmp), []);
       assert.ok(Date.now() - started < 8_000);
+      const said = s.stderr().trim().split('\n').pop() ?? '';
+      assertSecurityRow(`MCP: ${how} during a replay that never ends`, how === 'SIGTERM' ? '143' : how === 'SIGINT' ? '130' : '0', said);
       await open;
       if (how !== 'the client closes') await s.close();
     });
