@@ -2,10 +2,10 @@
 // into a recording: the panic (checked against the trace: same schedule total, causal chain =
 // the first P `S` lines), the verify verdict and the value histories, each value placed by its
 // goroutine's own completed ops (probe-position.ts). Disagreements become warnings.
-import type { Recording } from '../model/recording';
+import type { HistoryEntry, Recording } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
-import { ProbeHistories, type NamedHistoryEntry } from './probe-histories';
+import { ProbeHistories } from './probe-histories';
 import { probePlacer } from './probe-position';
 import type { ReplayRun } from './run-replay';
 import type { TraceCopy } from './trace-copy';
@@ -132,7 +132,9 @@ function historiesFrom(
   events?: Int32Array,
 ): ProbeHistories {
   const placer = probePlacer(tl);
-  const entries: NamedHistoryEntry[] = [];
+  // Entries and their names side by side (no third copy of a million values on the way).
+  const entries: HistoryEntry[] = [];
+  const names: string[] = [];
   let racing = 0;
   probes.forEach((pr, j) => {
     const thread = threadFor(tl, pr.goroutine, warn);
@@ -144,9 +146,9 @@ function historiesFrom(
       racing++;
       return;
     }
-    const entry: NamedHistoryEntry = { name: pr.name, thread, position: placer.place(thread, pr.op), value: pr.value };
-    if (events && events[j] >= -1) entry.event = events[j];
-    entries.push(entry);
+    const position = placer.place(thread, pr.op);
+    entries.push(events && events[j] >= -1 ? { thread, position, value: pr.value, event: events[j] } : { thread, position, value: pr.value });
+    names.push(pr.name);
   });
   if (racing > 0) {
     warn('values-left-out', `${racing} value(s) stored after the last op the run surely reaches were left out: machin prints them in some replays and not in others (docs/value-positions.md)`);
@@ -154,8 +156,9 @@ function historiesFrom(
   // machin prints goroutines' probes in the order they happened to run, which differs between
   // replays; within one goroutine the order is fixed. By position, then thread (a stable sort
   // keeps each goroutine's own order), every replay of a trace gives the same history.
-  entries.sort((a, b) => a.position - b.position || a.thread - b.thread);
-  return new ProbeHistories(entries, watched.filter(Boolean));
+  const order = Uint32Array.from({ length: entries.length }, (_, i) => i);
+  order.sort((a, b) => entries[a].position - entries[b].position || entries[a].thread - entries[b].thread || a - b);
+  return ProbeHistories.fromParts(entries, names, order, watched.filter(Boolean));
 }
 
 /**

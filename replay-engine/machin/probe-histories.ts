@@ -32,6 +32,25 @@ export class ProbeHistories implements ValueHistories {
     }
   }
 
+  /**
+   * The same from entries and their names side by side, taken in `order` (indexes into both, by
+   * position): the entries themselves are kept, not copied (a 1M-op run prints 1.5M values).
+   */
+  static fromParts(entries: HistoryEntry[], names: string[], order: Uint32Array, watched: Iterable<string> = []): ProbeHistories {
+    const h = new ProbeHistories([], watched);
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k];
+      const entry = entries[i];
+      const name = names[i];
+      h.listOf(name).push(entry);
+      const threads = h.byThread.get(name)!;
+      let own = threads.get(entry.thread);
+      if (!own) threads.set(entry.thread, (own = []));
+      own.push(entry);
+    }
+    return h;
+  }
+
   private listOf(name: string): HistoryEntry[] {
     let list = this.byName.get(name);
     if (!list) {
