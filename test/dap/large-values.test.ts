@@ -70,8 +70,8 @@ describe('huge and deeply nested Redis replies over DAP', () => {
     const GET = '3:GET 6:cart:7\n';
     const file = path.join(dir, 'huge.tcap');
     writeFileSync(file, seal(buildBody({ effects: [
-      { kind: 'redis@1', key: GET, data: `-ERR ${'x'.repeat(2 * 1024 * 1024)}\r\n` },
-      { kind: 'redis@1', key: GET, data: `,${'9'.repeat(1024 * 1024)}\r\n` },
+      { kind: 'redis@1', key: GET, data: `-ERR ${'x'.repeat(512 * 1024)}\r\n` },
+      { kind: 'redis@1', key: GET, data: `,${'9'.repeat(256 * 1024)}\r\n` },
       { kind: 'redis@1', key: GET, data: level(63) },
     ] }), FIXTURE_KEY));
     s = await startAdapter(noMachinEnv({ TIN_REPLAY_KEY: FIXTURE_KEY }));
@@ -88,8 +88,8 @@ describe('huge and deeply nested Redis replies over DAP', () => {
     let seen = 0;
     let cuts = 0;
     for (let step = 0; step < 3; step++) {
-      await s.dc.nextRequest({ threadId });
-      await s.dc.waitForEvent('stopped');
+      // Listen before asking: the stop can come before the answer to `next`.
+      await Promise.all([s.dc.waitForEvent('stopped'), s.dc.nextRequest({ threadId })]);
       const frame = (await s.dc.stackTraceRequest({ threadId })).body.stackFrames[0];
       const queue = (await s.dc.scopesRequest({ frameId: frame.id })).body.scopes.map((x) => ({ ref: x.variablesReference, depth: 0 }));
       while (queue.length) {
