@@ -74,10 +74,12 @@ export interface RuntimeEvents {
 }
 
 /**
- * Candidate records looked at between two yields to the event loop, so `pause` is heard during a
- * long run (a kind breakpoint with a condition can make millions of candidates).
+ * A long run yields to the event loop every SLICE_MS, so `pause` (and any other request: an MCP
+ * `ping`) is heard during it (a kind breakpoint with a condition can make millions of candidates,
+ * and one long condition can take a millisecond each). The clock is read every CLOCK_EVERY candidates.
  */
-const SLICE = 1 << 16;
+const SLICE_MS = 20;
+const CLOCK_EVERY = 64;
 
 export class ReplayRuntime {
   readonly breakpoints: BreakpointTable;
@@ -761,6 +763,7 @@ export class ReplayRuntime {
         // The flagged records of the range, nearest first: i walks up (forward) or down (backward).
         let i = firstAtOrAfter(list, forward ? from : from + 1) - (forward ? 0 : 1);
         let visited = 0;
+        let sliceEnd = performance.now() + SLICE_MS;
         while (forward ? i < list.length && list[i] <= last : i >= 0 && list[i] >= last) {
           const r = list[i];
           const hit = this.breakpoints.check(r, perRecord[r]);
@@ -771,8 +774,9 @@ export class ReplayRuntime {
             break;
           }
           i += forward ? 1 : -1;
-          if (++visited % SLICE === 0) {
+          if (++visited % CLOCK_EVERY === 0 && performance.now() >= sliceEnd) {
             await new Promise<void>((resolve) => setImmediate(resolve));
+            sliceEnd = performance.now() + SLICE_MS;
             if (this.pauseRequested) {
               this.setState(r);
               this.lastStop = { reason: 'pause', thread: this.timeline.thread[r], description: 'Paused', breakpointIds: [] };

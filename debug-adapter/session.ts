@@ -24,6 +24,7 @@ import { listedThreads, listedThreadsNote } from './thread-list';
 import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { TracedSession } from './traced-session';
+import { cutText } from '../replay-engine/model/cut-text';
 import { VariableStore } from './variables';
 
 /** Opens the recording a launch names: the engine's openRecording, or the extension's store. */
@@ -248,7 +249,9 @@ export class FrozenRunSession extends TracedSession {
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
     const all = this.variables ? this.variables.variables(args.variablesReference) : [];
     const start = args.start ?? 0;
-    response.body = { variables: args.count ? all.slice(start, start + args.count) : all.slice(start) };
+    const shown = args.count ? all.slice(start, start + args.count) : all.slice(start);
+    // Every value on one line at most VALUE_TEXT_LIMIT characters (SECURITY.md), whoever made it.
+    response.body = { variables: shown.map((v) => ({ ...v, value: cutText(v.value) })) };
     this.sendResponse(response);
   }
 

@@ -1,8 +1,11 @@
 // The recordings the server holds open between tool calls, each with its own replay runtime (the
 // debug adapter's cursor and breakpoint table), named by a short handle (`r1`) or by path. A
 // recording is read once per file content: opening the same unchanged file again returns the
-// same handle, a changed file is read again. At most MAX_HELD stay open (least recently used
-// goes), so a long agent session does not grow without bound.
+// same handle, a changed file is read again, and opens of one unchanged file that come while it is
+// being read share that one read (30 concurrent opens of a 20 MB capsule hold one copy). At most
+// MAX_HELD stay open (least recently used goes), so a long agent session does not grow without
+// bound. An open is cancelled (machin's process group ended, its temporary copies removed, no
+// handle made) when every request waiting for it is cancelled, or when the server stops.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ReplayRuntime } from '../debug-adapter/runtime';
@@ -11,6 +14,7 @@ import { RecordingError } from '../replay-engine/model/errors';
 import type { Recording } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
 import type { OpenOptions } from '../replay-engine/open-options';
+import type { ClientRoots } from './client-roots';
 import { ThreadIo } from './thread-io';
 
 const MAX_HELD = 8;
@@ -29,32 +33,110 @@ export interface HeldRecording {
   exclusive<T>(run: () => Promise<T>): Promise<T>;
 }
 
+/** How an open is asked for: the request's cancel and where its progress goes. */
+export interface OpenRequest {
+  signal?: AbortSignal;
+  progress?: (message: string) => void;
+  /** The program to replay a trace against (open_recording's `program`), instead of its `program` line. */
+  program?: string;
+}
+
+/** A read under way, shared by every request for the same unchanged file. */
+interface Reading {
+  file: string;
+  done: Promise<Entry>;
+  controller: AbortController;
+  waiters: Set<OpenRequest>;
+}
+
 interface Entry extends HeldRecording {
   stamp: string;
+  program?: string;
   /** The move under way, or a settled promise. */
   pending: Promise<unknown>;
 }
 
 export class HeldRecordings {
   private readonly byHandle = new Map<string, Entry>();
+  private readonly reading = new Map<string, Reading>();
   private next = 1;
+  private stopping = false;
+  /** Called when a recording is added or let go (the resource list changed). */
+  onChange?: () => void;
 
-  constructor(private readonly options: OpenOptions) {}
+  /** `roots`, when given, place a path and bound what may be opened and run (client-roots.ts). */
+  constructor(private readonly options: OpenOptions, private readonly roots?: ClientRoots) {}
 
-  /** Open (or return the held copy of) the recording at `path`. */
-  async open(path: string): Promise<HeldRecording> {
-    const file = resolve(path);
+  /** Open (or return the held copy of) the recording at `path` (a path, `~/…` or a file:// URI). */
+  async open(path: string, req: OpenRequest = {}): Promise<HeldRecording> {
+    await this.roots?.asking;
+    const file = this.roots ? this.roots.resolvePath(path) : resolve(path);
     const stamp = await fileStamp(file);
-    for (const e of this.byHandle.values()) {
-      if (e.file === file && e.stamp === stamp) return this.settled(this.touch(e));
+    this.roots?.checkOpen(file);
+    let program: string | undefined;
+    if (req.program !== undefined) {
+      program = this.roots ? this.roots.resolvePath(req.program) : resolve(req.program);
+      this.roots?.checkProgram(program, file);
     }
-    const recording = await openRecording(file, this.options);
+    for (const e of this.byHandle.values()) {
+      if (e.file === file && e.stamp === stamp && (program === undefined || e.program === program)) return this.settled(this.touch(e));
+    }
+    if (this.stopping) throw new RecordingError('cancelled', `${file}: the server is stopping`, { file });
+    const key = `${stamp}\0${file}\0${program ?? ''}`;
+    let r = this.reading.get(key);
+    if (!r) {
+      const controller = new AbortController();
+      const waiters = new Set<OpenRequest>();
+      const progress = (message: string) => {
+        for (const w of waiters) w.progress?.(message);
+      };
+      const done = this.read(file, stamp, program, controller.signal, progress).finally(() => this.reading.delete(key));
+      r = { file, done, controller, waiters };
+      this.reading.set(key, r);
+    }
+    return this.wait(r, req);
+  }
+
+  /** Wait for a shared read; a cancelled request leaves it, and the last one to leave cancels it. */
+  private wait(r: Reading, req: OpenRequest): Promise<Entry> {
+    if (req.signal?.aborted) throw new RecordingError('cancelled', 'open_recording: cancelled');
+    r.waiters.add(req);
+    req.progress?.(`reading ${r.file}`);
+    return new Promise<Entry>((resolveOpen, reject) => {
+      const leave = () => {
+        r.waiters.delete(req);
+        if (r.waiters.size === 0) r.controller.abort();
+        reject(new RecordingError('cancelled', 'open_recording: cancelled'));
+      };
+      req.signal?.addEventListener('abort', leave, { once: true });
+      r.done.then(
+        (e) => {
+          req.signal?.removeEventListener('abort', leave);
+          r.waiters.delete(req);
+          resolveOpen(e);
+        },
+        (err: unknown) => {
+          req.signal?.removeEventListener('abort', leave);
+          r.waiters.delete(req);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  private async read(file: string, stamp: string, program: string | undefined, signal: AbortSignal, progress: (message: string) => void): Promise<Entry> {
+    const programRoots = this.roots ? this.roots.programRoots() : this.options.programRoots;
+    const recording = await openRecording(file, { ...this.options, programRoots, program, signal, onToolchainProgress: progress });
+    // A cancel that came while machin was ending: no handle is made.
+    if (signal.aborted) throw new RecordingError('cancelled', `${file}: open_recording cancelled`, { file });
+    progress('indexed: ready');
     for (const [h, e] of this.byHandle) if (e.file === file) this.byHandle.delete(h);
     let io: ThreadIo | null = null;
     const entry: Entry = {
       handle: `r${this.next++}`,
       file,
       stamp,
+      program,
       recording,
       runtime: new ReplayRuntime(recording, { log: () => undefined }),
       io: () => (io ??= new ThreadIo(recording.timeline)),
@@ -67,6 +149,7 @@ export class HeldRecordings {
     };
     this.byHandle.set(entry.handle, entry);
     while (this.byHandle.size > MAX_HELD) this.byHandle.delete(this.byHandle.keys().next().value as string);
+    this.onChange?.();
     return entry;
   }
 
@@ -81,13 +164,38 @@ export class HeldRecordings {
   }
 
   close(ref: string): boolean {
+    let file: string | null = null;
+    try {
+      file = this.roots ? this.roots.resolvePath(ref) : resolve(ref);
+    } catch {
+      // not a path: only a handle can match
+    }
     for (const [h, e] of this.byHandle) {
-      if (h === ref || e.file === resolve(ref)) {
+      if (h === ref || e.file === file) {
         this.byHandle.delete(h);
+        this.onChange?.();
         return true;
       }
     }
     return false;
+  }
+
+  /** The server is stopping: cancel every open under way (machin's groups end) and wait for them. */
+  async stopAll(): Promise<void> {
+    this.stopping = true;
+    const all = [...this.reading.values()];
+    for (const r of all) r.controller.abort();
+    await Promise.all(all.map((r) => r.done.catch(() => undefined)));
+  }
+
+  /** How many opens are under way. */
+  get opening(): number {
+    return this.reading.size;
+  }
+
+  /** The open recordings, most recently used last (for resources/list). */
+  get held(): HeldRecording[] {
+    return [...this.byHandle.values()];
   }
 
   get handles(): string[] {

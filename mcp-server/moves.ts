@@ -58,7 +58,7 @@ const STEP_KIND: Partial<Record<MoveAction, StepKind>> = {
 };
 
 /** The move a request names, made by the runtime (the same rules and stops as the debug adapter's); this only translates. */
-export async function move(held: HeldRecording, req: MoveRequest, signal?: AbortSignal): Promise<object> {
+export async function move(held: HeldRecording, req: MoveRequest, signal?: AbortSignal, progress?: (message: string) => void): Promise<object> {
   const { runtime, recording: rec } = held;
   const tl = rec.timeline;
   const thread = (): number => (req.thread !== undefined ? threadIndexOf(held, req.thread) : runtime.lastStop.thread);
@@ -85,7 +85,7 @@ export async function move(held: HeldRecording, req: MoveRequest, signal?: Abort
         break;
       case 'continue':
       case 'reverse_continue':
-        stop = await withUntil(held, req.until, () => budgeted(held, signal, () => runtime.run(req.action === 'continue')));
+        stop = await withUntil(held, req.until, () => budgeted(held, signal, progress, () => runtime.run(req.action === 'continue')));
         if (req.until?.condition && req.until.breakpoint === undefined && req.until.line === undefined && req.until.variable === undefined && stop.reason === 'function breakpoint') {
           // The condition rode on one breakpoint per kind: say what the agent asked for.
           description = `Condition \`${req.until.condition}\` holds (${rec.describe(runtime.record).summary})`;
@@ -120,14 +120,18 @@ function asToolError(held: HeldRecording, err: unknown, action: MoveAction): unk
 }
 
 /** Run a move with the time budget and the request's cancel: both pause the runtime. */
-async function budgeted(held: HeldRecording, signal: AbortSignal | undefined, go: () => Promise<Stop>): Promise<Stop> {
+/** (A long one reports progress each second.) */
+async function budgeted(held: HeldRecording, signal: AbortSignal | undefined, progress: ((message: string) => void) | undefined, go: () => Promise<Stop>): Promise<Stop> {
   const pause = () => held.runtime.pause();
   const timer = setTimeout(pause, MOVE_TIME_BUDGET_MS);
+  const started = Date.now();
+  const beat = progress ? setInterval(() => progress(`searching for a stop: ${Math.round((Date.now() - started) / 1000)} s of at most ${MOVE_TIME_BUDGET_MS / 1000} s`), 1000) : undefined;
   signal?.addEventListener('abort', pause);
   try {
     return await go();
   } finally {
     clearTimeout(timer);
+    if (beat) clearInterval(beat);
     signal?.removeEventListener('abort', pause);
   }
 }

@@ -4,6 +4,7 @@
 // TEXT_BUDGET_MS and answers where to go on.
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
+import { pageBytes } from './fit-answer';
 import { recordJson, type RecordJson } from './record-json';
 import { threadIndexOf } from './state';
 
@@ -43,6 +44,7 @@ export function listRecords(held: HeldRecording, q: RecordQuery): object {
   const out: RecordJson[] = [];
   let r = from;
   let decoded = 0;
+  let bytes = 0;
   let outOfTime = false;
   const deadline = performance.now() + TEXT_BUDGET_MS;
   for (; r < to && out.length < q.limit; r++) {
@@ -56,7 +58,14 @@ export function listRecords(held: HeldRecording, q: RecordQuery): object {
       const view = rec.describe(r);
       if (!view.summary.toLowerCase().includes(text) && !view.value.text.toLowerCase().includes(text)) continue;
     }
-    out.push(recordJson(rec, r, q.detail));
+    const one = recordJson(rec, r, q.detail);
+    out.push(one);
+    // Bounded by size too: the page ends once its records fill the page bound.
+    bytes += JSON.stringify(one).length + 1;
+    if (bytes >= pageBytes()) {
+      r++;
+      break;
+    }
   }
   return {
     from,

@@ -6,6 +6,7 @@ import { traceInspectJson } from '../replay-engine/cli/inspect-trace';
 import { MflrrRecording } from '../replay-engine/mflrr/recording';
 import { capsuleInspectJson } from '../replay-engine/tcap/inspect';
 import type { HeldRecording } from './held-recordings';
+import { forMcp } from './mcp-wording';
 import { page } from './paging';
 
 export const THREADS_SHOWN = 50;
@@ -42,6 +43,8 @@ export function summaryJson(held: HeldRecording, toolchain: boolean, paging: Sum
   return {
     recording: held.handle,
     ...facts,
+    // The engine's warnings say how the editor and the CLI fix things; here, how the server does.
+    ...(Array.isArray(facts.warnings) ? { warnings: (facts.warnings as Array<{ message: string }>).map((w) => ({ ...w, message: forMcp(w.message) })) } : {}),
     threadCount: threads.length,
     threads: page(threads.length, paging.threadsOffset, paging.threadsLimit ?? THREADS_SHOWN, (a, b) => threads.slice(a, b)),
     // The same for both formats: where to go (move to_panic) and who panicked.
@@ -91,16 +94,38 @@ function pageOf<T>(xs: T[], offset: number | undefined, limit: number) {
   return page(xs.length, offset, limit, (a, b) => xs.slice(a, b));
 }
 
-/** The causal chain as the causal_chain tool answers it. */
-export function chainJson(held: HeldRecording, offset: number | undefined, limit: number, position?: number) {
-  const p = chainPage(held, offset, limit, position);
-  return { to: position ?? held.recording.panic?.position ?? 0, length: p.total, offset: p.offset, threads: p.items, nextOffset: p.nextOffset };
-}
+/** A run of one thread's steps in a row in the causal chain: `{thread, repeat}` for two or more. */
+export type ChainEntry = string | { thread: string; repeat: number };
 
-/** A page of the causal chain to the panic (or to `position`): the thread id of each step. */
-export function chainPage(held: HeldRecording, offset: number | undefined, limit: number, position?: number) {
+/**
+ * The causal chain as the causal_chain tool answers it: from step `offset`, at most `limit`
+ * entries, a run of steps by one thread given once with its count (a 10M-step chain of one busy
+ * goroutine is one entry). `offset`, `nextOffset` and `length` count steps.
+ */
+export function chainJson(held: HeldRecording, offset: number | undefined, limit: number, position?: number) {
   const rec = held.recording;
   const tl = rec.timeline;
   const chain = position === undefined ? rec.panic?.causalChain ?? new Uint32Array(0) : tl.stepThreads(position);
-  return page(chain.length, offset, limit, (a, b) => Array.from(chain.subarray(a, b), (t) => tl.threads[t].id));
+  const from = Math.min(offset ?? 0, chain.length);
+  const threads: ChainEntry[] = [];
+  let i = from;
+  while (i < chain.length && threads.length < limit) {
+    const t = chain[i];
+    let j = i + 1;
+    while (j < chain.length && chain[j] === t) j++;
+    const id = tl.threads[t].id;
+    threads.push(j - i === 1 ? id : { thread: id, repeat: j - i });
+    i = j;
+  }
+  return { to: position ?? rec.panic?.position ?? 0, length: chain.length, offset: from, threads, nextOffset: i < chain.length ? i : null };
+}
+
+/** The chain's entries as one thread id per step (for tests and readers that want it flat). */
+export function expandChain(entries: ChainEntry[]): string[] {
+  const out: string[] = [];
+  for (const e of entries) {
+    if (typeof e === 'string') out.push(e);
+    else for (let k = 0; k < e.repeat; k++) out.push(e.thread);
+  }
+  return out;
 }

@@ -3,7 +3,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RecordingError } from '../replay-engine/model/errors';
-import { answering } from './answer';
+import { answering, oneLine, progressReporter, type ToolAnswer } from './answer';
+import { CONDITION_MAX, checkConditionNames } from './condition-names';
+import { OUTPUT } from './output-schemas';
 import { compareHeld, testSecret } from './capsule-tools';
 import type { HeldRecordings } from './held-recordings';
 import { move, MOVES } from './moves';
@@ -23,26 +25,43 @@ const detailParam = z.boolean().optional().describe('include each record\'s deco
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
+/**
+ * The SDK words a schema refusal of several arguments on several lines (one per issue); every
+ * error this server gives is one line. McpServer keeps its error maker private, so it is replaced
+ * on the instance (test/mcp/bad-input.test.ts and the MCP fuzz run hold it to one line).
+ */
+function oneLineToolErrors(server: McpServer): void {
+  (server as unknown as { createToolError(message: string): ToolAnswer }).createToolError = (message: string) => ({
+    content: [{ type: 'text', text: oneLine(message) }],
+    isError: true,
+  });
+}
+
 export function registerTools(server: McpServer, held: HeldRecordings, toolchain: boolean): void {
+  oneLineToolErrors(server);
   server.registerTool('open_recording', {
     title: 'Open a recording',
     description:
       'Open a machin trace (.mflrr) or a Tin capsule (.tcap) and summarize it: format, header facts, threads (goroutines / tasks), the panic and its causal chain, the verify verdict, the boundary and warnings, as `frozen-run inspect --json` does. ' +
-      'The recording stays open under the returned handle; its cursor starts at position 0. Capsule keys come only from the server\'s environment (TIN_REPLAY_KEY) or its --key-file, never from a tool argument.',
+      'The recording stays open under the returned handle; its cursor starts at position 0. Capsule keys come only from the server\'s environment (TIN_REPLAY_KEY) or its --key-file, never from a tool argument. ' +
+      'With machin (--toolchain) an open replays the trace, which can take seconds: progress is reported to a request with a progressToken, and a cancelled request stops machin.',
     inputSchema: {
-      path: z.string().min(1).describe('path of the recording file'),
+      path: z.string().min(1).describe('the recording file: a file:// URI, an absolute path, ~/..., or a path relative to the client\'s first root'),
+      program: z.string().min(1).optional().describe('with --toolchain: the .mfl program to replay the trace against, instead of the one its `program` line names (a path as for `path`, inside the client\'s roots)'),
       threads_offset: offsetParam,
       threads_limit: limitParam(THREADS_SHOWN, 1000),
       variables_offset: offsetParam.describe(`index of the first variable name to list (${VARIABLES_SHOWN} a page)`),
     },
+    outputSchema: OUTPUT.open_recording,
     annotations: readOnly,
-  }, answering(async (a: { path: string; threads_offset?: number; threads_limit?: number; variables_offset?: number }) =>
-    summaryJson(await held.open(a.path), toolchain, { threadsOffset: a.threads_offset, threadsLimit: a.threads_limit, variablesOffset: a.variables_offset })));
+  }, answering(async (a: { path: string; program?: string; threads_offset?: number; threads_limit?: number; variables_offset?: number }, extra) =>
+    summaryJson(await held.open(a.path, { signal: extra?.signal, progress: progressReporter(extra), program: a.program }), toolchain, { threadsOffset: a.threads_offset, threadsLimit: a.threads_limit, variablesOffset: a.variables_offset })));
 
   server.registerTool('close_recording', {
     title: 'Close a recording',
     description: 'Forget an open recording (its handle and cursor).',
     inputSchema: { recording: recordingParam },
+    outputSchema: OUTPUT.close_recording,
     annotations: readOnly,
   }, answering((a: { recording: string }) => ({ closed: held.close(a.recording), open: held.handles })));
 
@@ -63,6 +82,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
       values_limit: z.number().int().min(0).max(1000).optional().describe('at most this many variables per thread (default 50; valuesTotal gives the count)'),
       detail: detailParam,
     },
+    outputSchema: OUTPUT.get_state,
     annotations: readOnly,
   }, answering(async (a: { recording: string; position?: number; record?: number; thread?: string; threads_offset?: number; threads_limit?: number; io_limit?: number; variables?: string[]; values_limit?: number; detail?: boolean }) =>
     stateJson(await held.get(a.recording), {
@@ -85,16 +105,20 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
       count: z.number().int().min(1).max(100_000).optional().describe('repeat a step this many times (default 1)'),
       until: z.object({
         breakpoint: z.string().min(1).optional().describe('stop on a record kind (sched, io, redis, http@1), `goroutine ID`, `task N` or `panic`'),
-        condition: z.string().min(1).optional().describe('stop where this expression holds, e.g. `idx > 10`, `kind == "io"`, `status == 500` (record fields, variables, decoded parts)'),
+        condition: z.string().min(1).max(CONDITION_MAX).optional().describe(`stop where this expression holds, e.g. \`idx > 10\`, \`kind == "io"\`, \`status == 500\` (record fields, variables, decoded parts; at most ${CONDITION_MAX} characters; a name no record or variable has is an error listing the names)`),
         line: z.number().int().min(1).optional().describe('a line breakpoint, both ways: a line of the program (.mfl, every arrival at its statement) when `path` names the program or is left out and the statements are known; else a line of the trace (or of the capsule\'s decoded document)'),
         path: z.string().min(1).optional().describe('the file `line` is in: the program (its path or file name, e.g. `bank.mfl`) or the recording'),
         variable: z.string().min(1).optional().describe('a data breakpoint: stop where this variable\'s value changes (both ways)'),
         thread: threadParam.optional().describe('the thread whose variable is watched (default: the thread of the last stop)'),
       }).strict().optional().describe('for continue / reverse_continue'),
     },
+    outputSchema: OUTPUT.move,
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   }, answering(async (a: { recording: string; action: (typeof MOVES)[number]; thread?: string; position?: number; record?: number; count?: number; until?: { breakpoint?: string; condition?: string; line?: number; path?: string; variable?: string; thread?: string } }, extra) =>
-    held.get(a.recording).then((h) => h.exclusive(() => move(h, a, extra?.signal)))));
+    held.get(a.recording).then((h) => {
+      if (a.until?.condition !== undefined) checkConditionNames(h, a.until.condition);
+      return h.exclusive(() => move(h, a, extra?.signal, progressReporter(extra)));
+    })));
 
   server.registerTool('get_source', {
     title: 'Program source around a statement',
@@ -135,6 +159,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
     title: 'Value history of a variable',
     description: 'Every value a variable took over the run, with the op (position) and the goroutine or task, as `frozen-run history --json` gives it. Paged.',
     inputSchema: { recording: recordingParam, variable: z.string().min(1), thread: threadParam.optional().describe('only this goroutine or task'), offset: offsetParam, limit: limitParam(100, 5000) },
+    outputSchema: OUTPUT.variable_history,
     annotations: readOnly,
   }, answering(async (a: { recording: string; variable: string; thread?: string; offset?: number; limit?: number }) =>
     historyPage(await held.get(a.recording), a.variable, a.thread, toolchain, a.offset, a.limit ?? 100)));
@@ -145,6 +170,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
       'The data breakpoint\'s search: where a variable on a thread changed. backward: the last change at or before the position (the write that gave the value it holds there); forward: the first change after it. ' +
       'Default position: the cursor\'s. Does not move the cursor (move with goto to go there).',
     inputSchema: { recording: recordingParam, variable: z.string().min(1), thread: threadParam, direction: z.enum(['backward', 'forward']), position: positionParam.optional() },
+    outputSchema: OUTPUT.find_value_change,
     annotations: readOnly,
   }, answering(async (a: { recording: string; variable: string; thread: string; direction: 'backward' | 'forward'; position?: number }) =>
     findChange(await held.get(a.recording), a.variable, a.thread, a.direction, a.position, toolchain)));
@@ -164,6 +190,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
       limit: limitParam(50, 1000),
       detail: detailParam,
     },
+    outputSchema: OUTPUT.list_records,
     annotations: readOnly,
   }, answering(async (a: { recording: string; from_record?: number; to_record?: number; from_position?: number; kind?: string; thread?: string; text?: string; limit?: number; detail?: boolean }) =>
     listRecords(await held.get(a.recording), {
@@ -175,6 +202,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
     title: 'Causal chain',
     description: 'The goroutine or task of each step that led to the panic (or to a position), in order, paged: the causal chain of the run.',
     inputSchema: { recording: recordingParam, position: positionParam.optional().describe('the chain to this position instead of to the panic'), offset: offsetParam, limit: limitParam(200, 10_000) },
+    outputSchema: OUTPUT.causal_chain,
     annotations: readOnly,
   }, answering(async (a: { recording: string; position?: number; offset?: number; limit?: number }) => {
     const h = await held.get(a.recording);
@@ -190,6 +218,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
     title: 'Compare two recordings',
     description: 'Two runs of the same program aligned: the first divergence (schedule, effect or I/O), the first differing values and per-thread counts, as `frozen-run compare --json` gives it.',
     inputSchema: { a: recordingParam, b: recordingParam, value_limit: limitParam(20, 200).describe('how many value differences to list (all are counted; default 20)') },
+    outputSchema: OUTPUT.compare_recordings,
     annotations: readOnly,
   }, answering(async (a: { a: string; b: string; value_limit?: number }) => compareHeld(await held.get(a.a), await held.get(a.b), a.value_limit ?? 20)));
 
@@ -197,6 +226,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
     title: 'Test a candidate secret',
     description: 'Is this text the secret behind a `tin-secret:` handle of a capsule? Answers the handles it matches (and every handle and where it is), never the key. The candidate is not kept.',
     inputSchema: { recording: recordingParam, candidate: z.string().describe('the text to test') },
+    outputSchema: OUTPUT.test_secret,
     annotations: readOnly,
   }, answering(async (a: { recording: string; candidate: string }) => testSecret(await held.get(a.recording), a.candidate)));
 }

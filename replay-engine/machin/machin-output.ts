@@ -185,11 +185,18 @@ class ProbePass {
   constructor(private stderr: string, sink?: ProbeSink) {
     this.fast = sink ? new FastTake(sink) : null;
     const probes = this.out.probes;
+    // A million probes name a handful of goroutines and variables: one string each, not one per probe.
+    const interned = new Map<string, string>();
+    const intern = (text: string) => {
+      let kept = interned.get(text);
+      if (kept === undefined) interned.set(text, (kept = text));
+      return kept;
+    };
     this.add = (goroutine, name, value, op) => {
       if (sink?.names.has(name)) return sink.take(goroutine, value === '' ? NaN : Number(value), op);
       if (sink?.takeValue) return sink.takeValue(goroutine, name, value, op);
       sink?.beforeValue?.(goroutine);
-      probes.push({ goroutine, name, value, op });
+      probes.push({ goroutine: intern(goroutine), name: intern(name), value, op });
     };
   }
 

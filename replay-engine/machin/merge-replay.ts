@@ -164,7 +164,7 @@ function historiesFrom(
     entries[j] = entry;
     names[j] = probes.name(j);
   }
-  if (racing.size > 0) warn('values-this-replay-only', thisReplayOnlyMessage(racing, !!places));
+  if (racing.size > 0) warn('values-this-replay-only', thisReplayOnlyMessage(tl, racing, !!places));
   // machin prints goroutines' probes in the order they happened to run, which differs between
   // replays; within one goroutine the order is fixed. By position, then thread (a stable sort
   // keeps each goroutine's own order), every replay of a trace gives the same history.
@@ -173,8 +173,9 @@ function historiesFrom(
 }
 
 /** The warning for values of this replay only: which goroutines, which variables, and why. */
-function thisReplayOnlyMessage(racing: Map<string, { names: Set<string>; count: number }>, byStatement: boolean): string {
-  const listed = [...racing].slice(0, 8).map(([g, r]) => `goroutine ${g}: ${[...r.names].slice(0, 6).join(', ')}${r.names.size > 6 ? ', ...' : ''} (${r.count})`);
+function thisReplayOnlyMessage(tl: Timeline, racing: Map<string, { names: Set<string>; count: number }>, byStatement: boolean): string {
+  const label = (g: string) => tl.threads[tl.threadIndex(g)]?.label;
+  const listed = [...racing].slice(0, 8).map(([g, r]) => `goroutine ${g}${label(g) ? ` ${label(g)}` : ''}: ${[...r.names].slice(0, 6).join(', ')}${r.names.size > 6 ? ', ...' : ''} (${r.count})`);
   const more = racing.size > 8 ? `; and ${racing.size - 8} more goroutine(s)` : '';
   const why = byStatement
     ? 'they were stored after the last statement of their goroutine known to run before the run ended (nothing orders them before the panic or the end of main)'

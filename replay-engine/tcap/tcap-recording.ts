@@ -2,6 +2,7 @@
 // completed), threads are tasks, the payload of a record is its effect's data. What the Timeline
 // does not hold (keys, outcomes, sentinels, task numbers) lives in side typed arrays here.
 import { RecordingError, type EngineWarning } from '../model/errors';
+import { cutText } from '../model/cut-text';
 import type { DecodedValue, PanicInfo, RecordView, CapsuleRecording, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import type { CapsuleHeader, EffectCounts } from './body';
@@ -24,8 +25,6 @@ function dataHexValue(data: Uint8Array): DecodedValue {
 const DATA_HEX_LIMIT = 4096;
 /** Effects whose decoded key and result are kept (see decoded()). */
 const DECODED_KEPT = 64;
-/** Longest one-line effect text (a frame name, a timeline summary, a document line). */
-const EFFECT_TEXT_LIMIT = 400;
 
 /** The secret-handle key of each open capsule, kept off the object so no dump or JSON can show it. */
 const secretKeys = new WeakMap<TcapRecording, Uint8Array>();
@@ -161,10 +160,10 @@ export class TcapRecording implements CapsuleRecording {
     return { key: decodeKey(kind, key), result: decodeResult(kind, key, this.data(r), this.outcome(r), this.ident(r)) };
   }
 
-  /** `GET cart:7 → "sku-1,sku-2"`: the key and the result on one line, at most EFFECT_TEXT_LIMIT characters. */
+  /** `GET cart:7 → "sku-1,sku-2"`: the key and the result on one line, at most VALUE_TEXT_LIMIT characters. */
   effectText(r: number, d = this.decoded(r)): string {
     const text = `${d.key.type === 'empty' ? '' : `${d.key.text} `}→ ${d.result.text}`;
-    return text.length > EFFECT_TEXT_LIMIT ? `${text.slice(0, EFFECT_TEXT_LIMIT)}… (${text.length} chars)` : text;
+    return cutText(text);
   }
 
   describe(r: number): RecordView {

@@ -57,3 +57,53 @@ describe('a value of 200,000 parts over DAP', () => {
     assert.equal(level[level.length - 1].value, 'GET k:199999');
   });
 });
+
+// Issue 31, point 3: Redis error and double replies of megabytes, and 64 nested arrays each of
+// whose levels once repeated its subtree's text (2.4 MB values): every Variables value is cut at
+// 400 characters (SECURITY.md), with the length of the whole text.
+describe('huge and deeply nested Redis replies over DAP', () => {
+  let s: Session;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'frozen-run-dap-huge-'));
+    const level = (d: number): string => (d === 0 ? ':1\r\n' : `*3\r\n$100\r\n${'a'.repeat(100)}\r\n$100\r\n${'b'.repeat(100)}\r\n${level(d - 1)}`);
+    const GET = '3:GET 6:cart:7\n';
+    const file = path.join(dir, 'huge.tcap');
+    writeFileSync(file, seal(buildBody({ effects: [
+      { kind: 'redis@1', key: GET, data: `-ERR ${'x'.repeat(512 * 1024)}\r\n` },
+      { kind: 'redis@1', key: GET, data: `,${'9'.repeat(256 * 1024)}\r\n` },
+      { kind: 'redis@1', key: GET, data: level(63) },
+    ] }), FIXTURE_KEY));
+    s = await startAdapter(noMachinEnv({ TIN_REPLAY_KEY: FIXTURE_KEY }));
+    await launchAndStop(s, { recording: file, stopOnEntry: true });
+  });
+  after(async () => {
+    await s.dc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every value of every scope, at each effect and 70 levels down, is at most 400 characters and the cut', async () => {
+    const threadId = (await s.dc.threadsRequest()).body.threads[0].id;
+    let longest = 0;
+    let seen = 0;
+    let cuts = 0;
+    for (let step = 0; step < 3; step++) {
+      // Listen before asking: the stop can come before the answer to `next`.
+      await Promise.all([s.dc.waitForEvent('stopped'), s.dc.nextRequest({ threadId })]);
+      const frame = (await s.dc.stackTraceRequest({ threadId })).body.stackFrames[0];
+      const queue = (await s.dc.scopesRequest({ frameId: frame.id })).body.scopes.map((x) => ({ ref: x.variablesReference, depth: 0 }));
+      while (queue.length) {
+        const { ref, depth } = queue.shift()!;
+        for (const v of (await s.dc.variablesRequest({ variablesReference: ref })).body.variables) {
+          seen++;
+          longest = Math.max(longest, v.value.length);
+          if (/… \(\d+ chars\)$/.test(v.value)) cuts++;
+          if (v.variablesReference && depth < 70) queue.push({ ref: v.variablesReference, depth: depth + 1 });
+        }
+      }
+    }
+    assert.ok(seen > 200, `${seen} values`);
+    assert.ok(cuts > 0, 'the megabyte values are cut');
+    assert.ok(longest <= 400 + 64 + 24, `a value of ${longest} characters`);
+  });
+});

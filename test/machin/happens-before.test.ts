@@ -309,7 +309,7 @@ describe('source level keeps what surely happened (happens-before), against an i
       assert.equal(i[3].value, '3');
       assert.equal(i[3].thisReplayOnly, true);
       const warning = rec.warnings.find((w) => w.code === 'values-this-replay-only');
-      assert.match(warning?.message ?? '', /goroutine 0\.1: i \(1\)/);
+      assert.match(warning?.message ?? '', /goroutine 0\.1 ticker: i \(1\)/);
       assert.doesNotMatch(warning?.message ?? '', /in some replays and not in others/);
     }
     assert.ok(seen > 0, 'machin printed the last increment in none of 6 replays');

@@ -23,7 +23,7 @@ describe('messages that name what they are about', () => {
     balancer = recordProgram(tempDir('messages-'), 'balancer', BALANCER);
   });
 
-  it('values-left-out names the variable and its goroutine', async () => {
+  it('values-this-replay-only names the variable and its goroutine, and the value is kept, marked', async () => {
     // The producer's last `k = k + 1` (after its last send) races with the collector's panic:
     // machin prints it in some replays only. Here a replay that printed it, in machin's words
     // (the real replay's stderr, with that line as another replay printed it).
@@ -36,9 +36,9 @@ describe('messages that name what they are about', () => {
       copy: { scheduleTotal: rec.timeline.stepCount },
       warn: (code, message) => warnings.push(`${code}: ${message}`),
     });
-    const w = warnings.find((x) => x.startsWith('values-left-out'));
-    assert.equal(w, 'values-left-out: 1 value(s) stored after the last op the run surely reaches were left out, as machin prints them in some replays and not in others (docs/value-positions.md): k on goroutine 0.1 producer');
-    assert.deepEqual(rec.histories!.entries('k').map((e) => e.value), ['0', '1', '2', '3', '4']);
+    const w = warnings.find((x) => x.startsWith('values-this-replay-only'));
+    assert.equal(w, 'values-this-replay-only: values printed by this replay only, shown marked "this replay only" (goroutine 0.1 producer: k (1)): they were stored after their goroutine\'s last op that surely happens before the run ends, so machin may not print them in another replay (docs/value-positions.md)');
+    assert.deepEqual(rec.histories!.entries('k').map((e) => [e.value, !!e.thisReplayOnly]), [['0', false], ['1', false], ['2', false], ['3', false], ['4', false], ['5', true]]);
   });
 
   it('the case a select took, where the statement is known: no guess', async () => {

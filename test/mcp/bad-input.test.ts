@@ -55,8 +55,10 @@ describe('MCP server: bad input to every tool', () => {
     assertClear(await s.error('open_recording', { path: 42 }), /path/);
     // A capsule without a key, and a changed byte.
     const nokey = await s.error('open_recording', { path: ORDERS });
-    assertClear(nokey, /no key was given/, /TIN_REPLAY_KEY/);
-    assert.equal(nokey, cliError(['inspect', ORDERS]));
+    assertClear(nokey, /no key was given/, /TIN_REPLAY_KEY/, /--key-file/);
+    // The CLI's message, worded for MCP: no VS Code command, no --key the server refuses.
+    assert.doesNotMatch(nokey, /Frozen Run: Set Capsule Key|--key HEX/);
+    assert.match(cliError(['inspect', ORDERS]), /Set Capsule Key/);
   });
 
   it('get_state: positions and records past the end, unknown threads, wrong types', async () => {

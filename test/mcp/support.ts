@@ -3,7 +3,11 @@
 // options of scripts/build.mjs. Also runs the CLI, so answers can be held against it.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths';
 import { ensureBuilt } from '../support/built';
@@ -32,24 +36,49 @@ export interface ToolReply {
 }
 
 export class McpSession {
+  /** The roots the client answers roots/list with (file:// URIs), when it was started with roots. */
+  roots: string[] = [];
+
   private constructor(readonly client: Client, readonly transport: StdioClientTransport, readonly stderr: () => string) {}
 
-  static async start(args: string[] = [], env: Record<string, string> = cleanEnv()): Promise<McpSession> {
+  /** `options.roots`: the client declares the roots capability and answers roots/list with these. */
+  static async start(args: string[] = [], env: Record<string, string> = cleanEnv(), options: { roots?: string[] } = {}): Promise<McpSession> {
     await buildServer();
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env, stderr: 'pipe' });
     let err = '';
     transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    const client = new Client({ name: 'frozen-run-tests', version: '1.0.0' });
+    const client = new Client({ name: 'frozen-run-tests', version: '1.0.0' }, options.roots ? { capabilities: { roots: { listChanged: true } } } : {});
+    let session: McpSession | undefined;
+    if (options.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: (session?.roots ?? options.roots!).map((uri) => ({ uri })) }));
     await client.connect(transport);
-    return new McpSession(client, transport, () => err);
+    // Listing the tools makes the client check every structuredContent against its outputSchema.
+    await client.listTools();
+    session = new McpSession(client, transport, () => err);
+    session.roots = options.roots ?? [];
+    return session;
   }
 
-  async call(name: string, args: Record<string, unknown>): Promise<ToolReply> {
-    const r = await this.client.callTool({ name, arguments: args });
+  /** Change the client's roots and tell the server (notifications/roots/list_changed). */
+  async setRoots(roots: string[]): Promise<void> {
+    this.roots = roots;
+    await this.client.sendRootsListChanged();
+  }
+
+  /** The server's process id. */
+  get pid(): number {
+    return this.transport.pid!;
+  }
+
+  async call(name: string, args: Record<string, unknown>, options: RequestOptions = {}): Promise<ToolReply> {
+    const r = await this.client.callTool({ name, arguments: args }, undefined, options);
     const content = r.content as Array<{ type: string; text: string }>;
     const text = content.map((c) => c.text).join('');
     let json: unknown = undefined;
-    if (!r.isError) json = JSON.parse(text);
+    if (!r.isError) {
+      json = JSON.parse(text);
+      // Structured output: the same JSON as the text block (the client checked it against the tool's outputSchema).
+      assert.deepEqual(r.structuredContent, json, `${name}: structuredContent differs from the text`);
+    }
     return { isError: r.isError === true, text, json };
   }
 
@@ -83,4 +112,33 @@ export function cliError(args: string[], env: Record<string, string> = cleanEnv(
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 60_000 });
   if (r.status === 0) throw new Error(`frozen-run ${args.join(' ')} should have failed`);
   return r.stderr.split('\n')[0].replace(/^frozen-run: /, '');
+}
+
+/** Every record list_records gives for `args`, following nextRecord page after page. */
+export async function allRecords(s: McpSession, args: Record<string, unknown>): Promise<any[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const out: unknown[] = [];
+  let from = args.from_record as number | undefined;
+  for (let pages = 0; pages < 10_000; pages++) {
+    const page = await s.ok('list_records', { ...args, ...(from !== undefined ? { from_record: from } : {}) });
+    out.push(...page.records);
+    if (page.nextRecord === null) return out;
+    from = page.nextRecord;
+  }
+  throw new Error('list_records never ended');
+}
+
+/** A causal chain's run-length entries as one thread id per step. */
+export function expandChain(entries: Array<string | { thread: string; repeat: number }>): string[] {
+  return entries.flatMap((e) => (typeof e === 'string' ? [e] : Array.from({ length: e.repeat }, () => e.thread)));
+}
+
+/**
+ * SECURITY.md's catalogue shows what an agent meets for each hostile use of the server: the row
+ * `| name | exit | text |` must be there exactly (the message with `dir` taken out of paths).
+ */
+export function assertSecurityRow(name: string, exit: string, text: string, dir?: string): void {
+  const shown = (dir ? text.split(`${dir}/`).join('') : text).replace(/\|/g, '\\|');
+  const row = `| ${name} | ${exit} | ${shown} |`;
+  const doc = readFileSync(join(REPO_ROOT, 'SECURITY.md'), 'utf8');
+  assert.ok(doc.includes(row), `SECURITY.md must show exactly:\n${row}`);
 }

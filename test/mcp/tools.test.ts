@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GEN_MFLRR, MACHIN_FIXTURES, TIN_FIXTURES } from '../support/paths';
 import { FIXTURE_KEY } from '../tcap/support/seal';
-import { cleanEnv, cliJson, MACHIN, McpSession } from './support';
+import { allRecords, cleanEnv, cliJson, expandChain, MACHIN, McpSession } from './support';
 
 const CRASH = join(MACHIN_FIXTURES, 'crash', 'crash.mflrr');
 // A trace no fixture has: 300 ops over 6 goroutines, one line in eight an I/O line.
@@ -62,7 +62,9 @@ describe('MCP server with machin (the real one) on a trace', () => {
     assert.deepEqual(recordLevel(got.warnings), want.warnings, 'warnings');
     assert.deepEqual(got.threads.items, want.threads);
     assert.equal(got.threadCount, want.threads.length);
-    assert.deepEqual(got.causalChain.threads, want.causalChain);
+    // Run-length encoded: the goroutine's two steps in a row are one entry.
+    assert.deepEqual(got.causalChain.threads, ['0.1', '0.2', { thread: '0', repeat: 2 }]);
+    assert.deepEqual(expandChain(got.causalChain.threads), want.causalChain);
     assert.equal(got.causalChain.length, want.causalChain.length);
     assert.equal(got.panicAt.position, want.panic.op);
     assert.equal(got.panicAt.thread, want.panic.thread);
@@ -135,11 +137,12 @@ describe('MCP server with machin (the real one) on a trace', () => {
 
   it('causal_chain pages add up to the CLI\'s chain; a chain to a position is its prefix', async () => {
     const want = cli(['inspect', CRASH]).causalChain as string[];
-    const a = await s.ok('causal_chain', { recording: CRASH, limit: 3 });
+    const a = await s.ok('causal_chain', { recording: CRASH, limit: 2 });
+    assert.equal(a.nextOffset, 2);
     const b = await s.ok('causal_chain', { recording: CRASH, offset: a.nextOffset });
-    assert.deepEqual([...a.threads, ...b.threads], want);
+    assert.deepEqual(expandChain([...a.threads, ...b.threads]), want);
     assert.equal(a.length, want.length);
-    assert.deepEqual((await s.ok('causal_chain', { recording: CRASH, position: 2 })).threads, want.slice(0, 2));
+    assert.deepEqual(expandChain((await s.ok('causal_chain', { recording: CRASH, position: 2 })).threads), want.slice(0, 2));
   });
 
   it('move: every action, over the records of the trace text, both ways', async () => {
@@ -216,20 +219,23 @@ describe('MCP server with machin (the real one) on a trace', () => {
 
   it('list_records: a range, by kind, thread and text, with the trace\'s own lines', async () => {
     const lines = traceRecords(GEN);
-    const all = await s.ok('list_records', { recording: GEN, limit: 1000 });
-    assert.deepEqual(all.records.map((r: { line: number }) => r.line), lines.map((l) => l.line));
-    assert.equal(all.nextRecord, null);
-    const io = await s.ok('list_records', { recording: GEN, kind: 'io', limit: 1000 });
-    assert.deepEqual(io.records.map((r: { line: number }) => r.line), lines.filter((l) => l.text.startsWith('I ')).map((l) => l.line));
+    // A page ends at `limit` records or at the page bound (32 kB), and nextRecord goes on.
+    const first = await s.call('list_records', { recording: GEN, limit: 1000 });
+    assert.ok(first.text.length <= 32 * 1024, `${first.text.length} bytes`);
+    assert.ok(first.json.nextRecord !== null && first.json.records.length < 1000, 'the size bound ends the page before the count');
+    const all = await allRecords(s, { recording: GEN, limit: 1000 });
+    assert.deepEqual(all.map((r: { line: number }) => r.line), lines.map((l) => l.line));
+    const io = await allRecords(s, { recording: GEN, kind: 'io', limit: 1000 });
+    assert.deepEqual(io.map((r: { line: number }) => r.line), lines.filter((l) => l.text.startsWith('I ')).map((l) => l.line));
     const t = lines[0].text.split(' ')[1];
     const mine = await s.ok('list_records', { recording: GEN, thread: t, limit: 2 });
     assert.ok(mine.records.every((r: { thread: string }) => r.thread === t));
-    const rest = await s.ok('list_records', { recording: GEN, thread: t, from_record: mine.nextRecord, limit: 1000 });
-    assert.deepEqual([...mine.records, ...rest.records].map((r: { line: number }) => r.line), lines.filter((l) => l.text.split(' ')[1] === t).map((l) => l.line));
+    const rest = await allRecords(s, { recording: GEN, thread: t, from_record: mine.nextRecord, limit: 1000 });
+    assert.deepEqual([...mine.records, ...rest].map((r: { line: number }) => r.line), lines.filter((l) => l.text.split(' ')[1] === t).map((l) => l.line));
     const decoded = await s.ok('list_records', { recording: GEN, kind: 'io', limit: 1, detail: true });
     assert.ok(decoded.records[0].value.text.length > 0);
     const text = decoded.records[0].value.text.replace(/^"|"$/g, '').slice(0, 3);
-    const byText = await s.ok('list_records', { recording: GEN, text, limit: 1000 });
+    const byText = { records: await allRecords(s, { recording: GEN, text, limit: 1000 }) };
     assert.ok(byText.records.some((r: { record: number }) => r.record === decoded.records[0].record));
   });
 
@@ -270,7 +276,7 @@ describe('MCP server on a Tin capsule (key from TIN_REPLAY_KEY, no toolchain)', 
     assert.deepEqual(got.threads.items, threads);
     assert.equal(got.effects, undefined);
     assert.equal(got.panicAt.message, want.panic);
-    const listed = await s.ok('list_records', { recording: got.recording, limit: 1000 });
+    const listed = { records: await allRecords(s, { recording: got.recording, limit: 1000 }) };
     assert.deepEqual(listed.records.map((r: { kind: string; thread: string }) => [r.kind, r.thread]), effects.map((e: { kind: string; thread: number }) => [e.kind, String(e.thread)]));
   });
 

@@ -1,6 +1,7 @@
 // Redis replies (RESP2, and the RESP3 types Redis 6+ may send): simple strings, errors, integers,
 // bulk strings, nulls and nested arrays. A pipelined call holds several replies back to back.
 import type { DecodedValue } from '../../model/recording';
+import { cutText } from '../../model/cut-text';
 import { bytesValue, child, malformed, quote } from './bytes-text';
 
 const MAX_DEPTH = 64;
@@ -28,7 +29,7 @@ export function respValue(data: Uint8Array): DecodedValue {
   }
   if (replies.length === 1) return replies[0];
   return {
-    text: `${replies.length} replies: ${replies.map((r) => r.text).join(', ')}`,
+    text: cutText(`${replies.length} replies: ${replies.slice(0, 5).map((r) => r.text).join(', ')}${replies.length > 5 ? ', …' : ''}`),
     type: 'resp-pipeline',
     children: replies.map((v, i) => child(`reply ${i + 1}`, v)),
   };
@@ -59,14 +60,14 @@ function parseReply(data: Uint8Array, pos: number, depth: number): Parsed {
     case '-':
     case '!': {
       if (type === '!') return blob(data, l, 'resp-error', (b) => ({ text: `error ${bytesValue(b).text}`, type: 'resp-error' }));
-      return { value: { text: `error ${l.text}`, type: 'resp-error' }, end: l.end };
+      return { value: { text: cutText(`error ${l.text}`), type: 'resp-error' }, end: l.end };
     }
     case ':':
       return { value: { text: integer(l.text).toString(), type: 'resp-integer' }, end: l.end };
     case '(':
       return { value: { text: integer(l.text).toString(), type: 'resp-integer' }, end: l.end };
     case ',':
-      return { value: { text: l.text, type: 'resp-double' }, end: l.end };
+      return { value: { text: cutText(l.text), type: 'resp-double' }, end: l.end };
     case '#':
       return { value: { text: l.text === 't' ? 'true' : 'false', type: 'resp-bool' }, end: l.end };
     case '_':
@@ -120,7 +121,8 @@ function aggregate(data: Uint8Array, type: string, l: { text: string; end: numbe
       : items.map((v, i) => child(`[${i}]`, v));
   const shown = children.slice(0, 5).map((c) => (per === 2n ? `${c.name}: ${c.value.text}` : c.value.text)).join(', ');
   return {
-    value: { text: `${kindName} of ${Number(n)}${Number(n) ? ` [${shown}${Number(n) > 5 ? ', …' : ''}]` : ''}`, type: 'resp-array', children },
+    // Each level's text is cut, so nested levels do not each repeat their whole subtree's text.
+    value: { text: cutText(`${kindName} of ${Number(n)}${Number(n) ? ` [${shown}${Number(n) > 5 ? ', …' : ''}]` : ''}`), type: 'resp-array', children },
     end: pos,
   };
 }
