@@ -53,6 +53,9 @@ export interface StatementHit {
 
 /** Names at one statement event: the goroutine's values as it is about to run it, its id, the line and function. */
 export class StatementScope implements Scope {
+  /** A value read through this scope is this replay's only (machin may not print it in another). */
+  readThisReplayOnly = false;
+
   constructor(
     private readonly recording: Recording,
     private readonly statements: SourceStatements,
@@ -69,7 +72,13 @@ export class StatementScope implements Scope {
     const s = this.statements;
     const anchor = s.positionOf(thread, event);
     // This frame's own values (a recursive call's locals of the same name are not its caller's).
-    return this.recording.histories?.valueAtEvent?.(name, thread, this.after ? event + 1 : event, anchor, anchor, (stored) => s.sameFrame(thread, name, stored, event));
+    const h = this.recording.histories;
+    const e = this.after ? event + 1 : event;
+    const accept = (stored: number) => s.sameFrame(thread, name, stored, event);
+    if (!h?.entryAtEvent) return h?.valueAtEvent?.(name, thread, e, anchor, anchor, accept);
+    const entry = h.entryAtEvent(name, thread, e, anchor, anchor, accept);
+    if (entry?.thisReplayOnly) this.readThisReplayOnly = true;
+    return entry?.value;
   }
 }
 
