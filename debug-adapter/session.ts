@@ -21,6 +21,7 @@ import { causalChainBody, cursorBody, dapReason, threadsBody, toolchainOutcome }
 import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop } from './runtime';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
 import { nothingAhead } from './run-end';
+import { consoleHits, gotoStatement, lineCountsBody, logPointHits, valueOriginBody } from './run-questions';
 import { listedThreads, listedThreadsNote } from './thread-list';
 import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
@@ -93,6 +94,10 @@ export class FrozenRunSession extends TracedSession {
     [REQUEST.runTo]: (response, a) => this.toward(response, 'runTo', a),
     [REQUEST.goto]: (response, a) => this.toward(response, 'goto', a),
     [REQUEST.timeline]: (response, a) => this.answer(response, () => timelineChunk(this.rt().recording, a as TimelineRequest, this.rt().breakpoints.currentDivergence)),
+    [REQUEST.logPointHits]: (response, a) => this.answer(response, () => logPointHits(this.rt(), a)),
+    [REQUEST.lineCounts]: (response) => this.answer(response, () => lineCountsBody(this.rt())),
+    [REQUEST.valueOrigin]: (response, a) => this.answer(response, () => valueOriginBody(this.rt(), a)),
+    [REQUEST.gotoStatement]: (response, a) => this.answer(response, () => gotoStatement(this.rt(), a), (stop) => this.report(stop)),
     [REQUEST.divergence]: (response, a) => this.answer(response, () => this.rt().markDivergence(a), (body) => this.sendEvent(new Event(EVENT.divergence, body))),
   };
 
@@ -286,7 +291,12 @@ export class FrozenRunSession extends TracedSession {
       // The program's `.mfl` file: verified where a statement starts (docs/source-level.md).
       const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
       response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: args.source })) };
-      return this.sendResponse(response);
+      this.sendResponse(response);
+      // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
+      (wanted as DebugProtocol.SourceBreakpoint[]).forEach((b, k) => {
+        if (b.logMessage && results[k].verified) this.printHits(rt, args.source.path!, { ...b, line: results[k].line, logMessage: b.logMessage });
+      });
+      return;
     }
     if (!rt || !isRecordingSource(rt.recording, args.source)) {
       const message = !rt
@@ -521,6 +531,20 @@ export class FrozenRunSession extends TracedSession {
     event.body.allThreadsStopped = true;
     if (stop.breakpointIds.length) event.body.hitBreakpointIds = stop.breakpointIds;
     this.sendEvent(event);
+  }
+
+  /** A log point's hits in run order, each with the program's source and line (a click opens it there). */
+  private printHits(rt: ReplayRuntime, path: string, spec: { line: number; logMessage: string; condition?: string; hitCondition?: string }): void {
+    const { hits, lines, more } = consoleHits(rt, spec);
+    const source = new Source(basename(path), path);
+    hits.forEach((h, k) => {
+      const e = new OutputEvent(`${lines[k]}\n`, 'console') as DebugProtocol.OutputEvent;
+      e.body.source = source;
+      e.body.line = this.convertDebuggerLineToClient(h.line);
+      e.body.column = this.convertDebuggerColumnToClient(h.column);
+      this.sendEvent(e);
+    });
+    if (more) this.sendEvent(new OutputEvent(`${more}\n`, 'console'));
   }
 
   private logPoint(text: string, record: number): void {

@@ -206,6 +206,8 @@ export class SourceBreakpoints {
       if (!ok) return false;
     }
     if (bp.hit && !hitMatches(bp.hit, bp.data ? bp.data.occurrences[i] : i + 1)) return false;
+    // A log point printed every hit of the run when it was set (run-questions.ts): passing it stops nowhere and prints nothing again.
+    if (bp.log && !bp.data) return false;
     if (bp.log) {
       this.log(bp.log.map((p) => (typeof p === 'string' ? p : show(p, scope))).join(''), seq);
       return false;
