@@ -3,6 +3,7 @@
 // index's one-pass count (SourceStatements.lineHitCounts); lines where a statement starts that no
 // goroutine reached are listed apart ("not reached in this run").
 import type { SourceStatements } from './source-level';
+import { threadListingOrder } from './thread-order';
 import type { Timeline } from './timeline';
 
 export interface LineCount {
@@ -30,11 +31,14 @@ export function lineCounts(statements: SourceStatements, tl: Timeline): LineCoun
   const c = statements.lineHitCounts();
   const lines: LineCount[] = [];
   const notReached: number[] = [];
+  const order = threadListingOrder(tl.threads).filter((t) => t < c.byThread.length);
   c.lines.forEach((line, k) => {
     let hits = 0;
     let unsure = 0;
     const byGoroutine: Record<string, number> = {};
-    c.byThread.forEach((counts, t) => {
+    // Goroutines in listing order (0, 0.1, 0.1.1, 0.2), the same on every launch.
+    order.forEach((t) => {
+      const counts = c.byThread[t];
       const n = counts[k] ?? 0;
       if (n === 0) return;
       hits += n;
