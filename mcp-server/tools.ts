@@ -9,6 +9,7 @@ import type { HeldRecordings } from './held-recordings';
 import { move, MOVES } from './moves';
 import { limitParam, offsetParam } from './paging';
 import { listRecords } from './records';
+import { registerRunQuestionTools } from './run-questions-tools';
 import { stateJson } from './state';
 import { chainJson, summaryJson, THREADS_SHOWN, VARIABLES_SHOWN } from './summary';
 import { findChange, historyPage } from './values';
@@ -22,6 +23,7 @@ const detailParam = z.boolean().optional().describe('include each record\'s deco
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
 export function registerTools(server: McpServer, held: HeldRecordings, toolchain: boolean): void {
+  registerRunQuestionTools(server, held);
   server.registerTool('open_recording', {
     title: 'Open a recording',
     description:
