@@ -29,6 +29,7 @@ export const COMMAND_IDS = [
   'frozenRun.capsules.setFolderKey',
   'frozenRun.capsules.removeFolder',
   'frozenRun.toggleLineHitCounts',
+  'frozenRun.hits.filter',
   'frozenRun.goToStatement',
 ] as const;
 

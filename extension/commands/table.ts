@@ -22,6 +22,7 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.replayToHere': (ctx) => (uri?: unknown, line?: unknown) => new ReplayCommands(ctx).replayToHere(uri, line),
   'frozenRun.gotoPosition': (ctx) => (uri: unknown, position: unknown, record: unknown) => new ReplayCommands(ctx).gotoPosition(uri, position, record),
   'frozenRun.toggleLineHitCounts': (ctx) => () => ctx.lineCounts.toggle(),
+  'frozenRun.hits.filter': (ctx) => () => ctx.hits.askFilter(),
   // A log point's hit or a link of a value's origin: the active session goes to that statement event.
   'frozenRun.goToStatement': () => (seq: unknown) =>
     typeof seq === 'number' && vscode.debug.activeDebugSession?.type === 'frozen-run' ? vscode.debug.activeDebugSession.customRequest(REQUEST.gotoStatement, { seq }) : undefined,
