@@ -18,6 +18,8 @@ import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export interface SourceBreakpointRequest {
   line: number;
+  /** Keep this id (a breakpoint answered unverified while the statements were coming). */
+  id?: number;
   condition?: string;
   hitCondition?: string;
   logMessage?: string;
@@ -123,7 +125,7 @@ export class SourceBreakpoints {
     if (!s) return wanted.map((b) => ({ id: newBreakpointId(), verified: false, line: b.line, message: 'Statements are not known (machin has not replayed the program against its instrumented copy).' }));
     const breakable = s.breakableLines();
     return wanted.map((b) => {
-      const id = newBreakpointId();
+      const id = b.id ?? newBreakpointId();
       const at = lowerBound(0, breakable.length, (i) => breakable[i] < b.line);
       if (breakable[at] !== b.line) {
         const next = breakable[at];

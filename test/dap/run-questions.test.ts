@@ -89,4 +89,23 @@ describe('whole-run questions over DAP', () => {
     assert.equal(chain.value, receive.text);
     await assert.rejects(s.dc.customRequest('frozenRun/valueOrigin', { variable: 'nope', threadId: main }), /nope has no value/);
   });
+
+  test('a log point set at launch, before the statements are in, is bound when they come and prints every hit', async () => {
+    s = await startAdapter(machinEnv());
+    const outputs: DebugProtocol.OutputEvent[] = [];
+    s.dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e));
+    const changed: DebugProtocol.BreakpointEvent[] = [];
+    s.dc.on('breakpoint', (e: DebugProtocol.BreakpointEvent) => changed.push(e));
+    let first: DebugProtocol.Breakpoint | undefined;
+    await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60 }, async (dc) => {
+      first = (await dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: WORKERS_LOOP_LINE, logMessage: 'acc={acc}' }] })).body.breakpoints[0];
+    });
+    const want = [...truth.values()].flat().filter((t) => t.line === WORKERS_LOOP_LINE).length;
+    for (let waited = 0; outputs.filter((e) => e.body.source?.path === rec.program).length < want && waited < 60_000; waited += 100) await new Promise((res) => setTimeout(res, 100));
+    const hits = outputs.filter((e) => e.body.source?.path === rec.program);
+    assert.equal(hits.length, want, s.output.join(''));
+    assert.ok(hits.every((h) => /\] acc=\d+\n$/.test(h.body.output)));
+    // Answered unverified while machin replayed, then verified by a changed event for the same id.
+    if (first && !first.verified) assert.ok(changed.some((e) => e.body.reason === 'changed' && e.body.breakpoint.id === first!.id && e.body.breakpoint.verified), JSON.stringify(changed));
+  });
 });
