@@ -14,6 +14,11 @@ export const REQUEST = {
   timeline: 'frozenRun/timeline',
   divergence: 'frozenRun/divergence',
   setKey: 'frozenRun/setKey',
+  /** Issue 30 (run-questions.ts): a log point's hits, paged; every line's hit counts; a value's origin; go to a statement event. */
+  logPointHits: 'frozenRun/logPointHits',
+  lineCounts: 'frozenRun/lineCounts',
+  valueOrigin: 'frozenRun/valueOrigin',
+  gotoStatement: 'frozenRun/gotoStatement',
 } as const;
 
 /** Custom events the adapter sends. */

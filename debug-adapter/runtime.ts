@@ -328,6 +328,14 @@ export class ReplayRuntime {
     return s.blockedIn(t);
   }
 
+  /** Go to statement event `seq` (a log point's hit, a link of a value's origin): no breakpoint is looked at. */
+  gotoSeq(seq: number): Stop {
+    const s = this.statements!;
+    const { thread, event } = s.eventAt(seq);
+    const loc = s.location(thread, event);
+    return this.jump(this.recordOfSeq(seq), { reason: 'goto', thread, description: `Went to line ${loc.line} (${loc.function})` }, seq);
+  }
+
   /** A step by statement in thread t, or null when t has no statements (the step is by record then). */
   private statementStep(t: number, kind: StepKind): Promise<Stop> | null {
     const s = this.statements;

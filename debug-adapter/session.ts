@@ -3,14 +3,14 @@
 // go, how breakpoints stop it), one short method per request. It runs inline in the extension
 // host, handed the extension's recording (extension/debug-provider.ts), and standalone over stdio
 // (debug-adapter/main.ts), where it opens the recording itself.
-import { ContinuedEvent, Event, InitializedEvent, InvalidatedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
+import { BreakpointEvent, ContinuedEvent, Event, InitializedEvent, InvalidatedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { Recording } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
 import type { OpenOptions } from '../replay-engine/open-options';
-import { EXCEPTION_FILTERS } from './breakpoints';
+import { EXCEPTION_FILTERS, newBreakpointId } from './breakpoints';
 import { EVENT, REQUEST, type SetKeyResponseBody, type StatementTarget, type TargetArguments, type ToolchainEventBody } from './contract';
 import { dataBreakpointInfo } from './data-breakpoint-info';
 import { evaluateInThread } from './evaluate';
@@ -20,6 +20,8 @@ import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from
 import { causalChainBody, cursorBody, dapReason, threadsBody, toolchainOutcome } from './reports';
 import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop } from './runtime';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
+import { nothingAhead } from './run-end';
+import { consoleHits, gotoStatement, lineCountsBody, logPointHits, valueOriginBody } from './run-questions';
 import { listedThreads, listedThreadsNote } from './thread-list';
 import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
@@ -69,6 +71,8 @@ export class FrozenRunSession extends TracedSession {
   private args: FrozenRunLaunchArguments | undefined;
   private runtime: ReplayRuntime | undefined;
   private variables: VariableStore | undefined;
+  /** The program's breakpoints asked for while its statements were coming (bound when they are in). */
+  private programBreakpointsWaiting: { args: DebugProtocol.SetBreakpointsArguments; ids: number[] } | null = null;
   private configured: () => void = () => undefined;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
   /** The values of a deferred enrichment while machin still prints them (see dispatchRequest). */
@@ -93,6 +97,10 @@ export class FrozenRunSession extends TracedSession {
     [REQUEST.runTo]: (response, a) => this.toward(response, 'runTo', a),
     [REQUEST.goto]: (response, a) => this.toward(response, 'goto', a),
     [REQUEST.timeline]: (response, a) => this.answer(response, () => timelineChunk(this.rt().recording, a as TimelineRequest, this.rt().breakpoints.currentDivergence)),
+    [REQUEST.logPointHits]: (response, a) => this.answer(response, () => logPointHits(this.rt(), a)),
+    [REQUEST.lineCounts]: (response) => this.answer(response, () => lineCountsBody(this.rt())),
+    [REQUEST.valueOrigin]: (response, a) => this.answer(response, () => valueOriginBody(this.rt(), a)),
+    [REQUEST.gotoStatement]: (response, a) => this.answer(response, () => gotoStatement(this.rt(), a), (stop) => this.report(stop)),
     [REQUEST.divergence]: (response, a) => this.answer(response, () => this.rt().markDivergence(a), (body) => this.sendEvent(new Event(EVENT.divergence, body))),
   };
 
@@ -286,8 +294,21 @@ export class FrozenRunSession extends TracedSession {
     const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
     if (rt && args.source.path && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(args.source.path))) {
       // The program's `.mfl` file: verified where a statement starts (docs/source-level.md).
+      this.programBreakpointsWaiting = null;
       const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
       response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: args.source })) };
+      this.sendResponse(response);
+      // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
+      (wanted as DebugProtocol.SourceBreakpoint[]).forEach((b, k) => {
+        if (b.logMessage && results[k].verified) this.printHits(rt, args.source.path!, { ...b, line: results[k].line, logMessage: b.logMessage });
+      });
+      return;
+    }
+    if (rt && rt.statements === null && rt.recording.sourceLevel?.state === 'pending' && /\.mfl$/i.test(args.source.path ?? '')) {
+      // The statements are coming: answered unverified now, bound (and log points printed) when they are in.
+      const ids = wanted.map(() => newBreakpointId());
+      this.programBreakpointsWaiting = { args, ids };
+      response.body = { breakpoints: wanted.map((b, k) => ({ id: ids[k], verified: false, line: b.line, message: 'Waiting for the program\'s statements (machin is replaying it).' })) };
       return this.sendResponse(response);
     }
     if (!rt || !isRecordingSource(rt.recording, args.source)) {
@@ -492,6 +513,7 @@ export class FrozenRunSession extends TracedSession {
       this.variables?.reset();
       for (const w of rec.warnings.slice(warned)) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
       if (rec.histories) this.toolchainEvent(toolchainOutcome(rec));
+      this.bindWaitingProgramBreakpoints(rt);
       // The statements came with the values: a panic stop moves onto the statement that panicked.
       const moved = rt.placeOnPanicStatement();
       // The watched values at the cursor travel in the cursor event: send it again with them.
@@ -523,6 +545,34 @@ export class FrozenRunSession extends TracedSession {
     event.body.allThreadsStopped = true;
     if (stop.breakpointIds.length) event.body.hitBreakpointIds = stop.breakpointIds;
     this.sendEvent(event);
+  }
+
+  /** `.mfl` breakpoints set while the statements were coming: bound now (changed events), their log points printed. */
+  private bindWaitingProgramBreakpoints(rt: ReplayRuntime): void {
+    const waiting = this.programBreakpointsWaiting;
+    this.programBreakpointsWaiting = null;
+    const path = waiting?.args.source.path;
+    if (!waiting || !path || !rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(path))) return;
+    const wanted = (waiting.args.breakpoints ?? (waiting.args.lines ?? []).map((line) => ({ line }))) as DebugProtocol.SourceBreakpoint[];
+    const results = rt.sourceBreakpoints.set(wanted.map((b, k) => ({ ...b, id: waiting.ids[k], line: this.convertClientLineToDebugger(b.line) })));
+    results.forEach((r) => this.sendEvent(new BreakpointEvent('changed', { id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: waiting.args.source } as DebugProtocol.Breakpoint)));
+    wanted.forEach((b, k) => {
+      if (b.logMessage && results[k].verified) this.printHits(rt, path, { ...b, line: results[k].line, logMessage: b.logMessage });
+    });
+  }
+
+  /** A log point's hits in run order, each with the program's source and line (a click opens it there). */
+  private printHits(rt: ReplayRuntime, path: string, spec: { line: number; logMessage: string; condition?: string; hitCondition?: string }): void {
+    const { hits, lines, more } = consoleHits(rt, spec);
+    const source = new Source(basename(path), path);
+    hits.forEach((h, k) => {
+      const e = new OutputEvent(`${lines[k]}\n`, 'console') as DebugProtocol.OutputEvent;
+      e.body.source = source;
+      e.body.line = this.convertDebuggerLineToClient(h.line);
+      e.body.column = this.convertDebuggerColumnToClient(h.column);
+      this.sendEvent(e);
+    });
+    if (more) this.sendEvent(new OutputEvent(`${more}\n`, 'console'));
   }
 
   private logPoint(text: string, record: number): void {

@@ -18,6 +18,8 @@ import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export interface SourceBreakpointRequest {
   line: number;
+  /** Keep this id (a breakpoint answered unverified while the statements were coming). */
+  id?: number;
   condition?: string;
   hitCondition?: string;
   logMessage?: string;
@@ -53,6 +55,9 @@ export interface StatementHit {
 
 /** Names at one statement event: the goroutine's values as it is about to run it, its id, the line and function. */
 export class StatementScope implements Scope {
+  /** A value read through this scope is this replay's only (machin may not print it in another). */
+  readThisReplayOnly = false;
+
   constructor(
     private readonly recording: Recording,
     private readonly statements: SourceStatements,
@@ -69,7 +74,13 @@ export class StatementScope implements Scope {
     const s = this.statements;
     const anchor = s.positionOf(thread, event);
     // This frame's own values (a recursive call's locals of the same name are not its caller's).
-    return this.recording.histories?.valueAtEvent?.(name, thread, this.after ? event + 1 : event, anchor, anchor, (stored) => s.sameFrame(thread, name, stored, event));
+    const h = this.recording.histories;
+    const e = this.after ? event + 1 : event;
+    const accept = (stored: number) => s.sameFrame(thread, name, stored, event);
+    if (!h?.entryAtEvent) return h?.valueAtEvent?.(name, thread, e, anchor, anchor, accept);
+    const entry = h.entryAtEvent(name, thread, e, anchor, anchor, accept);
+    if (entry?.thisReplayOnly) this.readThisReplayOnly = true;
+    return entry?.value;
   }
 }
 
@@ -114,7 +125,7 @@ export class SourceBreakpoints {
     if (!s) return wanted.map((b) => ({ id: newBreakpointId(), verified: false, line: b.line, message: 'Statements are not known (machin has not replayed the program against its instrumented copy).' }));
     const breakable = s.breakableLines();
     return wanted.map((b) => {
-      const id = newBreakpointId();
+      const id = b.id ?? newBreakpointId();
       const at = lowerBound(0, breakable.length, (i) => breakable[i] < b.line);
       if (breakable[at] !== b.line) {
         const next = breakable[at];
@@ -197,6 +208,8 @@ export class SourceBreakpoints {
       if (!ok) return false;
     }
     if (bp.hit && !hitMatches(bp.hit, bp.data ? bp.data.occurrences[i] : i + 1)) return false;
+    // A log point printed every hit of the run when it was set (run-questions.ts): passing it stops nowhere and prints nothing again.
+    if (bp.log && !bp.data) return false;
     if (bp.log) {
       this.log(bp.log.map((p) => (typeof p === 'string' ? p : show(p, scope))).join(''), seq);
       return false;

@@ -4,6 +4,8 @@
 // views (timeline, history, capsules). Everything else is handed it; no module keeps state of its own. Commands are registered
 // from one table of `(ctx) => handler` (extension/commands/table.ts).
 import * as vscode from 'vscode';
+import { HitsView } from './hits-view';
+import { LineCountDecorations } from './line-counts';
 import { activeRecording } from './active-recording';
 import { CapsuleDocumentProvider } from './capsule-document';
 import { CapsulesView } from './capsules-view/capsules-view';
@@ -30,6 +32,10 @@ export class Ctx implements vscode.Disposable {
   readonly capsuleDocuments: CapsuleDocumentProvider;
   /** The Capsules view: the workspace's spool folders, indexed when first shown. */
   readonly capsules: CapsulesView;
+  /** Hit counts beside the program's lines (issue 30). */
+  readonly lineCounts = new LineCountDecorations();
+  /** Log point hits of the whole run (issue 30). */
+  readonly hits = new HitsView();
   /** The recording the user is looking at (a timeline, the trace as text, a decoded capsule). */
   readonly activeRecording = activeRecording;
 
@@ -44,6 +50,6 @@ export class Ctx implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of [this.capsules, this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
+    for (const d of [this.hits, this.lineCounts, this.capsules, this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
   }
 }

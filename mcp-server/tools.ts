@@ -12,6 +12,7 @@ import { move, MOVES } from './moves';
 import { limitParam, offsetParam } from './paging';
 import { listRecords } from './records';
 import { evaluateJson, evaluateOutput, sourceJson, sourceOutput } from './source-tools';
+import { registerRunQuestionTools } from './run-questions-tools';
 import { stateJson } from './state';
 import { answeringStructured } from './structured';
 import { chainJson, summaryJson, THREADS_SHOWN, VARIABLES_SHOWN } from './summary';
@@ -39,6 +40,7 @@ function oneLineToolErrors(server: McpServer): void {
 
 export function registerTools(server: McpServer, held: HeldRecordings, toolchain: boolean): void {
   oneLineToolErrors(server);
+  registerRunQuestionTools(server, held);
   server.registerTool('open_recording', {
     title: 'Open a recording',
     description:

@@ -28,9 +28,12 @@ export const COMMAND_IDS = [
   'frozenRun.capsules.refresh',
   'frozenRun.capsules.setFolderKey',
   'frozenRun.capsules.removeFolder',
+  'frozenRun.toggleLineHitCounts',
+  'frozenRun.hits.filter',
+  'frozenRun.goToStatement',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
 
 /** Registered, but not contributed to package.json: the timeline's and the history's click. */
-export const INTERNAL: ReadonlySet<CommandId> = new Set<CommandId>(['frozenRun.gotoPosition', 'frozenRun.openMachinSetting', 'frozenRun.openTinSetting']);
+export const INTERNAL: ReadonlySet<CommandId> = new Set<CommandId>(['frozenRun.goToStatement', 'frozenRun.gotoPosition', 'frozenRun.openMachinSetting', 'frozenRun.openTinSetting']);

@@ -1,6 +1,7 @@
 // The commands, one table of `(ctx) => handler` (as rust-analyzer's editors/code): the table's
 // type makes every id of ids.ts have a handler, and `registerCommands` registers them all.
 import * as vscode from 'vscode';
+import { REQUEST } from '../../debug-adapter/contract';
 import type { Ctx } from '../ctx';
 import { forgetCapsuleKey, setCapsuleKey, testSecret } from './capsule-keys';
 import { compareWith } from './compare';
@@ -20,6 +21,11 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.replayToPanic': (ctx) => (arg?: unknown) => new ReplayCommands(ctx).replayToPanic(arg),
   'frozenRun.replayToHere': (ctx) => (uri?: unknown, line?: unknown) => new ReplayCommands(ctx).replayToHere(uri, line),
   'frozenRun.gotoPosition': (ctx) => (uri: unknown, position: unknown, record: unknown, statement?: unknown) => new ReplayCommands(ctx).gotoPosition(uri, position, record, statement),
+  'frozenRun.toggleLineHitCounts': (ctx) => () => ctx.lineCounts.toggle(),
+  'frozenRun.hits.filter': (ctx) => () => ctx.hits.askFilter(),
+  // A log point's hit or a link of a value's origin: the active session goes to that statement event.
+  'frozenRun.goToStatement': () => (seq: unknown) =>
+    typeof seq === 'number' && vscode.debug.activeDebugSession?.type === 'frozen-run' ? vscode.debug.activeDebugSession.customRequest(REQUEST.gotoStatement, { seq }) : undefined,
   'frozenRun.openVariableHistory': (ctx) => (arg?: unknown) => openVariableHistory(ctx, arg),
   'frozenRun.replayAgainstBuild': (ctx) => (arg?: unknown) => replayAgainstBuild(ctx, arg),
   'frozenRun.saveAsRegressionTest': (ctx) => (arg?: unknown) => saveAsRegressionTest(ctx, arg),

@@ -14,6 +14,10 @@ export const USAGE = `usage:
   frozen-run where FILE [--json] [--context N] [--machin PATH] [--program PATH]
       where the run panicked: the statement with its source lines, every goroutine's stack at
       the panic and each frame's values (needs machin and the program)
+  frozen-run hits TRACE FILE[:LINE] [--expr E] [--goroutine G] [--json]
+      every hit of a program line in the run, with E's value at each; FILE alone: how often each line ran
+  frozen-run origin TRACE VAR [--at POSITION] [--goroutine G] [--json]
+      where VAR's value came from: the storing statement, receive to send across goroutines, to I/O or a parameter's call
   frozen-run compare A B [--json]          two runs of the same program side by side
   frozen-run spool DIR [--json]            a Tin spool's capsules grouped by failure (spool --help)
   frozen-run secret FILE.tcap TEXT ...     is TEXT the secret behind a capsule's handle? (secret --help)

@@ -8,6 +8,7 @@ import { USAGE, UsageError } from './args';
 import { runCompareCommand } from './compare-command';
 import { runHistory } from './history-command';
 import { runInspect } from './inspect-command';
+import { runHits, runOrigin } from './questions-command';
 import { runSpool, SPOOL_USAGE } from './spool-command';
 import { runTcapCommand, TCAP_USAGE } from './tcap-commands';
 import { writeText } from './printable';
@@ -19,6 +20,8 @@ const COMMANDS: Record<string, Command> = {
   inspect: runInspect,
   history: runHistory,
   where: runWhere,
+  hits: runHits,
+  origin: runOrigin,
   compare: runCompareCommand,
   spool: runSpool,
   secret: (argv) => runTcapCommand('secret', argv),

@@ -98,6 +98,11 @@ export interface SourceStatements {
    * one hit per iteration; a statement after a call returns on the same line is no new hit).
    */
   lineHits(line: number): Uint32Array;
+  /**
+   * How often each line ran, per thread, counted as lineHits counts arrivals (one pass over all
+   * events; one integer per line per thread, plus the few hits of this replay only).
+   */
+  lineHitCounts(): LineHitCounts;
 
   /** The statement that performed step k (a channel op, a select, a print), or null when not known. */
   performerOfStep(step: number): StatementRef | null;
@@ -131,6 +136,18 @@ export interface SourceStatements {
    * Two functions' variables of one name are two variables (`collector.base`, `place.base`).
    */
   ownerOf(thread: number, name: string, stored: number): string | null;
+}
+
+/** Every line's arrivals, per thread (SourceStatements.lineHitCounts). */
+export interface LineHitCounts {
+  /** The lines where a statement starts, ascending (breakableLines). */
+  readonly lines: readonly number[];
+  /** By thread: arrivals at each of `lines` (same index); empty for a thread with no statements. */
+  readonly byThread: readonly Uint32Array[];
+  /** By thread: of those, the arrivals of this replay only (index into `lines` to count); they are a tail of the thread's events. */
+  readonly thisReplayOnly: ReadonlyArray<ReadonlyMap<number, number>>;
+  /** By index into `lines`: the functions with a statement on that line (several for one-line functions). */
+  readonly functions: ReadonlyArray<readonly string[]>;
 }
 
 /** Which variables each function binds: the program's, read from its source. */

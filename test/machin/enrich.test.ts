@@ -377,8 +377,9 @@ describe('enrich: as few machin replays as possible', () => {
     const output: string[] = [];
     await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, deferValues: true, onOutput: (t) => output.push(t) });
     assert.equal(rec.panic?.message, 'index out of range [12] with length 2');
-    assert.equal(rec.histories, null, 'not yet');
-    assert.equal(rec.sourceLevel?.state, 'pending');
+    // The instrumented replay runs beside the plain one: the statements and values may already be
+    // in when the panic is (a short run), never before it, and are in once valuesPending resolves.
+    assert.ok(rec.histories === null ? rec.sourceLevel?.state === 'pending' : rec.sourceLevel?.state === 'ready', JSON.stringify(rec.sourceLevel));
     await rec.valuesPending;
     assert.equal(rec.sourceLevel?.state, 'ready');
     assert.deepEqual(rec.histories!.entries('idx').map((e) => [e.position, e.value]), [[0, '0'], [3, '5'], [4, '12']]);

@@ -43,7 +43,7 @@ describe('MCP server: structured output, paths, roots, resources', () => {
       await s.ok('close_recording', { recording: h });
       assert.deepEqual(
         tools.map((t) => t.name).sort(),
-        ['causal_chain', 'close_recording', 'compare_recordings', 'find_value_change', 'get_state', 'list_records', 'move', 'open_recording', 'test_secret', 'variable_history'],
+        ['causal_chain', 'close_recording', 'compare_recordings', 'evaluate', 'find_value_change', 'get_source', 'get_state', 'line_hits', 'list_records', 'move', 'open_recording', 'test_secret', 'value_origin', 'variable_history'],
       );
     } finally {
       await s.close();

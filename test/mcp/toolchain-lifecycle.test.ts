@@ -29,14 +29,15 @@ function scene(changed: boolean): { dir: string; trace: string; tmp: string } {
 
 const start = (tmp: string) => McpSession.start(['--toolchain', '--machin', MACHIN, '--time-limit', '300'], cleanEnv({ TMPDIR: tmp }));
 
-/** Processes (other than the server) whose environment has this TMPDIR: machin and what it compiled and runs. */
+/** Processes (other than the server) whose environment has this TMPDIR, or one inside it: machin and what it compiled and runs. */
 function childrenOf(tmp: string, server: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === server) continue;
     try {
       if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${name}/stat`, 'utf8'))) continue; // a zombie runs nothing
-      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(`TMPDIR=${tmp}`)) out.push(Number(name));
+      // (machin runs with a private TMPDIR inside the server's temporary folder: the copy's)
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').some((v) => v === `TMPDIR=${tmp}` || v.startsWith(`TMPDIR=${tmp}/`))) out.push(Number(name));
     } catch {
       // gone, or not ours
     }

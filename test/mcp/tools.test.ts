@@ -39,7 +39,7 @@ describe('MCP server with machin (the real one) on a trace', () => {
   it('lists every tool with a JSON schema', async () => {
     const { tools } = await s.client.listTools();
     const names = tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['causal_chain', 'close_recording', 'compare_recordings', 'evaluate', 'find_value_change', 'get_source', 'get_state', 'list_records', 'move', 'open_recording', 'test_secret', 'variable_history']);
+    assert.deepEqual(names, ['causal_chain', 'close_recording', 'compare_recordings', 'evaluate', 'find_value_change', 'get_source', 'get_state', 'line_hits', 'list_records', 'move', 'open_recording', 'test_secret', 'value_origin', 'variable_history']);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
       assert.ok(t.description && t.description.length > 40, `${t.name} says what it does`);

@@ -20,7 +20,7 @@
 // The total order: by placed position, then thread index, then the thread's own order. A global id
 // (base[t] + i) names an event; `order` lists ids by seq. Within one position the ids ascend, so an
 // event's seq is one binary search over `order`, with no inverse array.
-import type { ProgramVariables, SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
+import type { LineHitCounts, ProgramVariables, SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
 import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
 import { probePlacer, type ProbePlacer } from '../probe-position';
@@ -292,6 +292,46 @@ export class StatementIndex implements SourceStatements {
     const hits = new Uint32Array(count);
     for (let q = 0, k = 0; k < count; q++) if (hit[this.order[q]]) hits[k++] = q;
     return hits;
+  }
+
+  lineHitCounts(): LineHitCounts {
+    const rows = this.table.rows;
+    const lines = this.breakableLines();
+    const slot = new Map(lines.map((l, k) => [l, k]));
+    const fns = lines.map(() => new Set<string>());
+    // By statement id: its line's index in `lines`, -1 for entries and exits (no arrival).
+    const rowSlot = new Int32Array(rows.length + 1).fill(-1);
+    for (const r of rows) {
+      if (r.kind !== 'statement' && r.kind !== 'return') continue;
+      rowSlot[r.id] = slot.get(r.line)!;
+      fns[rowSlot[r.id]].add(this.table.functions[r.fn].name);
+    }
+    const byThread: Uint32Array[] = [];
+    const thisReplayOnly: Array<Map<number, number>> = [];
+    for (let t = 0; t < this.threads.length; t++) {
+      const g = this.threads[t];
+      const counts = new Uint32Array(g ? lines.length : 0);
+      const tail = new Map<number, number>();
+      byThread.push(counts);
+      thisReplayOnly.push(tail);
+      if (!g) continue;
+      // The same arrival rule as lineHits: per frame, a statement on the line its last one was on (later in the text) is no new arrival.
+      const last = new Uint32Array(g.frameFunction.length);
+      for (let i = 0; i < g.statements.length; i++) {
+        const s = g.statements[i];
+        const row = rows[s - 1];
+        if (row.kind === 'entry') continue;
+        const f = g.frames[i];
+        const prev = last[f];
+        last[f] = s;
+        const k = rowSlot[s];
+        if (k < 0) continue;
+        if (prev !== 0 && rows[prev - 1].line === row.line && prev < s) continue;
+        counts[k]++;
+        if (i >= g.sure) tail.set(k, (tail.get(k) ?? 0) + 1);
+      }
+    }
+    return { lines, byThread, thisReplayOnly, functions: fns.map((f) => [...f]) };
   }
 
   performerOfStep(step: number): StatementRef | null {

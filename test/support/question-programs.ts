@@ -1,0 +1,50 @@
+// Programs for the whole-run questions (issue 30): log points, line counts, value origins. One
+// statement per line, so the independent per-line probe (truth-probes.ts) can follow them.
+
+/** Three workers run the same loop (line 5) a different number of times; main never takes line 24. */
+export const WORKERS = `func work(id, n, done) {
+    i := 0
+    acc := 0
+    for i < n {
+        acc = acc + id * i
+        i = i + 1
+    }
+    done <- acc
+}
+
+func main() {
+    done := make(chan int)
+    go work(1, 3, done)
+    go work(2, 4, done)
+    go work(3, 3, done)
+    total := 0
+    k := 0
+    for k < 3 {
+        r := <-done
+        total = total + r
+        k = k + 1
+    }
+    if total > 1000 {
+        println("big")
+    }
+    println(str(total))
+}
+`;
+export const WORKERS_LOOP_LINE = 5;
+export const WORKERS_NEVER_LINE = 24;
+export const WORKERS_RECEIVE_LINE = 19;
+
+/** A reader goroutine reads the clock and sends it; main receives it and copies it. */
+export const CLOCK_READER = `func reader(out) {
+    t := now_ms()
+    out <- t
+}
+
+func main() {
+    ch := make(chan int)
+    go reader(ch)
+    v := <-ch
+    w := v
+    println(str(w))
+}
+`;
