@@ -1,7 +1,8 @@
 // Puts what the program source tells into a recording: goroutine labels (the function each runs)
 // and source locations for stack frames. Needs no toolchain: only the `.mfl` file.
 import type { Recording, SourceLocation } from '../model/recording';
-import { goroutineFunction, type MflProgram } from './mfl-source';
+import type { MflProgram } from './mfl-program';
+import { goroutineFunction } from './source/program-functions';
 
 type Locate = (record: number) => SourceLocation | undefined;
 
