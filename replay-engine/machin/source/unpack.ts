@@ -33,5 +33,13 @@ export function unpackLines(source: string): UnpackedText {
     at += text.length + 1;
   }
   const text = decoded ? parts.join('\n') : source;
-  return { text, decoded, lineOf: (offset) => lowerBound(1, starts.length, (i) => starts[i] <= offset) };
+  // Asked in offset order (token after token): the line asked last, or the next, is checked first.
+  let last = 1;
+  const holds = (line: number, offset: number) => starts[line - 1] <= offset && (line >= starts.length || offset < starts[line]);
+  const lineOf = (offset: number): number => {
+    if (holds(last, offset)) return last;
+    if (last < starts.length && holds(last + 1, offset)) return ++last;
+    return (last = lowerBound(1, starts.length, (i) => starts[i] <= offset));
+  };
+  return { text, decoded, lineOf };
 }
