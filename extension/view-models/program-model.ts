@@ -4,23 +4,17 @@
 // against the instrumented copy). vscode-free, like timeline-model.ts.
 //
 // The op word: a trace's `S` line says only which goroutine took a turn (kinds `sched`, `io`), not
-// what it did. The word therefore comes from the performing statement's own text, named as machin's
-// AST names the ops (ast.go: `Recv` for `<-ch`, `SendStmt` for `ch <- v`, `SelectStmt`, and the
-// builtins `close`, `print`, `println`): `recv`, `send`, `select`, `close`, `print`, `println`;
-// `op` when the text shows none (e.g. a `for v := range ch` receive, which machin does not probe
-// per iteration, so the statement before it is its performer).
-import { readFileSync } from 'node:fs';
+// what it did. The word therefore comes from the performing statement's own text, as the program
+// model read it (recording.programWords, model/program-words.ts): nothing here reads the program.
 import { basename } from 'node:path';
-import { lexMfl, type MflToken } from '../../replay-engine/machin/source/mfl-lexer';
+import { OP_WORDS, type ProgramWords } from '../../replay-engine/model/program-words';
 import type { Recording } from '../../replay-engine/model/recording';
 import type { ProgramMsg } from '../../webview-ui/protocol';
 
-/** opWords[0]: the op is not known from the text. */
-export const OP_WORDS = ['op', 'recv', 'send', 'select', 'close', 'print', 'println'] as const;
-const WORD = new Map<string, number>(OP_WORDS.map((w, i) => [w, i]));
+export { OP_WORDS };
 
-/** The program's statements of each step, or undefined without source level. `readSource` is for tests. */
-export function programModel(recording: Recording, readSource: (file: string) => string = (f) => readFileSync(f, 'utf8')): ProgramMsg | undefined {
+/** The program's statements of each step, or undefined without source level. `words` is for tests. */
+export function programModel(recording: Recording, words: ProgramWords | null = recording.programWords ?? null): ProgramMsg | undefined {
   const s = recording.statements;
   if (!s || recording.sourceLevel?.state !== 'ready') return undefined;
   const tl = recording.timeline;
@@ -28,13 +22,7 @@ export function programModel(recording: Recording, readSource: (file: string) =>
   const line = new Uint32Array(steps);
   const column = new Uint32Array(steps);
   const op = new Uint8Array(steps);
-  let text: string | null = null;
-  try {
-    text = readSource(s.file);
-  } catch {
-    text = null; // the program moved: lines still known, ops not
-  }
-  const ops = new StatementOps(text);
+  const ops = new StatementOps(words); // none: lines still known, ops not
   // A statement doing several ops (`println(<-ch)`) does them one after the other: the same
   // performer for consecutive own steps of its goroutine; nth counts them.
   const threads = tl.threads.length;
@@ -65,64 +53,21 @@ export function programModel(recording: Recording, readSource: (file: string) =>
   };
 }
 
-/** The ops a statement's text does, in the order they happen, read once per statement. */
+/** The ops a statement does, in the order they happen, asked once per statement. */
 class StatementOps {
-  private readonly lineStarts: number[] = [0];
-  private readonly cache = new Map<string, number[]>();
+  private readonly cache = new Map<string, readonly number[]>();
 
-  constructor(private readonly text: string | null) {
-    if (text) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
-  }
+  constructor(private readonly words: ProgramWords | null) {}
 
   word(line: number, column: number, endLine: number, endColumn: number, nth: number): number {
-    if (this.text === null) return 0;
+    if (this.words === null) return 0;
     const key = `${line}:${column}`;
     let ops = this.cache.get(key);
     if (!ops) {
-      ops = opsOf(this.slice(line, column, endLine, endColumn));
+      ops = this.words.opsOf(line, column, endLine, endColumn);
       this.cache.set(key, ops);
     }
     // More ops than the text shows (a call's own ops are its callee's statements): the last one.
     return ops.length === 0 ? 0 : ops[Math.min(nth, ops.length - 1)];
   }
-
-  private slice(line: number, column: number, endLine: number, endColumn: number): string {
-    const at = (l: number, c: number) => (this.lineStarts[l - 1] ?? this.text!.length) + c - 1;
-    return this.text!.slice(at(line, column), at(endLine, endColumn));
-  }
-}
-
-/**
- * The op words of one statement's text in the order they run: a `select` is one op; receives
- * (`<-` as a prefix) are operands, so they run first, in text order; then the statement's own op
- * (a send: `<-` after an operand; `close(`, `print(`, `println(`), which takes their values.
- */
-export function opsOf(statement: string): number[] {
-  let tokens: MflToken[];
-  try {
-    tokens = lexMfl(statement);
-  } catch {
-    return [];
-  }
-  if (tokens[0]?.kind === 'keyword' && tokens[0].text === 'select') return [WORD.get('select')!];
-  const first: number[] = [];
-  const last: number[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i];
-    const prev = tokens[i - 1];
-    if (tok.kind === 'op' && tok.text === '<-') {
-      const afterOperand = prev !== undefined && isOperandEnd(prev);
-      (afterOperand ? last : first).push(WORD.get(afterOperand ? 'send' : 'recv')!);
-    } else if (tok.kind === 'ident' && tokens[i + 1]?.text === '(' && (prev === undefined || prev.text !== '.')) {
-      const w = WORD.get(tok.text);
-      if (w !== undefined && (tok.text === 'close' || tok.text === 'print' || tok.text === 'println')) last.push(w);
-    }
-  }
-  return [...first, ...last];
-}
-
-function isOperandEnd(t: MflToken): boolean {
-  if (t.kind === 'ident' || t.kind === 'int' || t.kind === 'float' || t.kind === 'string') return true;
-  if (t.kind === 'keyword') return t.text === 'true' || t.text === 'false' || t.text === 'nil';
-  return t.text === ')' || t.text === ']';
 }

@@ -2,7 +2,8 @@
 // and source locations for stack frames. Needs no toolchain: only the `.mfl` file.
 import type { Recording, SourceLocation } from '../model/recording';
 import type { HeaderFact } from '../model/timeline';
-import { goroutineFunction, type MflProgram } from './mfl-source';
+import type { MflProgram } from './mfl-program';
+import { goroutineFunction } from './source/program-functions';
 
 type Locate = (record: number) => SourceLocation | undefined;
 

@@ -11,7 +11,6 @@
 // it ends as the plain one did; otherwise, or when the instrumenter cannot read the program, one
 // warning says why, the values come from a plain `--print` replay and stepping stays at record level.
 import type { EngineWarning } from '../model/errors';
-import { readRegularFile } from '../regular-file';
 import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
 import type { ToolchainOptions } from '../open-options';
@@ -22,18 +21,17 @@ import type { ProgramVariables, SourceLevelStatus } from '../model/source-level'
 import { CancelledReading } from './machin-output';
 import { runMachinReplay, type ReplayRun } from './run-replay';
 import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay';
-import { assignedVariables, parseMflProgram, type MflProgram } from './mfl-source';
+import { readMflProgram, type MflProgram } from './mfl-program';
+import { assignedVariables } from './source/program-functions';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
 import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
 import { sureEvents } from './source/happens-before';
 import type { StatementIndex } from './source/statement-index';
 import { probePlacer } from './probe-position';
 import type { Timeline } from '../model/timeline';
+import type { ProgramWords } from '../model/program-words';
 import { instrumentedReplayDiffers } from './source/trust-check';
 import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
-
-/** Source files larger than this are not read for labels (a `.mfl` is one line per declaration). */
-const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Adds machin's replay results and the program's goroutine labels to a machin trace, in place.
@@ -112,7 +110,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     let instrumented: InstrumentedCopy | null = null;
     if (wanted && program) {
       try {
-        instrumented = await writeInstrumentedCopy(found.path);
+        instrumented = await writeInstrumentedCopy(program);
       } catch (err) {
         // InstrumentError names file:line:column and what is wrong; anything else (an I/O error) is said as it is.
         const why = err instanceof InstrumentError ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`;
@@ -137,7 +135,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       };
       if (instrumented) {
         const attach = () => program && attachProgram(recording, program);
-        await sourceLevelReplays({ recording, machin, copy, instrumented, program: found.path, names, variables: programVariables(program!), options, warn, progress, merge, panicKnown, attach });
+        await sourceLevelReplays({ recording, machin, copy, instrumented, program: found.path, words: program!, names, variables: programVariables(program!), options, warn, progress, merge, panicKnown, attach });
         return;
       }
       // One replay answers everything: --verify and --print only switch on parts of machin's
@@ -195,6 +193,8 @@ interface SourceLevelContext {
   instrumented: InstrumentedCopy;
   /** The program as found (the statements' file). */
   program: string;
+  /** The op words of its statements (the views'), from the program model. */
+  words: ProgramWords;
   /** The program's variables to print. */
   names: string[];
   /** Which of them each function binds (frames show their own). */
@@ -318,6 +318,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   index.variables = c.variables;
   recording.statements = index;
   recording.programText = c.instrumented.source;
+  recording.programWords = c.words;
   setSourceLevel(recording, { state: 'ready' });
   progress(`statement index ready: ${index.eventCount} statements executed`);
 }
@@ -355,6 +356,7 @@ function setSourceLevel(rec: Recording, status: SourceLevelStatus): void {
   if (status.state !== 'ready') {
     rec.statements = null;
     rec.programText = null;
+    rec.programWords = null;
   }
 }
 
@@ -387,14 +389,11 @@ async function replays(
   return runs;
 }
 
+/** The program, read once for everything (labels, `--print` names, the instrumented copy, op words). */
 async function loadProgram(path: string, warn: (code: string, message: string) => void): Promise<MflProgram | null> {
   try {
     // A regular file only (a FIFO swapped in since it was found is refused, never waited on).
-    const bytes = await readRegularFile(path, (size) => {
-      if (size > MAX_SOURCE_BYTES) throw new RecordingError('too-large', `${path}: larger than ${MAX_SOURCE_BYTES >> 20} MB, not read for goroutine labels`);
-      return new Uint8Array(size);
-    });
-    return parseMflProgram(Buffer.from(bytes).toString('utf8'), path);
+    return await readMflProgram(path);
   } catch (err) {
     warn('program-unreadable', err instanceof RecordingError ? err.message : `${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)}); goroutines stay unlabelled`);
     return null;

@@ -5,6 +5,7 @@ import type { MflrrHeader } from '../mflrr/header';
 import type { FileStamp } from '../regular-file';
 import type { CapsuleHeader } from '../tcap/body';
 import type { EngineWarning } from './errors';
+import type { ProgramWords } from './program-words';
 import type { SourceLevelStatus, SourceStatements } from './source-level';
 import type { Timeline } from './timeline';
 
@@ -123,6 +124,8 @@ interface RecordingBase {
   sourceLevel?: SourceLevelStatus;
   /** The program's text as its statements were read from it (their lines and columns are of this text), with them. */
   programText?: string | null;
+  /** The op words of the program's statements (the views'), with them. */
+  programWords?: ProgramWords | null;
   describe(record: number): RecordView;
   /**
    * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to

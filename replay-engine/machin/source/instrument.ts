@@ -9,7 +9,7 @@
 // statement that starts with `<-` or `(` as the rest of the probe's expression.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readRegularFile } from '../../regular-file';
+import { mflProgram, readMflProgram, type MflProgram } from '../mfl-program';
 import { makePrivateDir, removePrivateDir } from '../private-temp';
 import { MflSyntaxError, positionOf } from './mfl-lexer';
 import { parseStatements, type MflStatementModel, type StatementKind, type StatementOp } from './statement-model';
@@ -71,16 +71,18 @@ export class InstrumentError extends Error {
 
 const PROBE_BASE = 'fr_stmt';
 
+/** The instrumented text of `src` (the file `file`), for tests and tools; the bridge instruments its MflProgram. */
 export function instrumentSource(src: string, file: string): InstrumentedProgram {
-  let model: MflStatementModel;
-  try {
-    model = parseStatements(src);
-  } catch (err) {
-    if (err instanceof MflSyntaxError) {
-      const { line, column } = positionOf(src, err.offset);
-      throw new InstrumentError(file, line, column, err.reason);
-    }
-    throw err;
+  return instrumentProgram(mflProgram(src, file));
+}
+
+/** The instrumented copy's text and table, from the program's statement model. */
+export function instrumentProgram(program: MflProgram): InstrumentedProgram {
+  const src = program.text;
+  const model = program.statements();
+  if (model instanceof MflSyntaxError) {
+    const { line, column } = positionOf(src, model.offset);
+    throw new InstrumentError(program.path, line, column, model.reason);
   }
   const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
   const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
@@ -158,19 +160,20 @@ export interface InstrumentedCopy extends InstrumentedProgram {
 }
 
 /**
- * Reads the program as a regular file only (a FIFO or a device is refused by name; the program
- * is never written) and writes its instrumented copy into a fresh private
- * temporary folder. Throws InstrumentError, with nothing written, for a program it cannot read.
+ * Writes the program's instrumented copy into a fresh private temporary folder (the program is
+ * never written). Given a path, the program is read first (readMflProgram: a regular file only, a
+ * FIFO or a device is refused by name). Throws InstrumentError, with nothing written, for a
+ * program it cannot read.
  */
-export async function writeInstrumentedCopy(programPath: string): Promise<InstrumentedCopy> {
-  const src = Buffer.from(await readRegularFile(programPath)).toString('utf8');
-  const instrumented = instrumentSource(src, programPath);
+export async function writeInstrumentedCopy(program: MflProgram | string): Promise<InstrumentedCopy> {
+  const mfl = typeof program === 'string' ? await readMflProgram(program) : program;
+  const instrumented = instrumentProgram(mfl);
   const dir = await makePrivateDir();
   const remove = () => removePrivateDir(dir);
   try {
-    const file = path.join(dir, path.basename(programPath));
+    const file = path.join(dir, path.basename(mfl.path));
     await fs.writeFile(file, instrumented.text, { mode: 0o600 });
-    return { ...instrumented, source: src, dir, file, remove };
+    return { ...instrumented, source: mfl.text, dir, file, remove };
   } catch (err) {
     await remove();
     throw err;

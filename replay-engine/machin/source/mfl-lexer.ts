@@ -2,6 +2,10 @@
 // float literals (0x/0b/0o, `_` separators, exponents), `"` strings with escapes, `//` comments,
 // operators and punctuation. machin has no raw strings, runes or block comments: a backquote or a
 // quote is reported where it stands, as machin itself would refuse the file.
+//
+// With `lenient` (the program's labels and names, which must survive a file machin would refuse)
+// nothing is thrown: the first error goes to `lenient.error`, a backquote or quote string becomes a
+// string token, an unterminated `"` string ends at its line's end, an unknown character is an op.
 
 export type MflTokenKind = 'ident' | 'keyword' | 'int' | 'float' | 'string' | 'op' | 'punct' | 'eof';
 
@@ -38,8 +42,17 @@ const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const isAlpha = (c: string): boolean => c === '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 const isAlnum = (c: string): boolean => isAlpha(c) || isDigit(c);
 
-export function lexMfl(src: string): MflToken[] {
+/** Where a lenient lexing keeps its first error (null: none). */
+export interface LexProblems {
+  error: MflSyntaxError | null;
+}
+
+export function lexMfl(src: string, lenient?: LexProblems): MflToken[] {
   const out: MflToken[] = [];
+  const fail = (err: MflSyntaxError): void => {
+    if (!lenient) throw err;
+    lenient.error ??= err;
+  };
   let i = 0;
   const push = (kind: MflTokenKind, start: number, end: number): void => {
     out.push({ kind, text: src.slice(start, end), start, end });
@@ -79,11 +92,18 @@ export function lexMfl(src: string): MflToken[] {
     } else if (c === '"') {
       const start = i++;
       while (i < src.length && src[i] !== '"') i += src[i] === '\\' && i + 1 < src.length ? 2 : 1;
-      if (i >= src.length) throw new MflSyntaxError(start, 'unterminated string: add the closing `"`');
-      i++;
+      if (i >= src.length) {
+        fail(new MflSyntaxError(start, 'unterminated string: add the closing `"`'));
+        const eol = src.indexOf('\n', start);
+        i = eol < 0 ? src.length : eol;
+      } else i++;
       push('string', start, i);
     } else if (c === '`' || c === "'") {
-      throw new MflSyntaxError(i, `machin 0.137.0 has no ${c === '`' ? 'raw strings' : 'rune literals'}: write a "..." string`);
+      fail(new MflSyntaxError(i, `machin 0.137.0 has no ${c === '`' ? 'raw strings' : 'rune literals'}: write a "..." string`));
+      const start = i++;
+      while (i < src.length && src[i] !== c && src[i] !== '\n') i += src[i] === '\\' && c === "'" ? 2 : 1;
+      if (src[i] === c) i++;
+      push('string', start, Math.min(i, src.length));
     } else if (src.startsWith('...', i)) {
       push('punct', i, i + 3);
       i += 3;
@@ -97,7 +117,9 @@ export function lexMfl(src: string): MflToken[] {
       push('op', i, i + 1);
       i++;
     } else {
-      throw new MflSyntaxError(i, `unexpected character ${JSON.stringify(c)}`);
+      fail(new MflSyntaxError(i, `unexpected character ${JSON.stringify(c)}`));
+      push('op', i, i + 1);
+      i++;
     }
   }
   out.push({ kind: 'eof', text: '', start: src.length, end: src.length });

@@ -4,7 +4,7 @@
 // so where a statement ends is only known by parsing its expressions; a statement is therefore an
 // offset range, never a line. A program this parser cannot follow throws MflSyntaxError: the
 // instrumenter then writes no copy at all rather than a wrong one.
-import { lexMfl, MflSyntaxError, type MflToken } from './mfl-lexer';
+import { lexMfl, MflSyntaxError, type LexProblems, type MflToken } from './mfl-lexer';
 
 export type StatementKind = 'entry' | 'statement' | 'return' | 'exit';
 export type StatementOp = 'receive' | 'send' | 'select' | 'print';
@@ -82,11 +82,13 @@ export function isPackedSource(src: string): boolean {
 /** The deepest nesting of statements and expressions the instrumenter reads (docs/source-level.md). */
 export const MAX_PROGRAM_NESTING = 200;
 
-export function parseStatements(src: string): MflStatementModel {
+/** `lexed`: the tokens of `src` from a lenient lexing (the program model lexes once), with its first error. */
+export function parseStatements(src: string, lexed?: { tokens: MflToken[]; problems: LexProblems }): MflStatementModel {
   if (isPackedSource(src)) {
     throw new MflSyntaxError(0, 'this program is in machin pack form (base64 lines); open its readable .mfl source instead');
   }
-  return new StatementParser(lexMfl(src)).file();
+  if (lexed?.problems.error) throw lexed.problems.error;
+  return new StatementParser(lexed?.tokens ?? lexMfl(src)).file();
 }
 
 /** The calls a return's values make, counted while they are parsed. */

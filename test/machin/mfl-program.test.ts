@@ -1,9 +1,11 @@
-// Reading machin programs: the variables each binds (the `--print` list) and which function each
-// goroutine runs (`0.k` = the k-th `go` its parent executes, known only while spawns are unconditional).
+// Reading machin programs (the one program model, machin/mfl-program.ts): the variables each binds
+// (the `--print` list), which function each goroutine runs (`0.k` = the k-th `go` its parent
+// executes, known only while spawns are unconditional), its statements and their op words.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { assignedVariables, goroutineLabels, parseMflProgram } from '../../replay-engine/machin/mfl-source';
+import { mflProgram as parseMflProgram } from '../../replay-engine/machin/mfl-program';
+import { assignedVariables, goroutineLabels } from '../../replay-engine/machin/source/program-functions';
 import { FIXTURES } from './support';
 
 const fixture = (name: string) => parseMflProgram(readFileSync(`${FIXTURES}/${name}`, 'utf8'), `/src/${name}`);

@@ -1,10 +1,21 @@
-// What Frozen Run reads from a machin program's `.mfl` source: the functions (with their lines),
+// The functions of a machin program (with their lines),
 // every variable each binds (for `machin replay --print`), and the `go` statements each executes,
 // which name the goroutines of a trace: `0` is main; `0.k` runs the function of the k-th `go`
 // statement its parent executes (machin numbers spawns per goroutine at run time, codegen.go
 // `_cidx = ++mfl_spawn_ctr`), so `0.k` is known statically only while every `go` before it, and
 // every call that spawns before it, runs exactly once: none in a loop or a branch.
-import { tokenizeMfl, type Token } from './mfl-tokens';
+//
+// Read from the one lexer's tokens (mfl-lexer.ts, lenient: a file machin would refuse still gets
+// its labels), seen here as words, numbers, strings and symbols with their file lines.
+import type { MflToken } from './mfl-lexer';
+
+/** A token as this reader sees it: keywords are words, punctuation is an op. */
+interface Token {
+  kind: 'ident' | 'number' | 'string' | 'op';
+  text: string;
+  /** 1-based line in the source file. */
+  line: number;
+}
 
 export interface MflFunction {
   /** `worker`, or `main.func1` for the first function literal inside main (Go's naming). */
@@ -31,9 +42,8 @@ export type SpawnEvent =
   | { kind: 'ref'; callee: string; line: number }
   | { kind: 'opaque'; line: number };
 
-export interface MflProgram {
-  /** Absolute path of the source file. */
-  path: string;
+/** What the program's functions tell: labels, assigned names, spawns. */
+export interface ProgramFunctions {
   functions: Map<string, MflFunction>;
   /** Package globals (`var x = ...` at top level). */
   globals: string[];
@@ -47,9 +57,18 @@ const CONTROL = new Set(['if', 'else', 'for', 'while', 'select']);
 
 type BlockKind = 'control' | 'plain' | 'composite';
 
-export function parseMflProgram(source: string, path: string): MflProgram {
-  const tokens = tokenizeMfl(source);
-  const program: MflProgram = { path, functions: new Map(), globals: [] };
+const KIND: Record<MflToken['kind'], Token['kind'] | null> = {
+  ident: 'ident', keyword: 'ident', int: 'number', float: 'number', string: 'string', op: 'op', punct: 'op', eof: null,
+};
+
+/** The functions of the program lexed into `lexed`; `lineOf` gives an offset's line in the file. */
+export function readProgramFunctions(lexed: MflToken[], lineOf: (offset: number) => number): ProgramFunctions {
+  const tokens: Token[] = [];
+  for (const t of lexed) {
+    const kind = KIND[t.kind];
+    if (kind) tokens.push({ kind, text: t.text, line: lineOf(t.start) });
+  }
+  const program: ProgramFunctions = { functions: new Map(), globals: [] };
   const structs = new Set<string>();
   const declared = new Set<string>();
   // Pre-pass: names of top-level functions and struct types.
@@ -68,7 +87,7 @@ export function parseMflProgram(source: string, path: string): MflProgram {
 }
 
 /** Every variable the program binds, each name once: the `--print` list. */
-export function assignedVariables(program: MflProgram): string[] {
+export function assignedVariables(program: ProgramFunctions): string[] {
   const names: string[] = [];
   for (const g of program.globals) addOnce(names, g);
   for (const fn of program.functions.values()) for (const n of fn.assigned) addOnce(names, n);
@@ -76,7 +95,7 @@ export function assignedVariables(program: MflProgram): string[] {
 }
 
 /** The function goroutine `id` runs, when the source determines it. */
-export function goroutineFunction(program: MflProgram, id: string): MflFunction | undefined {
+export function goroutineFunction(program: ProgramFunctions, id: string): MflFunction | undefined {
   const parts = id.split('.');
   if (parts[0] !== '0') return undefined;
   let fn = program.functions.get('main');
@@ -90,7 +109,7 @@ export function goroutineFunction(program: MflProgram, id: string): MflFunction 
 }
 
 /** Labels (function names) for the goroutine ids the source determines. */
-export function goroutineLabels(program: MflProgram, ids: Iterable<string>): Map<string, string> {
+export function goroutineLabels(program: ProgramFunctions, ids: Iterable<string>): Map<string, string> {
   const labels = new Map<string, string>();
   for (const id of ids) {
     const fn = goroutineFunction(program, id);
@@ -104,7 +123,7 @@ export function goroutineLabels(program: MflProgram, ids: Iterable<string>): Map
  * by the source; `complete` is false when a later spawn may exist but cannot be placed.
  */
 export function spawnSequence(
-  program: MflProgram,
+  program: ProgramFunctions,
   name: string,
   visiting: Set<string>,
 ): { targets: Array<string | null>; complete: boolean } {
@@ -151,7 +170,7 @@ class BodyParser {
     private readonly tokens: Token[],
     private readonly structs: Set<string>,
     private readonly declared: Set<string>,
-    private readonly program: MflProgram,
+    private readonly program: ProgramFunctions,
   ) {}
 
   /** `func NAME(params) [(results)] { body }` starting at token i. */
