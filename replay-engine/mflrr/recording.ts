@@ -5,13 +5,10 @@ import type { EngineWarning } from '../model/errors';
 import type { PanicInfo, TraceRecording, RecordView, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
 import type { SourceLevelStatus, SourceStatements } from '../model/source-level';
 import type { Timeline } from '../model/timeline';
-import { decodeIo } from './decode-io';
+import { decodeIo, SELECT_LOOKBACK } from './decode-io';
 import type { FileStamp } from '../regular-file';
 import type { MflrrHeader } from './header';
 import { readTrace, type TraceRead } from './read-trace';
-
-/** How far back describe() looks for the goroutine's previous record (select-case interpretation). */
-const LOOKBACK = 100_000;
 
 export class MflrrRecording implements TraceRecording {
   readonly format = 'mflrr' as const;
@@ -109,7 +106,7 @@ export class MflrrRecording implements TraceRecording {
 
   private previousOfThreadIsStep(r: number, t: number): boolean {
     const tl = this.timeline;
-    const stop = Math.max(0, r - LOOKBACK);
+    const stop = Math.max(0, r - SELECT_LOOKBACK);
     for (let q = r - 1; q >= stop; q--) if (tl.thread[q] === t) return tl.stepOf(q) >= 0;
     return false;
   }
