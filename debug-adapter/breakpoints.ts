@@ -84,11 +84,17 @@ export interface DataBreakpoint extends Common {
   atStatements: DataChanges['atStatements'];
 }
 
-let nextId = 1;
+/**
+ * The breakpoint ids of one debug session (record-level and in the program): each new breakpoint
+ * takes the next. Per session, so that sessions side by side never change each other's ids; a
+ * restart's table takes the previous table's (carryOver), so the ids the client holds stay unique.
+ */
+export class BreakpointIds {
+  private next = 1;
 
-/** A breakpoint id no other breakpoint of this adapter has (record-level or in the program). */
-export function newBreakpointId(): number {
-  return nextId++;
+  take(): number {
+    return this.next++;
+  }
 }
 
 /** Compile a log message: text with `{expression}` parts. */
@@ -138,6 +144,8 @@ export class BreakpointTable {
   } = {};
   /** The divergence a replay against another build reported (setDivergence), null when none. */
   private reported: Divergence | null = null;
+  /** This session's breakpoint ids (SourceBreakpoints takes its ids here too). */
+  ids = new BreakpointIds();
 
   constructor(
     private readonly recording: Recording,
@@ -268,7 +276,7 @@ export class BreakpointTable {
 
   private addLineBreakpoint(req: BreakpointOptions & { line: number }): BreakpointResult {
     const tl = this.recording.timeline;
-    const id = req.id ?? nextId++;
+    const id = req.id ?? this.ids.take();
     const r = tl.recordAtLine(req.line);
     if (r < 0) {
       const what = tl.format === 'tcap' ? 'an effect' : 'a record (an S or I line)';
@@ -312,7 +320,7 @@ export class BreakpointTable {
     if (this.panicRecord >= 0 && this.recordFlags) this.flags()[this.panicRecord] &= ~FLAG_FUNCTION;
     this.functions = [];
     return requests.map((req) => {
-      const id = req.id ?? nextId++;
+      const id = req.id ?? this.ids.take();
       const target = this.resolveFunction(req.name.trim());
       if (typeof target === 'string') return { id, verified: false, message: target };
       const bp: FunctionBreakpoint = { id, name: req.name.trim(), target };
@@ -384,7 +392,7 @@ export class BreakpointTable {
     this.dataList = [];
     const histories = this.recording.histories;
     const results = requests.map((req): BreakpointResult => {
-      const id = req.id ?? nextId++;
+      const id = req.id ?? this.ids.take();
       const bar = req.dataId.lastIndexOf('|');
       const t = bar > 0 ? tl.threadIndex(req.dataId.slice(0, bar)) : -1;
       const name = req.dataId.slice(bar + 1);
@@ -417,6 +425,7 @@ export class BreakpointTable {
    * divergence a replay against a build reported, when it still names a record of this one.
    */
   carryOver(previous: BreakpointTable): void {
+    this.ids = previous.ids;
     const a = previous.asked;
     if (a.filters) this.setExceptionFilters(a.filters);
     if (a.lines) this.setLineBreakpoints(a.lines);

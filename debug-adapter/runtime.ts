@@ -94,7 +94,7 @@ export class ReplayRuntime {
 
   constructor(readonly recording: Recording, events: RuntimeEvents) {
     this.breakpoints = new BreakpointTable(recording, () => this.threads, () => this.findFaults(), (t, r) => events.log(t, r));
-    this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)), () => this.breakpoints.dataBreakpoints);
+    this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)), () => this.breakpoints.dataBreakpoints, () => this.breakpoints.ids);
     this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
   }
 

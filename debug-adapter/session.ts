@@ -10,7 +10,7 @@ import { RecordingError } from '../replay-engine/model/errors';
 import type { Recording } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
 import type { OpenOptions } from '../replay-engine/open-options';
-import { EXCEPTION_FILTERS, newBreakpointId } from './breakpoints';
+import { EXCEPTION_FILTERS } from './breakpoints';
 import { EVENT, REQUEST, type SetKeyResponseBody, type StatementTarget, type TargetArguments, type ToolchainEventBody } from './contract';
 import { dataBreakpointInfo } from './data-breakpoint-info';
 import { evaluateInThread } from './evaluate';
@@ -306,7 +306,7 @@ export class FrozenRunSession extends TracedSession {
     }
     if (rt && rt.statements === null && rt.recording.sourceLevel?.state === 'pending' && /\.mfl$/i.test(args.source.path ?? '')) {
       // The statements are coming: answered unverified now, bound (and log points printed) when they are in.
-      const ids = wanted.map(() => newBreakpointId());
+      const ids = wanted.map(() => rt.breakpoints.ids.take());
       this.programBreakpointsWaiting = { args, ids };
       response.body = { breakpoints: wanted.map((b, k) => ({ id: ids[k], verified: false, line: b.line, message: 'Waiting for the program\'s statements (machin is replaying it).' })) };
       return this.sendResponse(response);

@@ -11,7 +11,7 @@
 import { resolve } from 'node:path';
 import { readyStatements, type Recording } from '../replay-engine/model/recording';
 import type { SourceStatements } from '../replay-engine/model/source-level';
-import { newBreakpointId, parseLogMessage, type BreakpointHit, type DataBreakpoint, type StopReason } from './breakpoints';
+import { parseLogMessage, type BreakpointIds, type BreakpointHit, type DataBreakpoint, type StopReason } from './breakpoints';
 import { evaluate, parseExpression, truthy, type Expr, type Scope, type Value } from './expression';
 import { hitMatches, parseHitCondition, type HitCondition } from './hit-condition';
 import { lowerBound } from '../replay-engine/model/lower-bound';
@@ -92,6 +92,8 @@ export class SourceBreakpoints {
     private readonly log: (text: string, seq: number) => void,
     /** The data breakpoints (BreakpointTable's), whose stores by statements are met here. */
     private readonly dataBreakpoints: () => readonly DataBreakpoint[] = () => [],
+    /** The session's breakpoint ids (BreakpointTable's). */
+    private readonly ids: () => BreakpointIds,
   ) {}
 
   private get statements(): SourceStatements | null {
@@ -122,10 +124,10 @@ export class SourceBreakpoints {
   set(wanted: SourceBreakpointRequest[]): SourceBreakpointResult[] {
     const s = this.statements;
     this.list = [];
-    if (!s) return wanted.map((b) => ({ id: newBreakpointId(), verified: false, line: b.line, message: 'Statements are not known (machin has not replayed the program against its instrumented copy).' }));
+    if (!s) return wanted.map((b) => ({ id: this.ids().take(), verified: false, line: b.line, message: 'Statements are not known (machin has not replayed the program against its instrumented copy).' }));
     const breakable = s.breakableLines();
     return wanted.map((b) => {
-      const id = b.id ?? newBreakpointId();
+      const id = b.id ?? this.ids().take();
       const at = lowerBound(0, breakable.length, (i) => breakable[i] < b.line);
       if (breakable[at] !== b.line) {
         const next = breakable[at];

@@ -4,9 +4,6 @@
 import type { DecodedValue } from '../replay-engine/model/recording';
 import { decodeIo as engineDecodeIo } from '../replay-engine/mflrr/decode-io';
 
-/** MflrrRecording.describe looks this many records back for the goroutine's previous record. */
-export const SELECT_LOOKBACK = 100_000;
-
 export function decodeIo(bytes: Uint8Array, followsOwnStep: boolean): DecodedValue {
   return engineDecodeIo(bytes, { followsOwnStep });
 }

@@ -2,7 +2,7 @@
 // once, rescanned only where edits land) and, computed lazily once per edit, the op number of
 // every schedule line, the I/O index of every I/O line, per-goroutine totals and the problems
 // that depend on more than one line (header order, a missing `program`, a cut last line).
-import { SELECT_LOOKBACK } from './io-value';
+import { SELECT_LOOKBACK } from '../replay-engine/mflrr/decode-io';
 import { forEachLine, lastLineOf } from './line-breaks';
 import { LineTable } from './line-table';
 import { cutLineIgnored } from '../replay-engine/mflrr/line-prefix';

@@ -5,7 +5,7 @@
 import type { HistoryEntry, Recording } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
-import { ProbeHistories } from './probe-histories';
+import { ProbeHistories } from '../model/probe-histories';
 import { probePlacer } from './probe-position';
 import { probeColumns, type ReplayRun, type ValueColumns } from './run-replay';
 import type { TraceCopy } from './trace-copy';

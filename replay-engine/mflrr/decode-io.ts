@@ -10,6 +10,13 @@ const MAX_SECONDS = 4_102_444_800;
 /** A select case index is a small decimal; bigger numbers are not read as one. */
 const MAX_SELECT_CASE = 255;
 
+/**
+ * How many records back a reader looks for the goroutine's previous record to tell whether an
+ * I/O record follows its own step (followsOwnStep): MflrrRecording.describe and the language
+ * server's trace index use this one number, so that they read a select case the same way.
+ */
+export const SELECT_LOOKBACK = 100_000;
+
 export interface IoContext {
   /** The same goroutine's previous record is an `S` (a `select` logs its case right after its turn). */
   followsOwnStep: boolean;

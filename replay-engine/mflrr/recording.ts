@@ -6,13 +6,10 @@ import { basename } from 'node:path';
 import { readyStatements, type PanicInfo, type TraceRecording, type RecordView, type SourceLocation, type ValueHistories, type VerifyVerdict } from '../model/recording';
 import type { SourceLevelStatus, SourceStatements } from '../model/source-level';
 import type { Timeline } from '../model/timeline';
-import { decodeIo } from './decode-io';
+import { decodeIo, SELECT_LOOKBACK } from './decode-io';
 import type { FileStamp } from '../regular-file';
 import type { MflrrHeader } from './header';
 import { readTrace, type TraceRead } from './read-trace';
-
-/** How far back describe() looks for the goroutine's previous record (select-case interpretation). */
-const LOOKBACK = 100_000;
 
 export class MflrrRecording implements TraceRecording {
   readonly format = 'mflrr' as const;
@@ -113,7 +110,7 @@ export class MflrrRecording implements TraceRecording {
   /** The goroutine's previous record (-1: none within LOOKBACK). */
   private previousOfThread(r: number, t: number): number {
     const tl = this.timeline;
-    const stop = Math.max(0, r - LOOKBACK);
+    const stop = Math.max(0, r - SELECT_LOOKBACK);
     for (let q = r - 1; q >= stop; q--) if (tl.thread[q] === t) return q;
     return -1;
   }

@@ -1,4 +1,5 @@
 // Constants of Tin's capsule format (formats/tcap.md): envelope layout, flags, the known effect kinds.
+import { CAPSULE_KINDS } from './decode/kinds';
 
 export const MAGIC_PREFIX = Buffer.from('TINCAP', 'latin1');
 export const MAGIC_V1 = Buffer.from([0x54, 0x49, 0x4e, 0x43, 0x41, 0x50, 0x01, 0x00]);
@@ -22,34 +23,8 @@ export const FLAG_SAMPLED = 2n;
 /** Smallest effect record: six words (seq, kind length, key length, outcome, ident, data length). */
 export const MIN_RECORD_LENGTH = 48;
 
-/** Every effect kind of the format document. A reader refuses any other, naming it. */
-export const KNOWN_KINDS: ReadonlySet<string> = new Set([
-  'tide.now@1',
-  'tide.wall@1',
-  'dice.seed@1',
-  'seal.random@1',
-  'wire.http@1',
-  'wire.dial@1',
-  'wire.read@1',
-  'wire.write@1',
-  'redis@1',
-  'kafka@1',
-  'mysql@1',
-  'postgres@1',
-  'mysql.tx@1',
-  'postgres.tx@1',
-  'websocket.dial@1',
-  'websocket.read@1',
-  'websocket.write@1',
-  'quarry.read@1',
-  'quarry.write@1',
-  'quarry.stat@1',
-  'quarry.dir@1',
-  'quarry.fs@1',
-  'sched.select@1',
-  'sched.resume@1',
-  'sched.cancel@1',
-]);
+/** Every effect kind of the format document (the table of capsule kinds). A reader refuses any other, naming it. */
+export const KNOWN_KINDS: ReadonlySet<string> = new Set(CAPSULE_KINDS.keys());
 
 export const RESUME_KIND = 'sched.resume@1';
 export const SELECT_KIND = 'sched.select@1';

@@ -4,7 +4,7 @@
 // before the first effect. Built on first use (it decodes every effect).
 import type { DecodedValue, ValueHistories } from '../model/recording';
 import type { Timeline } from '../model/timeline';
-import { ProbeHistories, type NamedHistoryEntry } from '../machin/probe-histories';
+import { ProbeHistories, type NamedHistoryEntry } from '../model/probe-histories';
 import type { RequestParts } from './decode/http-request';
 
 /** What the histories are made from (a TcapRecording; no import of it, so no cycle). */

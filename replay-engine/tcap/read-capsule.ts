@@ -12,7 +12,7 @@ import { authenticateV1, checkEnvelopeV1, openEnvelopeV1, openEnvelopeV1Async } 
 import { capsuleFacts } from './facts';
 import { BODY_OFFSET } from './format';
 import { capsuleKeyCandidates, type KeyCandidate } from './key-source';
-import { deriveKeys } from './keys';
+import { deriveKeys, type CapsuleKeys } from './keys';
 import { warmUpScan } from './scan-warm-up';
 import { TcapRecording } from './tcap-recording';
 import { capsuleFileBuffer } from './keystream-parallel';
@@ -35,40 +35,14 @@ export async function openCapsuleFile(file: string, options: OpenOptions = {}): 
  */
 export async function openCapsuleBytesAsync(bytes: Uint8Array, file: string, options: OpenOptions = {}, inPlace = false): Promise<TcapRecording> {
   checkEnvelopeV1(bytes, file);
-  const candidates = capsuleKeyCandidates(file, options);
-  let lastError: unknown;
-  for (const candidate of candidates) {
-    const keys = deriveKeys(candidate.key);
-    let body: Uint8Array;
-    try {
-      body = await openEnvelopeV1Async(bytes, keys, file, inPlace);
-    } catch (e) {
-      lastError = e;
-      if (e instanceof RecordingError && e.code === 'wrong-key-or-damaged') continue;
-      throw e;
-    }
-    return fromBody(body, file, keys.ks, options);
-  }
-  throw lastError;
+  const opened = await withFirstKey(capsuleKeyCandidates(file, options), async (keys) => ({ keys, body: await openEnvelopeV1Async(bytes, keys, file, inPlace) }));
+  return fromBody(opened.body, file, opened.keys.ks, options);
 }
 
 export function openCapsuleBytes(bytes: Uint8Array, file: string, options: OpenOptions = {}): TcapRecording {
   checkEnvelopeV1(bytes, file); // not a capsule, cut, or version 2: said before any key is asked for
-  const candidates = capsuleKeyCandidates(file, options);
-  let lastError: unknown;
-  for (const candidate of candidates) {
-    const keys = deriveKeys(candidate.key);
-    let body: Uint8Array;
-    try {
-      body = openEnvelopeV1(bytes, keys, file);
-    } catch (e) {
-      lastError = e;
-      if (e instanceof RecordingError && e.code === 'wrong-key-or-damaged') continue;
-      throw e;
-    }
-    return fromBody(body, file, keys.ks, options);
-  }
-  throw lastError;
+  const opened = withFirstKey(capsuleKeyCandidates(file, options), (keys) => ({ keys, body: openEnvelopeV1(bytes, keys, file) }));
+  return fromBody(opened.body, file, opened.keys.ks, options);
 }
 
 /**
@@ -79,17 +53,31 @@ export async function authenticatedKey(file: string, options: OpenOptions = {}):
   const path = resolve(file);
   const bytes = await readCapsuleBytes(path, options);
   checkEnvelopeV1(bytes, path);
-  let lastError: unknown;
-  for (const candidate of capsuleKeyCandidates(path, options)) {
-    try {
-      authenticateV1(bytes, deriveKeys(candidate.key), path);
-      return candidate;
-    } catch (e) {
-      lastError = e;
-      if (!(e instanceof RecordingError && e.code === 'wrong-key-or-damaged')) throw e;
-    }
+  return withFirstKey(capsuleKeyCandidates(path, options), (keys, candidate) => {
+    authenticateV1(bytes, keys, path);
+    return candidate;
+  });
+}
+
+/**
+ * The key candidates tried in order (the given key, or the key file, or the saved-test and
+ * environment keys): the first whose attempt does not fail with wrong-key-or-damaged gives the
+ * answer; any other error is thrown at once; when every candidate failed, the last one's error.
+ * `attempt` may return a promise (the two-thread decrypt): its rejection moves on the same way.
+ */
+function withFirstKey<T>(candidates: readonly KeyCandidate[], attempt: (keys: CapsuleKeys, candidate: KeyCandidate) => T, from = 0, lastError?: unknown): T {
+  if (from >= candidates.length) throw lastError;
+  const next = (e: unknown): T => {
+    if (e instanceof RecordingError && e.code === 'wrong-key-or-damaged') return withFirstKey(candidates, attempt, from + 1, e);
+    throw e;
+  };
+  let answer: T;
+  try {
+    answer = attempt(deriveKeys(candidates[from].key), candidates[from]);
+  } catch (e) {
+    return next(e);
   }
-  throw lastError;
+  return answer instanceof Promise ? (answer.catch(next) as T) : answer;
 }
 
 function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenOptions): TcapRecording {

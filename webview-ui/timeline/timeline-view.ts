@@ -1,6 +1,7 @@
 // The interactive canvas: owns the viewport, the selection, the debug cursor and the marks,
 // turns mouse, wheel, trackpad and keyboard input into pans, zooms and selections, and redraws
 // at most once per animation frame.
+import { lowerBound } from '../../replay-engine/model/lower-bound';
 import { h } from '../shared/dom';
 import type { TimelineIndex } from './model-index';
 import type { Palette } from './palette';
@@ -420,14 +421,8 @@ export class TimelineView {
 
   /** The first row past lane L's place in direction dir (L itself hidden by the filter). */
   private rowNear(lane: number, dir: 1 | -1): number {
-    let lo = 0;
-    let hi = this.rows.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.rows.laneAt(mid) < lane) lo = mid + 1;
-      else hi = mid;
-    }
-    return dir > 0 ? lo : lo - 1;
+    const at = lowerBound(0, this.rows.count, (i) => this.rows.laneAt(i) < lane);
+    return dir > 0 ? at : at - 1;
   }
 
   private zoomAround(factor: number): void {

@@ -1,112 +1,24 @@
 // `inspect --json`'s line for effect r, written into a ByteSink straight from the body: the
 // record's own fields (seq, kind, key, outcome, ident, thread, dataHex) for every kind, and the
 // decoded key and result without value trees for the common kinds (word results, clock reads,
-// task switches, simple Redis calls, plain bytes). For the others, and for every fault, the
-// decoded value is made by the generic decoders (effect-kinds.ts) and JSON.stringify'd, as the
+// task switches, simple Redis calls, plain bytes) by the kind's fast writers (decode/kinds.ts).
+// For the others, and for every fault, the decoded value is made by the generic decoders
+// (effect-kinds.ts) and JSON.stringify'd, as the
 // string path does (effectJson in inspect.ts): both give the same text. The order of the tries:
 // a clock read or task switch written whole (word-line.ts, wall-line.ts), a line of an effect seen before
 // (line-memo.ts), a plain Redis result written whole (redis-line.ts), then field by field.
 import { isUtf8 } from 'node:buffer';
 import { piece, type ByteSink } from '../../byte-sink';
-import { isAscii, jsonOfQuotedAscii, jsonString, jsonUtf8Body, jsonUtf8String, printableAscii } from '../../json-bytes';
+import { isAscii, jsonString, jsonUtf8String } from '../../json-bytes';
 import { decodeKey, decodeResult } from '../decode/effect-kinds';
 import { looseText } from '../decode/bytes-text';
-import { KNOWN_KINDS } from '../format';
+import { capsuleKind } from '../decode/kinds';
 import type { TcapRecording } from '../tcap-recording';
-import { bytesResult } from './bytes-result';
-import { connKeyWriter } from './conn-key';
 import { DecodedKeys } from './decoded-keys';
 import { LineMemo, MEMO_MAX_BYTES } from './line-memo';
-import { redisKey, redisReply } from './redis';
 import { RedisLines } from './redis-line';
-import { monotonicResult, wordResult } from './word-results';
 import { wallLine, writeWallLine } from './wall-line';
-import { websocketReadResult } from './websocket-read';
 import { wordLine, writeWordLine } from './word-line';
-
-type FastPart = (sink: ByteSink, body: Uint8Array, view: DataView, at: number, length: number) => boolean;
-
-/** Kinds whose result decodeResult shows as plain bytes (its default branch). */
-const NOT_BYTES_RESULTS = new Set(['tide.now@1', 'tide.wall@1', 'dice.seed@1', 'seal.random@1', 'wire.http@1', 'wire.dial@1', 'websocket.dial@1', 'websocket.read@1', 'redis@1', 'quarry.stat@1', 'quarry.dir@1', 'sched.select@1', 'sched.resume@1']);
-
-function fastResult(kind: string): FastPart | undefined {
-  const word = (prefix: string, type: string): FastPart => {
-    const w = wordResult(prefix, type);
-    return (sink, _body, view, at, length) => w(sink, view, at, length);
-  };
-  switch (kind) {
-    case 'tide.now@1':
-      return (sink, _body, view, at, length) => monotonicResult(sink, view, at, length);
-    case 'dice.seed@1':
-      return word('', 'number');
-    case 'sched.resume@1':
-      return word('task ', 'task');
-    case 'sched.select@1':
-      return word('arm ', 'select-arm');
-    case 'wire.dial@1':
-    case 'websocket.dial@1':
-      return word('connection ', 'number');
-    case 'redis@1':
-      return (sink, body, _view, at, length) => redisReply(sink, body, at, at + length);
-    case 'seal.random@1':
-      return (sink, body, _view, at, length) => randomBytes(sink, body, at, length);
-    case 'websocket.read@1':
-      return websocketReadResult;
-    default:
-      if (KNOWN_KINDS.has(kind) && !NOT_BYTES_RESULTS.has(kind)) return (sink, body, _view, at, length) => bytesResult(sink, body, at, at + length);
-      return undefined;
-  }
-}
-
-function fastKey(kind: string): FastPart | undefined {
-  switch (kind) {
-    case 'redis@1':
-      return (sink, body, _view, at, length) => redisKey(sink, body, at, at + length);
-    case 'sched.select@1':
-      return (sink, body, _view, at, length) => siteKey(sink, body, at, at + length);
-    case 'quarry.read@1':
-    case 'quarry.dir@1':
-      return (sink, body, _view, at, length) => pathKey(sink, body, at, at + length);
-    case 'wire.read@1':
-    case 'websocket.read@1':
-    case 'wire.write@1':
-    case 'websocket.write@1': {
-      const conn = connKeyWriter(kind.endsWith('read@1') ? 'max' : 'bytes');
-      return (sink, body, _view, at, length) => conn(sink, body, at, at + length);
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** A select's site (`file.tin:LINE`) shown as is when it is plain ASCII (decodeKey's plain()). */
-function siteKey(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (b[i] < 0x20 || b[i] > 0x7e) return false;
-  sink.ascii('{"text":"');
-  jsonUtf8Body(sink, b, from, to);
-  sink.ascii('","type":"site"}');
-  return true;
-}
-
-/** A path (quote of its text, decodeKey's pathKey) when it is printable ASCII. */
-function pathKey(sink: ByteSink, b: Uint8Array, from: number, to: number): boolean {
-  if (!printableAscii(b, from, to)) return false;
-  sink.ascii('{"text":');
-  jsonOfQuotedAscii(sink, b, from, to);
-  sink.ascii(',"type":"path"}');
-  return true;
-}
-
-/** seal.random@1's bytes: all of them in hex, and how many (empty ones take the generic path). */
-function randomBytes(sink: ByteSink, b: Uint8Array, at: number, length: number): boolean {
-  if (length === 0) return false;
-  sink.ascii('{"text":"');
-  sink.hex(b, at, at + length);
-  sink.ascii(' (');
-  sink.uint(length);
-  sink.ascii(' random bytes)","type":"hex"}');
-  return true;
-}
 
 /** Writes effect r's JSON line (without its indent and separator) into the sink. */
 export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) => void {
@@ -119,8 +31,9 @@ export function effectWriter(rec: TcapRecording): (r: number, sink: ByteSink) =>
   const kindHead = names.map((k) => piece(`,"kind":${JSON.stringify(k)},`));
   const emptyKeyHead = names.map((k) => piece(`,"kind":${JSON.stringify(k)},"key":"","outcome":"result","ident":`));
   const emptyKeyDecoded = names.map((k) => piece(`","decoded":{"key":${JSON.stringify(decodeKey(k, empty))},"result":`));
-  const results = names.map(fastResult);
-  const keys = names.map(fastKey);
+  // the kinds' fast writers (decode/kinds.ts); a kind without one takes the decoder's value
+  const results = names.map((k) => capsuleKind(k)?.fastResult ?? undefined);
+  const keys = names.map((k) => capsuleKind(k)?.fastKey ?? undefined);
   const lines = names.map(wordLine);
   const walls = names.map(wallLine);
   const f = new Uint32Array(6);

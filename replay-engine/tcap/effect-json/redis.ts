@@ -4,12 +4,14 @@
 // (redis-command.ts, resp.ts), whose text this matches byte for byte.
 import { piece, type ByteSink } from '../../byte-sink';
 import { jsonOfQuotedAscii, jsonUtf8Body, printableAscii } from '../../json-bytes';
+import { SHORT_TEXT } from '../decode/bytes-text';
+import { LIST_TEXT_LIMIT, PREVIEW_CHILDREN } from '../decode/long-list';
 import { bytesShape, writeBytesText } from './bytes-result';
 
-/** Words per command and joined length the generic path shows in full (long-list.ts). */
-const MAX_WORDS = 100;
-const MAX_JOINED = 200;
-const MAX_WORD = 120;
+/** Words per command and joined length the generic path shows in full (long-list.ts), and the longest word quote() shows whole. */
+const MAX_WORDS = PREVIEW_CHILDREN;
+const MAX_JOINED = LIST_TEXT_LIMIT;
+const MAX_WORD = SHORT_TEXT;
 
 /** Words of one command: starts and ends, filled by oneCommand. */
 export const wordAt = new Uint32Array(MAX_WORDS);

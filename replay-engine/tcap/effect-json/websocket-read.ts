@@ -1,9 +1,9 @@
-// websocket.read@1's result (effect-kinds.ts's websocketRead: a word of message kind, then the
+// websocket.read@1's result (kind-decoders.ts's websocketRead: a word of message kind, then the
 // message as a string) as JSON without a value tree, for the kinds the decoder names (text,
 // binary, close, ping, pong) and a message bytes-result.ts's writer takes. A websocket handler
 // reads a message an effect, never the same twice: through the generic decoder 6 µs a line.
 import { piece, type ByteSink } from '../../byte-sink';
-import { WEBSOCKET_MESSAGE_KINDS } from '../decode/effect-kinds';
+import { WEBSOCKET_MESSAGE_KINDS } from '../decode/kind-decoders';
 import { bytesShape, bytesValueAgain, innerBytesText } from './bytes-result';
 
 /** Longer messages take the generic path (so that the line fits the room made for it; their text is cut anyway). */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { parseReplayOutput } from '../../../replay-engine/machin/machin-output';
-import { ProbeHistories } from '../../../replay-engine/machin/probe-histories';
+import { ProbeHistories } from '../../../replay-engine/model/probe-histories';
 import type { Recording, ValueHistories } from '../../../replay-engine/model/recording';
 import { historyModel } from '../../../extension/view-models/history-model';
 import { packHistory, PROTOCOL_VERSION } from '../../../webview-ui/protocol';

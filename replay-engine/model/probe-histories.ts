@@ -1,9 +1,10 @@
-// Value histories from `machin replay --print` probes: every value of every probed variable in
-// position order, and the value on one goroutine as of a cursor position (its last probe placed
-// at or before p on that goroutine; names are per goroutine, formats/mflrr.md). Positions come
-// from probe-position.ts, never from machin's `@op` as printed.
-import type { HistoryEntry, ValueHistories } from '../model/recording';
-import { lowerBound } from '../model/lower-bound';
+// Value histories from named entries in position order, for any format: every value of every
+// variable, and the value on one thread as of a cursor position (its last entry placed at or
+// before p on that thread; names are per thread). machin's `replay --print` probes
+// (machin/merge-replay.ts: positions from probe-position.ts, never machin's `@op` as printed)
+// and a capsule's effects (tcap/histories.ts) are made into these.
+import type { HistoryEntry, ValueHistories } from './recording';
+import { lowerBound } from './lower-bound';
 
 export interface NamedHistoryEntry extends HistoryEntry {
   name: string;
