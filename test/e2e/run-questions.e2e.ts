@@ -24,6 +24,8 @@ test('a log point prints every hit at once; the Hits view lists them; line count
     // Line 1, then Debug: Add Logpoint... with a message.
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+G');
+    // (typed only once Go to Line's box is open: on a loaded machine the keys would go elsewhere)
+    await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.type('1');
     await page.keyboard.press('Enter');
     await vs.runCommand('Debug: Add Logpoint...');

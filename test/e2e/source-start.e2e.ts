@@ -32,6 +32,8 @@ test('Run Back to Cursor reaches the collector\'s first line before any op; the 
     // The editor's cursor on line 12 of reorder.mfl (`buf := []int{...}`), then Run Back to Cursor.
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+G');
+    // (typed only once Go to Line's box is open: on a loaded machine the keys would go elsewhere)
+    await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.type('12');
     await page.keyboard.press('Enter');
     await page.locator('.debug-toolbar [aria-label^="Run Back to Cursor"]').click();
