@@ -22,12 +22,18 @@ test('a log point prints every hit at once; the Hits view lists them; line count
     }
     await page.locator('.tabs-container .tab.active', { hasText: 'crash.mfl' }).first().waitFor({ timeout: 30_000 });
     // Line 1, then Debug: Add Logpoint... with a message.
-    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-    await page.keyboard.press('Control+G');
-    // (typed only once Go to Line's box is open: on a loaded machine the keys would go elsewhere)
-    await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 15_000 });
-    await page.keyboard.type('1');
-    await page.keyboard.press('Enter');
+    // Go to Line, again until the status bar says the cursor is there (on a loaded machine the
+    // Debug Console can take the focus and the keys go elsewhere).
+    for (let tries = 0; ; tries++) {
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+G');
+      await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 15_000 });
+      await page.keyboard.type('1');
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(300);
+      if (/Ln 1,/.test((await page.locator('.statusbar').allTextContents()).join(' '))) break;
+      if (tries >= 4) throw new Error('the cursor never reached line 1');
+    }
     await vs.runCommand('Debug: Add Logpoint...');
     await page.waitForTimeout(500);
     await page.keyboard.type('v={v}');
