@@ -23,6 +23,8 @@ describe('a value of 200,000 parts over DAP', () => {
     const file = path.join(dir, 'pipeline.tcap');
     writeFileSync(file, seal(buildBody({ effects: [{ kind: 'redis@1', key, data: '+OK\r\n' }] }), FIXTURE_KEY));
     s = await startAdapter(noMachinEnv({ TIN_REPLAY_KEY: FIXTURE_KEY }));
+    // (a step onto a 200,000-part value takes seconds; beside the other test files, more than 20)
+    s.dc.defaultTimeout = 60_000;
     await launchAndStop(s, { recording: file, stopOnEntry: true });
     const threadId = (await s.dc.threadsRequest()).body.threads[0].id;
     await s.dc.nextRequest({ threadId });
