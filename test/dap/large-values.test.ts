@@ -27,8 +27,8 @@ describe('a value of 200,000 parts over DAP', () => {
     s.dc.defaultTimeout = 60_000;
     await launchAndStop(s, { recording: file, stopOnEntry: true });
     const threadId = (await s.dc.threadsRequest()).body.threads[0].id;
-    await s.dc.nextRequest({ threadId });
-    await s.dc.waitForEvent('stopped');
+    // (listening before asking: the stop may come before the answer to next)
+    await Promise.all([s.dc.waitForEvent('stopped'), s.dc.nextRequest({ threadId })]);
   });
   after(async () => {
     await s.dc.stop();
