@@ -76,6 +76,8 @@ export async function runMachinReplay(
       env: { TMPDIR: tmp },
       // Beside the copy, in its private folder (removed with it); a file, not a pipe: see stderrFile.
       stderrFile: `${trace}.stderr-${++runs}`,
+      // A line per value (and per statement): written in blocks, not a write(2) each.
+      bufferStderr: flags.includes('--print'),
       streamStderr: stream ? (text) => stream.push(text) : undefined,
       onOutput: options.onOutput ? (stream, text) => (stream === 'stderr' ? (shown ? shown.push(text) : options.onOutput!(withoutProbes(text))) : options.onOutput!(text)) : undefined,
     });
