@@ -118,7 +118,7 @@ export class VariableStore {
       return out;
     }
     if (rec.timeline.format === 'mflrr') {
-      const none = this.namesOf(t, frame).filter((n) => h.entries(n).length === 0);
+      const none = this.namesOf(t, frame).filter((n) => h.count(n) === 0);
       if (none.length) {
         const shown = none.slice(0, 8).join(', ') + (none.length > 8 ? `, and ${none.length - 8} more` : '');
         // The note names its variables (in parentheses: a note, not a variable); machin's --print

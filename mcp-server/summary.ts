@@ -84,7 +84,7 @@ function variableNames(held: HeldRecording): string[] {
   let list = names.get(rec);
   if (!list) {
     const h = rec.histories!;
-    list = h.names.filter((n) => h.entries(n).length > 0);
+    list = h.names.filter((n) => h.count(n) > 0);
     names.set(rec, list);
   }
   return list;

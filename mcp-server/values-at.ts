@@ -1,8 +1,7 @@
 // The values a thread's variables hold as of a position, for get_state. A trace has a handful of
 // variables; a capsule has one per distinct effect (up to 10,000), so past `limit` the ones set
 // most recently are shown, and the count of all of them is given.
-import type { HistoryEntry, ValueHistories } from '../replay-engine/model/recording';
-import { lowerBound } from '../replay-engine/model/lower-bound';
+import type { ValueHistories } from '../replay-engine/model/recording';
 
 export interface ValuesAt {
   values: Record<string, string>;
@@ -21,16 +20,9 @@ export function valuesAt(h: ValueHistories, t: number, p: number, limit: number,
   }
   let shown = found;
   if (found.length > limit) {
-    const at = new Map(found.map((f) => [f.name, lastSetAt(h.entries(f.name), t, p)]));
+    const at = new Map(found.map((f) => [f.name, h.entryAt?.(f.name, t, p)?.position ?? -1]));
     shown = [...found].sort((a, b) => at.get(b.name)! - at.get(a.name)!).slice(0, limit);
   }
   const marked = shown.filter((f) => f.marked).map((f) => f.name);
   return { values: Object.fromEntries(shown.map((f) => [f.name, f.value])), ...(marked.length ? { thisReplayOnly: marked } : {}), total: found.length };
-}
-
-/** The position of `t`'s last entry at or before p (entries are in position order). */
-function lastSetAt(entries: HistoryEntry[], t: number, p: number): number {
-  const lo = lowerBound(0, entries.length, (i) => entries[i].position <= p);
-  for (let i = lo - 1; i >= 0; i--) if (entries[i].thread === t) return entries[i].position;
-  return -1;
 }

@@ -34,7 +34,7 @@ export function scopeFunction(scopeName: unknown): string | null {
 
 /** The variable the panel opens on when none was asked for: the first that took a value. */
 export function firstShown(variables: HistoryVariables, histories: ValueHistories): string | undefined {
-  const count = (n: string) => (variables.byKey ? variables.byKey.get(n)?.stores.length ?? 0 : histories.entries(n).length);
+  const count = (n: string) => (variables.byKey ? variables.byKey.get(n)?.stores.length ?? 0 : histories.count(n));
   return variables.names.find((n) => count(n) > 0) ?? variables.names[0];
 }
 

@@ -60,8 +60,8 @@ export function historyAnswer(rec: Recording, file: string, variable: string, go
     if (only < 0) throw new RecordingError('malformed', `${file}: no goroutine ${goroutine} in this recording (it has ${tl.threads.map((t) => t.id).slice(0, 10).join(', ')}${tl.threads.length > 10 ? ', …' : ''})`, { file });
   }
   const histories = rec.histories;
-  if (!histories.names.includes(variable) || histories.entries(variable).length === 0) {
-    const known = histories.names.filter((n) => histories.entries(n).length > 0).join(', ') || 'none';
+  if (!histories.names.includes(variable) || histories.count(variable) === 0) {
+    const known = histories.names.filter((n) => histories.count(n) > 0).join(', ') || 'none';
     throw new RecordingError('malformed', `${file}: no values of \`${variable}\` (machin printed values of: ${known}; slices, maps, structs and select-bound variables are never probed)`, { file });
   }
   const s = readyStatements(rec);

@@ -2,10 +2,10 @@
 // into a recording: the panic (checked against the trace: same schedule total, causal chain =
 // the first P `S` lines), the verify verdict and the value histories, each value placed by its
 // goroutine's own completed ops (probe-position.ts). Disagreements become warnings.
-import type { HistoryEntry, Recording } from '../model/recording';
+import type { Recording } from '../model/recording';
 import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
-import { ProbeHistories } from '../model/probe-histories';
+import { ProbeHistoriesBuilder, type ProbeHistories } from '../model/probe-histories';
 import { probePlacer } from './probe-position';
 import { probeColumns, type ReplayRun, type ValueColumns } from './run-replay';
 import type { TraceCopy } from './trace-copy';
@@ -133,8 +133,7 @@ function historiesFrom(
   places?: ReplayRun['probePlaces'],
 ): ProbeHistories {
   const placer = probePlacer(tl);
-  const entries: HistoryEntry[] = new Array(probes.length);
-  const names: string[] = new Array(probes.length);
+  const built = new ProbeHistoriesBuilder(watched.filter(Boolean));
   /** Per goroutine id: the names of its values of this replay only, and how many. */
   const racing = new Map<string, { names: Set<string>; count: number }>();
   let lastGoroutine = '';
@@ -142,7 +141,6 @@ function historiesFrom(
   for (let j = 0; j < probes.length; j++) {
     const goroutine = probes.goroutine(j);
     const op = probes.op(j);
-    const value = probes.value(j);
     if (goroutine !== lastGoroutine) {
       lastGoroutine = goroutine;
       thread = threadFor(tl, goroutine, warn);
@@ -151,25 +149,21 @@ function historiesFrom(
     // the statements are known; else the own-op rule (probe-position.ts alwaysPrinted). The others
     // are kept, marked.
     const sure = places ? places.sure[j] === 1 : ender < 0 || placer.alwaysPrinted(thread, op, ender);
-    const entry: HistoryEntry = events && events[j] >= -1
-      ? { thread, position: places ? places.positions[j] : placer.place(thread, op), value, event: events[j] }
-      : { thread, position: places ? places.positions[j] : placer.place(thread, op), value };
+    const name = probes.name(j);
+    const position = places ? places.positions[j] : placer.place(thread, op);
+    built.add(name, thread, position, probes.value(j), events && events[j] >= -1 ? events[j] : undefined, !sure);
     if (!sure) {
-      entry.thisReplayOnly = true;
       let r = racing.get(goroutine);
       if (!r) racing.set(goroutine, (r = { names: new Set(), count: 0 }));
-      r.names.add(probes.name(j));
+      r.names.add(name);
       r.count++;
     }
-    entries[j] = entry;
-    names[j] = probes.name(j);
   }
   if (racing.size > 0) warn('values-this-replay-only', thisReplayOnlyMessage(tl, racing, !!places));
   // machin prints goroutines' probes in the order they happened to run, which differs between
-  // replays; within one goroutine the order is fixed. By position, then thread (a stable sort
+  // replays; within one goroutine the order is fixed. By position, then thread (a stable order
   // keeps each goroutine's own order), every replay of a trace gives the same history.
-  const order = Uint32Array.from({ length: entries.length }, (_, k) => k).sort((a, b) => entries[a].position - entries[b].position || entries[a].thread - entries[b].thread || a - b);
-  return ProbeHistories.ofEntries(names, entries, order, watched.filter(Boolean));
+  return built.finish(true);
 }
 
 /** The warning for values of this replay only: which goroutines, which variables, and why. */

@@ -3,6 +3,12 @@
 // before p on that thread; names are per thread). machin's `replay --print` probes
 // (machin/merge-replay.ts: positions from probe-position.ts, never machin's `@op` as printed)
 // and a capsule's effects (tcap/histories.ts) are made into these.
+//
+// A 1M-op replay prints millions of values, so they are kept in columns, never an object each
+// (an object per value was about 90 bytes; a value here is about 25): per value its thread,
+// position, statement event, marks and value, the value a small integer where its text is one
+// (most of them) and else an index into the distinct texts. HistoryEntry objects are made when
+// asked for.
 import type { HistoryEntry, ValueHistories } from './recording';
 import { lowerBound } from './lower-bound';
 
@@ -10,89 +16,254 @@ export interface NamedHistoryEntry extends HistoryEntry {
   name: string;
 }
 
+/** No statement event (HistoryEntry.event undefined); -1 is an event (before the first statement). */
+const NO_EVENT = -2;
+const THIS_REPLAY_ONLY = 1;
+const TEXT = 2;
+/** A canonical decimal integer that fits 32 bits whatever its digits (String(Number(t)) === t): kept as a number. */
+export const SMALL_INT = /^-?(?:0|[1-9]\d{0,8})$/;
+
+/** A growable column of 32-bit entries (doubling while built, trimmed when done). */
+class Grow {
+  data = new Int32Array(256);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = v;
+  }
+  trimmed(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/**
+ * Entries added one at a time, then made into histories: `finish(true)` orders them by position
+ * (then thread, then as added: each goroutine's own order is kept), `finish(false)` keeps the
+ * order they were added in (already by position).
+ */
+export class ProbeHistoriesBuilder {
+  private readonly names: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  private readonly name = new Grow();
+  private readonly thread = new Grow();
+  private readonly position = new Grow();
+  private readonly event = new Grow();
+  private readonly value = new Grow();
+  private flags = new Uint8Array(256);
+  private readonly texts: string[] = [];
+  private readonly textIds = new Map<string, number>();
+
+  constructor(watched: Iterable<string> = []) {
+    for (const name of watched) this.nameId(name);
+  }
+
+  get length(): number {
+    return this.name.length;
+  }
+
+  add(name: string, thread: number, position: number, value: string, event: number | undefined, thisReplayOnly: boolean): void {
+    const k = this.name.length;
+    this.name.push(this.nameId(name));
+    this.thread.push(thread);
+    this.position.push(position);
+    this.event.push(event === undefined ? NO_EVENT : event);
+    if (k === this.flags.length) {
+      const bigger = new Uint8Array(this.flags.length * 2);
+      bigger.set(this.flags);
+      this.flags = bigger;
+    }
+    let f = thisReplayOnly ? THIS_REPLAY_ONLY : 0;
+    if (value.length <= 10 && SMALL_INT.test(value)) {
+      this.value.push(Number(value));
+    } else {
+      f |= TEXT;
+      let id = this.textIds.get(value);
+      if (id === undefined) {
+        id = this.texts.length;
+        this.texts.push(value);
+        this.textIds.set(value, id);
+      }
+      this.value.push(id);
+    }
+    this.flags[k] = f;
+  }
+
+  private nameId(name: string): number {
+    let id = this.nameIds.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(name);
+      this.nameIds.set(name, id);
+    }
+    return id;
+  }
+
+  finish(byPosition: boolean): ProbeHistories {
+    const n = this.name.length;
+    const columns: Columns = {
+      thread: this.thread.trimmed(),
+      position: this.position.trimmed(),
+      event: this.event.trimmed(),
+      value: this.value.trimmed(),
+      flags: this.flags.slice(0, n),
+      texts: this.texts,
+    };
+    let order: Uint32Array | null = null;
+    if (byPosition) {
+      const { position, thread } = columns;
+      order = Uint32Array.from({ length: n }, (_, k) => k).sort((a, b) => position[a] - position[b] || thread[a] - thread[b] || a - b);
+    }
+    // Per name, then per name and thread: the entries' indices in order (counted, then filled).
+    const names = this.names;
+    const nameOf = this.name.data;
+    const perName = new Uint32Array(names.length);
+    for (let k = 0; k < n; k++) perName[nameOf[k]]++;
+    const byName = Array.from(perName, (c) => new Uint32Array(c));
+    const filled = new Uint32Array(names.length);
+    const threadLists = names.map(() => new Map<number, Grow>());
+    for (let i = 0; i < n; i++) {
+      const k = order ? order[i] : i;
+      const id = nameOf[k];
+      byName[id][filled[id]++] = k;
+      const lists = threadLists[id];
+      let own = lists.get(columns.thread[k]);
+      if (!own) lists.set(columns.thread[k], (own = new Grow()));
+      own.push(k);
+    }
+    const byThread = threadLists.map((lists) => new Map([...lists].map(([t, g]) => [t, g.trimmed()] as const)));
+    return new ProbeHistories(names, columns, byName, byThread);
+  }
+}
+
+interface Columns {
+  thread: Int32Array;
+  position: Int32Array;
+  event: Int32Array;
+  value: Int32Array;
+  flags: Uint8Array;
+  texts: string[];
+}
+
 export class ProbeHistories implements ValueHistories {
-  readonly names: string[] = [];
-  private readonly byName = new Map<string, HistoryEntry[]>();
-  /** name -> thread -> entries of that thread, in true order (positions never decrease). */
-  private readonly byThread = new Map<string, Map<number, HistoryEntry[]>>();
+  private readonly ids: Map<string, number>;
+
+  /**
+   * @param names every name, a watched one too when it took no value (machin prints nothing for a
+   *   variable never assigned before the run ended, or not probed)
+   */
+  /** Made by ProbeHistoriesBuilder.finish (or ProbeHistories.of). */
+  constructor(
+    readonly names: string[],
+    private readonly c: Columns,
+    /** Per name: its entries' indices by position. */
+    private readonly byName: Uint32Array[],
+    /** Per name: thread -> that thread's entries' indices, in true order (positions never decrease). */
+    private readonly byThread: Array<Map<number, Int32Array>>,
+  ) {
+    this.ids = new Map(names.map((name, i) => [name, i]));
+  }
 
   /**
    * @param entries by position; each goroutine's own entries in the order it stored them
    * @param watched the names that were asked for: each is listed even when it took no value
-   *   (machin prints nothing for a variable never assigned before the run ended, or not probed)
    */
-  constructor(entries: Iterable<NamedHistoryEntry>, watched: Iterable<string> = []) {
-    for (const name of watched) this.listOf(name);
-    for (const { name, thread, position, value, event, thisReplayOnly } of entries) {
-      const entry: HistoryEntry = event === undefined ? { thread, position, value } : { thread, position, value, event };
-      if (thisReplayOnly) entry.thisReplayOnly = true;
-      this.add(name, entry);
-    }
-  }
-
-  /**
-   * The histories of entries already made (a replay's million values are not made twice): entry
-   * order[k] is named names[order[k]]; `order` lists them by position as the constructor's are.
-   */
-  static ofEntries(names: readonly string[], entries: readonly HistoryEntry[], order: Uint32Array, watched: Iterable<string> = []): ProbeHistories {
-    const h = new ProbeHistories([], watched);
-    for (let k = 0; k < order.length; k++) h.add(names[order[k]], entries[order[k]]);
-    return h;
-  }
-
-  private add(name: string, entry: HistoryEntry): void {
-    this.listOf(name).push(entry);
-    const threads = this.byThread.get(name)!;
-    let own = threads.get(entry.thread);
-    if (!own) threads.set(entry.thread, (own = []));
-    own.push(entry);
-  }
-
-  private listOf(name: string): HistoryEntry[] {
-    let list = this.byName.get(name);
-    if (!list) {
-      list = [];
-      this.byName.set(name, list);
-      this.byThread.set(name, new Map());
-      this.names.push(name);
-    }
-    return list;
+  static of(entries: Iterable<NamedHistoryEntry>, watched: Iterable<string> = []): ProbeHistories {
+    const b = new ProbeHistoriesBuilder(watched);
+    for (const e of entries) b.add(e.name, e.thread, e.position, e.value, e.event, e.thisReplayOnly === true);
+    return b.finish(false);
   }
 
   entries(name: string): HistoryEntry[] {
-    return this.byName.get(name) ?? [];
+    const id = this.ids.get(name);
+    return id === undefined ? [] : Array.from(this.byName[id], (k) => this.entry(k));
+  }
+
+  count(name: string): number {
+    const id = this.ids.get(name);
+    return id === undefined ? 0 : this.byName[id].length;
+  }
+
+  /** The threads `name` took a value on. */
+  threadsOf(name: string): number[] {
+    const id = this.ids.get(name);
+    return id === undefined ? [] : [...this.byThread[id].keys()];
   }
 
   valueAt(name: string, thread: number, p: number): string | undefined {
-    return this.entryAt(name, thread, p)?.value;
+    const own = this.own(name, thread);
+    if (!own) return undefined;
+    const after = this.lastAtOrBefore(own, p);
+    return after === 0 ? undefined : this.valueOf(own[after - 1]);
   }
 
   entryAt(name: string, thread: number, p: number): HistoryEntry | undefined {
-    const own = this.byThread.get(name)?.get(thread);
+    const own = this.own(name, thread);
     if (!own) return undefined;
-    // Last entry with position <= p (binary search; positions are non-decreasing).
-    const after = lowerBound(0, own.length, (i) => own[i].position <= p);
-    return after === 0 ? undefined : own[after - 1];
+    const after = this.lastAtOrBefore(own, p);
+    return after === 0 ? undefined : this.entry(own[after - 1]);
   }
 
   valueAtEvent(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): string | undefined {
-    return this.entryAtEvent(name, thread, event, anchor, p, accept)?.value;
+    const k = this.indexAtEvent(name, thread, event, anchor, p, accept);
+    return k < 0 ? undefined : this.valueOf(k);
   }
 
   entryAtEvent(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): HistoryEntry | undefined {
-    const own = this.byThread.get(name)?.get(thread);
-    if (!own || own.length === 0 || own[0].event === undefined) return undefined;
+    const k = this.indexAtEvent(name, thread, event, anchor, p, accept);
+    return k < 0 ? undefined : this.entry(k);
+  }
+
+  private own(name: string, thread: number): Int32Array | undefined {
+    const id = this.ids.get(name);
+    return id === undefined ? undefined : this.byThread[id].get(thread);
+  }
+
+  /** How many of `own`'s entries are placed at or before p (positions never decrease). */
+  private lastAtOrBefore(own: Int32Array, p: number): number {
+    const position = this.c.position;
+    return lowerBound(0, own.length, (i) => position[own[i]] <= p);
+  }
+
+  private indexAtEvent(name: string, thread: number, event: number, anchor: number, p: number, accept?: (stored: number) => boolean): number {
+    const own = this.own(name, thread);
+    const { event: events, position } = this.c;
+    if (!own || own.length === 0 || events[own[0]] === NO_EVENT) return -1;
     // Entries in the thread's order, so their events never decrease: what this event stored after
     // its op completed, once the cursor is past that op...
-    const before = lowerBound(0, own.length, (i) => (own[i].event ?? -1) < event);
-    const completed = (i: number) => own[i].position > anchor && own[i].position <= p;
+    const before = lowerBound(0, own.length, (i) => events[own[i]] < event);
+    const completed = (i: number) => position[own[i]] > anchor && position[own[i]] <= p;
     let last = before - 1;
-    for (let i = before; i < own.length && own[i].event === event; i++) if (completed(i)) last = i;
+    for (let i = before; i < own.length && events[own[i]] === event; i++) if (completed(i)) last = i;
     // ...else the last stored before this event (by a statement `accept` takes: one of this frame's).
     for (let i = last; i >= 0; i--) {
       if (i >= before && !completed(i)) continue;
-      if (!accept || accept(own[i].event!)) return own[i];
+      if (!accept || accept(events[own[i]])) return own[i];
     }
-    return undefined;
+    return -1;
+  }
+
+  private valueOf(k: number): string {
+    const c = this.c;
+    return c.flags[k] & TEXT ? c.texts[c.value[k]] : String(c.value[k]);
+  }
+
+  private entry(k: number): HistoryEntry {
+    const c = this.c;
+    const e: HistoryEntry = c.event[k] === NO_EVENT ? { thread: c.thread[k], position: c.position[k], value: this.valueOf(k) } : { thread: c.thread[k], position: c.position[k], value: this.valueOf(k), event: c.event[k] };
+    if (c.flags[k] & THIS_REPLAY_ONLY) e.thisReplayOnly = true;
+    return e;
+  }
+
+  /** Bytes of the columns (the distinct texts not counted), for the benchmark. */
+  byteLength(): number {
+    const c = this.c;
+    let n = c.thread.byteLength + c.position.byteLength + c.event.byteLength + c.value.byteLength + c.flags.byteLength;
+    for (const l of this.byName) n += l.byteLength;
+    for (const m of this.byThread) for (const l of m.values()) n += l.byteLength;
+    return n;
   }
 }

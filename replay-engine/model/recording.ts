@@ -88,7 +88,10 @@ export interface HistoryEntry {
 /** Every value of every watched variable, in true order. Names are per thread. */
 export interface ValueHistories {
   names: string[];
+  /** Every value of `name`, by position (made when asked: a million values are not a million objects until then). */
   entries(name: string): HistoryEntry[];
+  /** How many values `name` took (entries(name).length, without making them). */
+  count(name: string): number;
   /** The value of `name` on `thread` as of position p: its last entry with position <= p. */
   valueAt(name: string, thread: number, p: number): string | undefined;
   /** The entry valueAt reads (with its this-replay-only mark), where the histories keep entries. */

@@ -40,7 +40,7 @@ export function capsuleHistories(rec: CapsuleEffectValues): ValueHistories {
     }
     entries.push({ name, thread: tl.thread[r], position: r + 1, value: historyValue(decoded.result) });
   }
-  return new ProbeHistories(entries);
+  return ProbeHistories.of(entries);
 }
 
 /** Numbers as their exact digits (so the history panel can chart them), anything else as shown. */

@@ -15,6 +15,7 @@ function recordingWith(threads: string[], probes: Probe[]): Recording {
   const histories: ValueHistories = {
     names: [...new Set(probes.map((p) => p[1]))],
     entries: (name) => probes.filter((p) => p[1] === name).map(([g, , value, position]): HistoryEntry => ({ thread: index(g), position, value })),
+    count: (name) => probes.filter((p) => p[1] === name).length,
     valueAt: () => undefined,
   };
   const header = { magic: 'MFLRR', version: 1, boundary: 'faithful', program: null, safe: null } as unknown as MflrrHeader;

@@ -1,4 +1,33 @@
 // A growable typed column for the statement probes and the index being built.
+import { SMALL_INT } from '../../model/probe-histories';
+
+/**
+ * Value texts as machin printed them, most of them small integers: those kept as numbers (4 bytes,
+ * not a string each), the others as strings. `get` gives the same text back.
+ */
+export class TextColumn {
+  private readonly numbers = new Column();
+  /** Per entry: -1 for a number, else its index in `texts`. */
+  private readonly textAt = new Column();
+  private readonly texts: string[] = [];
+  get length(): number {
+    return this.numbers.length;
+  }
+  push(text: string): void {
+    if (text.length <= 10 && SMALL_INT.test(text)) {
+      this.numbers.push(Number(text));
+      this.textAt.push(-1);
+    } else {
+      this.numbers.push(0);
+      this.textAt.push(this.texts.length);
+      this.texts.push(text);
+    }
+  }
+  get(i: number): string {
+    const t = this.textAt.get(i);
+    return t < 0 ? String(this.numbers.get(i)) : this.texts[t];
+  }
+}
 
 /** A growable Int32 column: doubling, so building stays linear. */
 export class Column {
@@ -9,11 +38,16 @@ export class Column {
   }
   push(v: number): void {
     if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
+      const bigger = new Int32Array(Math.max(64, this.data.length * 2));
       bigger.set(this.data);
       this.data = bigger;
     }
     this.data[this.length++] = v;
+  }
+  /** Drops the entries and their buffer (the column is empty after). */
+  release(): void {
+    this.data = new Int32Array(0);
+    this.length = 0;
   }
   get(i: number): number {
     return this.data[i];
@@ -22,11 +56,12 @@ export class Column {
   view(): Int32Array {
     return this.data.subarray(0, this.length);
   }
+  /** The entries as an array of their own (the column's own buffer when it is exactly full: the column is done then). */
   int32(): Int32Array {
-    return this.data.slice(0, this.length);
+    return this.length === this.data.length ? this.data : this.data.slice(0, this.length);
   }
   uint32(): Uint32Array {
-    return new Uint32Array(this.data.buffer.slice(0, this.length * 4));
+    return this.length === this.data.length ? new Uint32Array(this.data.buffer, this.data.byteOffset, this.length) : new Uint32Array(this.data.buffer.slice(0, this.length * 4));
   }
   /** Two bytes an entry when every value fits. */
   narrow(max: number): Uint16Array | Uint32Array {

@@ -465,6 +465,11 @@ export class StatementIndexBuilder {
     return b.add(statement, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
   }
 
+  /** Thread t will have n events (its columns are made that size at once). Before its first add. */
+  expect(thread: number, n: number): void {
+    if (!this.threads[thread] && thread >= 0 && thread < this.tl.threads.length) this.threads[thread] = new ThreadBuilder(this.table, this.placer.ownOps(thread), Math.max(1, n));
+  }
+
   /** Thread t's first n events surely ran (happens-before.ts); the others are this replay's only. Unset: all sure. */
   setSure(thread: number, n: number): void {
     this.sure.set(thread, n);
@@ -506,9 +511,9 @@ export class StatementIndexBuilder {
 }
 
 class ThreadBuilder {
-  private readonly statements = new Column();
-  private readonly ownOps = new Column();
-  private readonly frames = new Column();
+  private readonly statements: Column;
+  private readonly ownOps: Column;
+  private readonly frames: Column;
   private readonly frameFunction = new Column();
   private readonly frameCall = new Column();
   private readonly frameDepth = new Column();
@@ -522,10 +527,16 @@ class ThreadBuilder {
   /** The event of each `go` statement, in the order it ran them (its j-th starts child `.j`). */
   readonly spawnAt: number[] = [];
 
+  /** `expected`: how many events will come, when known (the columns are then made that size once, never doubled). */
   constructor(
     private readonly table: StatementTable,
     private readonly ownOpIndices: Uint32Array,
-  ) {}
+    expected = 64,
+  ) {
+    this.statements = new Column(expected);
+    this.ownOps = new Column(expected);
+    this.frames = new Column(expected);
+  }
 
   get length(): number {
     return this.statements.length;

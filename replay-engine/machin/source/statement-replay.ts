@@ -9,7 +9,7 @@ import { CancelledReading, parseReplayOutputInSlices, ReplayOutputStream, type R
 import type { Timeline } from '../../model/timeline';
 import type { ReplayRun, ValueColumns } from '../run-replay';
 import type { StatementTable } from './instrument';
-import { Column } from './column';
+import { Column, TextColumn } from './column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
 import { sureValue, type SureEvents } from './happens-before';
 import { probePlacer } from '../probe-position';
@@ -53,6 +53,13 @@ export class StatementProbes implements ProbeSink {
 
   private onCount: ((statements: number) => void) | undefined;
 
+  /** Once the index has them: the statement columns' memory goes back before the values are made histories. */
+  releaseStatements(): void {
+    this.goroutine.release();
+    this.statement.release();
+    this.op.release();
+  }
+
   take(goroutine: string, value: number, op: number): void {
     if (!(Number.isInteger(value) && value >= 1)) {
       this.bad ??= `goroutine ${goroutine} printed ${value} for a statement probe`;
@@ -70,7 +77,7 @@ export class StatementProbes implements ProbeSink {
   readonly valueGoroutine = new Column();
   readonly valueName = new Column();
   readonly valueOp = new Column();
-  readonly values: string[] = [];
+  readonly values = new TextColumn();
   readonly valueNames: string[] = [];
   private readonly nameIds = new Map<string, number>();
 
@@ -145,6 +152,7 @@ export async function indexInstrumentedReplay(
   if (missing >= 0) throw new Error(`goroutine ${probes.goroutines[missing]} of the instrumented replay is not a thread of the timeline`);
   const builder = new StatementIndexBuilder(table, file, tl);
   sure.sure.forEach((n, g) => builder.setSure(threadOf[g], n));
+  sure.count.forEach((n, g) => builder.expect(threadOf[g], n));
   if (panic) builder.panicAt(panic.thread, panic.position);
   const goroutine = probes.goroutine.view();
   const statement = probes.statement.view();
@@ -159,6 +167,7 @@ export async function indexInstrumentedReplay(
     if (reading.signal?.aborted) throw new CancelledReading();
   }
   const index = builder.finish();
+  probes.releaseStatements();
   // The values, in columns as the parse took them (a million values are never a million objects),
   // then any the parse could only read as lines (a value over lines cut by a chunk: rare), unplaced.
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
@@ -173,7 +182,7 @@ export async function indexInstrumentedReplay(
     length: streamed + extra.length,
     goroutine: (j) => (j < streamed ? probes.goroutines[vg[j]] : extra[j - streamed].goroutine),
     name: (j) => (j < streamed ? names[vn[j]] : (params.get(extra[j - streamed].name) ?? extra[j - streamed].name)),
-    value: (j) => (j < streamed ? probes.values[j] : extra[j - streamed].value),
+    value: (j) => (j < streamed ? probes.values.get(j) : extra[j - streamed].value),
     op: (j) => (j < streamed ? vo[j] : extra[j - streamed].op),
   };
   // A value's event: the statement probe it followed.

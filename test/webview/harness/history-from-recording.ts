@@ -15,7 +15,7 @@ import { postToView } from './host-stand-in';
 export function historiesFromProbes(recording: Recording, stderr: string, watched: string[]): ProbeHistories {
   const out = parseReplayOutput(stderr);
   const t = recording.timeline;
-  return new ProbeHistories(
+  return ProbeHistories.of(
     out.probes.map((p) => ({ name: p.name, thread: t.threadIndex(p.goroutine), position: p.op, value: p.value })),
     watched,
   );
