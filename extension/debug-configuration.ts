@@ -5,8 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readConfig } from './config';
 import { DEBUG_TYPE } from './debug-sessions';
-import { findProgram, readTracedProgram } from '../replay-engine/machin/find-program';
-import { isTrusted, type ProgramTrust } from './trust';
+import { isTrusted } from './trust';
 
 export interface FrozenRunLaunch extends vscode.DebugConfiguration {
   recording: string;
@@ -51,7 +50,7 @@ export class ActiveRecordingConfigurations implements vscode.DebugConfigurationP
 
 /** Completes and checks every frozen-run configuration before a session starts. */
 export class FrozenRunConfigurationResolver implements vscode.DebugConfigurationProvider {
-  constructor(private readonly activeRecording: ActiveRecording, private readonly programs: ProgramTrust) {}
+  constructor(private readonly activeRecording: ActiveRecording) {}
 
   async resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined | null> {
     if (!config.type && !config.request && !config.name) {
@@ -91,34 +90,13 @@ export class FrozenRunConfigurationResolver implements vscode.DebugConfiguration
     launch.programRoots ??= cfg.programRoots;
     // Belt and braces: VS Code itself refuses to debug in Restricted Mode.
     if (!isTrusted()) launch.noToolchain = true;
-    if (!launch.noToolchain && !launch.program && /\.mflrr$/i.test(launch.recording)) await this.confirmTracedProgram(launch);
     return launch;
-  }
-
-  /**
-   * The adapter runs a program found outside the workspace only when the configuration names it.
-   * Ask here, with a modal, and name it when the user says yes; otherwise replay trace-only.
-   */
-  private async confirmTracedProgram(launch: FrozenRunLaunch): Promise<void> {
-    let found;
-    try {
-      found = await findProgram(launch.recording, await readTracedProgram(launch.recording), { programRoots: launch.programRoots });
-    } catch {
-      return; // an unreadable trace: the adapter reports it
-    }
-    if (found.path === null || found.trusted) return;
-    if (await this.programs.confirm(found.path)) {
-      launch.program = found.path;
-    } else {
-      launch.noToolchain = true;
-      void vscode.window.showInformationMessage(`Frozen Run: replaying ${path.basename(launch.recording)} trace-only: ${found.path} was not confirmed, so machin does not run it.`);
-    }
   }
 }
 
-export function registerDebugConfigurations(activeRecording: ActiveRecording, programs: ProgramTrust): vscode.Disposable[] {
+export function registerDebugConfigurations(activeRecording: ActiveRecording): vscode.Disposable[] {
   return [
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ActiveRecordingConfigurations(activeRecording), vscode.DebugConfigurationProviderTriggerKind.Dynamic),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new FrozenRunConfigurationResolver(activeRecording, programs)),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new FrozenRunConfigurationResolver(activeRecording)),
   ];
 }

@@ -24,7 +24,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(CAPSULE_SCHEME, ctx.capsuleDocuments),
-    ...registerDebugConfigurations(ctx.activeRecording, ctx.programs),
+    ...registerDebugConfigurations(ctx.activeRecording),
     registerDebugAdapter(ctx.store),
     ...registerCommands(ctx),
     followSessionToolchains(ctx.sessions, ctx.output),

@@ -9,7 +9,11 @@
 //                    cancel and the output channel. A Replay to Panic that asks first gets it
 //                    once machin has the panic; the values follow (recording.valuesPending).
 //   forSession(...)  what a debug session's launch asks for: one of the two when its toolchain
-//                    settings are the extension's, else a read of its own.
+//                    settings are the extension's, else a read of its own. The store decides
+//                    whether a program outside the workspace may run (ProgramTrust asks once per
+//                    program); a launch carries only what the user wrote. A session started after
+//                    that program was declined asks again (the user's explicit replay), and the
+//                    views follow the new answer.
 // Results are cached per file and content, and dropped when the file or the stored keys change.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -169,13 +173,24 @@ export class RecordingStore implements vscode.Disposable {
    * a session on an open timeline runs machin no second time; one that names its own program,
    * machin or folders reads its own, with the session's options.
    */
-  forSession(args: FrozenRunLaunchArguments, options: OpenOptions): Promise<Recording> {
+  async forSession(args: FrozenRunLaunchArguments, options: OpenOptions): Promise<Recording> {
     const uri = vscode.Uri.file(args.recording);
     if (args.noToolchain || !isTrusted()) return this.read(uri);
-    if (isCapsule(uri) || this.sameToolchain(args)) return this.enriched(uri, args.replayToPanic === true);
+    if (isCapsule(uri)) return this.enriched(uri, args.replayToPanic === true);
+    if (this.sameToolchain(args)) {
+      if (await this.declinedProgram(uri)) this.invalidate(uri);
+      return this.enriched(uri, args.replayToPanic === true);
+    }
     return withToolchainProgress(this.log, `Frozen Run: replaying ${vscode.workspace.asRelativePath(uri)} for the debug session`, (signal, onOutput, report) =>
       openRecording(args.recording, { ...options, signal: AbortSignal.any([signal, ...(options.signal ? [options.signal] : [])]), onOutput, onToolchainProgress: report }),
     );
+  }
+
+  /** Whether this file's enrichment so far ran no machin because its outside program was not confirmed. */
+  private async declinedProgram(uri: vscode.Uri): Promise<boolean> {
+    const pending = this.cache.get(uri.fsPath)?.replay;
+    const recording = pending && (await pending.catch(() => null));
+    return !!recording && recording.warnings.some((w) => w.code === 'program-not-confirmed');
   }
 
   private sameToolchain(args: FrozenRunLaunchArguments): boolean {
