@@ -123,6 +123,20 @@ describe('record level (no statements): sure where ops say so, "not known" where
     assert.ok(full.histories!.entries('g').every((e) => !e.thisReplayOnly));
   });
 
+  it('source level unavailable (the instrumenter cannot read the program): the warning says so, and why', async () => {
+    // 210 parentheses deep: machin runs it, Frozen Run's instrumenter stops at 200 levels
+    const deep = `${'('.repeat(210)}1${')'.repeat(210)}`;
+    const r = recordProgram(tempDir('record-level-'), 'split', SPLIT.replace('    z := 3\n', `    z := 3 + ${deep} - 1\n`));
+    const rec = await open(r, true);
+    assert.equal(rec.sourceLevel?.state, 'unavailable');
+    assert.equal(rec.panic?.message, 'integer divide by zero');
+    const w = rec.warnings.find((x) => x.code === 'values-not-known-sure');
+    assert.ok(w, rec.warnings.map((x) => x.code).join(', '));
+    assert.match(w.message, /the program's statements are not known \(source level is unavailable: \S+split\.mfl:24:\d+: the program nests too deeply here/);
+    assert.match(w.message, /goroutine 0\.1 boss: d, f, g \(3\)/);
+    assert.ok(!rec.warnings.some((x) => x.code === 'values-this-replay-only'));
+  });
+
   it('the run ends with main, which has ops: values before a goroutine\'s op up to main\'s last are sure, the value after the last send is not known', async () => {
     const names = ['beat', 'sum', 'n', 'b'];
     for (let launch = 0; launch < 3; launch++) {
