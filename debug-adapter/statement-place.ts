@@ -100,7 +100,24 @@ export function frameNames(rt: ReplayRuntime, t: number, frame: number): readonl
   return own.filter((n) => watched.has(n));
 }
 
-/** The values frame `frame` of thread t holds at the cursor, in its function's order of names. */
-export function frameLocals(rt: ReplayRuntime, t: number, frame: number): Record<string, string> {
-  return Object.fromEntries(rt.valuesInFrame(t, frame, frameNames(rt, t, frame)));
+export interface FrameLocals {
+  /** The values frame `frame` of thread t holds at the cursor, in its function's order of names. */
+  locals: Record<string, string>;
+  /**
+   * The names among them whose value machin printed in this replay but is not known to print in
+   * another (docs/value-positions.md, rule 3; as `thisReplayOnly` of mcp-server/values-at.ts); absent when none.
+   */
+  localsThisReplayOnly?: string[];
+}
+
+/** The values frame `frame` of thread t holds at the cursor, and which of them are this replay's only. */
+export function frameLocals(rt: ReplayRuntime, t: number, frame: number): FrameLocals {
+  const entries = rt.entriesInFrame(t, frame, frameNames(rt, t, frame));
+  const locals: Record<string, string> = {};
+  const marked: string[] = [];
+  for (const [name, e] of entries) {
+    locals[name] = e.value;
+    if (e.thisReplayOnly) marked.push(name);
+  }
+  return marked.length > 0 ? { locals, localsThisReplayOnly: marked } : { locals };
 }

@@ -16,7 +16,16 @@ const record = z.looseObject({
   value: z.unknown().optional(), source: z.looseObject({ path: str, line: num, name: str }).optional(),
 });
 
-const stop = z.looseObject({ reason: str, description: str, text: str.optional(), exception: str.optional(), thread: nullable(str) });
+/** A program frame (debug-adapter/statement-place.ts): its statement, and with `locals` its values and which are this replay's only. */
+const frame = z.looseObject({
+  path: str, line: num, column: num, endLine: num, endColumn: num, function: str, text: str,
+  thisReplayOnly: z.literal(true).optional(),
+  locals: z.record(str, str).optional(),
+  localsThisReplayOnly: z.array(str).optional(),
+});
+const where = { location: nullable(frame).optional(), frames: z.array(frame).optional(), framesTotal: num.optional() };
+
+const stop = z.looseObject({ reason: str, description: str, text: str.optional(), exception: str.optional(), thread: nullable(str), ...where });
 
 const chain = z.looseObject({ to: num, length: num, offset: num, threads: z.array(z.unknown()), nextOffset: nullable(num) });
 
@@ -44,7 +53,7 @@ const SHAPES = {
     justDone: nullable(record),
     panicked: nullable(z.boolean()),
     values: str,
-    threads: page(z.looseObject({ id: str, label: str, current: nullable(record), values: z.record(str, str), io: z.looseObject({ consumed: num, last: z.array(record) }) })),
+    threads: page(z.looseObject({ id: str, label: str, current: nullable(record), ...where, values: z.record(str, str), thisReplayOnly: z.array(str).optional(), io: z.looseObject({ consumed: num, last: z.array(record) }) })),
   },
   move: {
     stop,

@@ -1,7 +1,7 @@
 // get_state's answer: the run as of one moment. For each goroutine or task (paged), the record it
 // last did, the values its watched variables hold then, and the I/O it has consumed so far.
 import { RuntimeRefusal, type ReplayRuntime } from '../debug-adapter/runtime';
-import { frameLocals, noStatementsWhy, programStack, statementPlace, type StatementPlace } from '../debug-adapter/statement-place';
+import { frameLocals, noStatementsWhy, programStack, statementPlace, type FrameLocals, type StatementPlace } from '../debug-adapter/statement-place';
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
 import { page } from './paging';
@@ -64,7 +64,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
   const at = current || !runtime.statements ? runtime : runtimeAt(held, { record: m });
   const thread = (t: number) => {
     const r = m < 0 ? -1 : runtime.threads.lastRecordAtOrBefore(t, last);
-    const { values, total } = histories ? valuesAt(histories, t, p, q.valuesLimit, q.variables) : { values: {}, total: 0 };
+    const { values, total, thisReplayOnly } = histories ? valuesAt(histories, t, p, q.valuesLimit, q.variables) : { values: {}, total: 0, thisReplayOnly: undefined };
     const consumed = m < 0 ? 0 : io.countUpTo(t, last);
     const shown: RecordJson[] = io.slice(t, Math.max(0, consumed - q.ioLimit), consumed).map((x) => recordJson(rec, x, q.detail));
     return {
@@ -73,6 +73,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
       current: r < 0 ? null : recordJson(rec, r, q.detail),
       ...whereJson(at, t, true),
       values,
+      ...(thisReplayOnly ? { thisReplayOnly } : {}),
       ...(total > Object.keys(values).length ? { valuesTotal: total } : {}),
       io: { consumed, last: shown },
     };
@@ -113,10 +114,10 @@ export function stopJson(held: HeldRecording, description?: string): object {
  * first or without statements) and its stack, innermost first; `locals`: each frame with the
  * values it holds there (its function's own names and the globals, as the debugger's frame shows).
  */
-export function whereJson(rt: ReplayRuntime, t: number, locals = false): { location: StatementPlace | null; frames: Array<StatementPlace & { locals?: Record<string, string> }>; framesTotal?: number } {
+export function whereJson(rt: ReplayRuntime, t: number, locals = false): { location: StatementPlace | null; frames: Array<StatementPlace & Partial<FrameLocals>>; framesTotal?: number } {
   const location = statementPlace(rt, t);
   const { frames, total } = programStack(rt, t);
-  const shown = locals ? frames.map((f, i) => ({ ...f, locals: frameLocals(rt, t, i) })) : frames;
+  const shown = locals ? frames.map((f, i) => ({ ...f, ...frameLocals(rt, t, i) })) : frames;
   return { location, frames: shown, ...(total > frames.length ? { framesTotal: total } : {}) };
 }
 

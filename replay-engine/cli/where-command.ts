@@ -5,7 +5,7 @@
 // values. Without the statements (no program, an instrumented replay not trusted) it says why and
 // shows what the records know.
 import { ReplayRuntime } from '../../debug-adapter/runtime';
-import { frameLocals, noStatementsWhy, programLines, programStack, statementPlace, type StatementPlace } from '../../debug-adapter/statement-place';
+import { frameLocals, noStatementsWhy, programLines, programStack, statementPlace, type FrameLocals, type StatementPlace } from '../../debug-adapter/statement-place';
 import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
 import { OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
@@ -14,10 +14,8 @@ import { writeText } from './printable';
 /** Source lines shown either side of the panicking statement (--context). */
 const CONTEXT = 3;
 
-export interface WhereFrame extends StatementPlace {
-  /** The values this frame holds at the panic (its function's own names, and the globals). */
-  locals: Record<string, string>;
-}
+/** A frame with the values it holds at the panic (its function's own names, and the globals), and which are this replay's only. */
+export interface WhereFrame extends StatementPlace, FrameLocals {}
 
 export interface WhereGoroutine {
   id: string;
@@ -83,7 +81,7 @@ export function whereAnswer(rec: Recording, context = CONTEXT): WhereJson {
       id: info.id,
       label: info.label,
       location: frames[0] ?? null,
-      frames: frames.map((f, i) => ({ ...f, locals: frameLocals(rt, t, i) })),
+      frames: frames.map((f, i) => ({ ...f, ...frameLocals(rt, t, i) })),
       framesTotal: total,
       record: r < 0 ? null : { line: tl.lineOf(r), summary: rec.describe(r).summary },
     };
@@ -112,7 +110,8 @@ export function whereText(doc: WhereJson): string {
     if (g.frames.length === 0) out.push(`    ${g.record ? `no statement known; last record: line ${g.record.line}: ${g.record.summary}` : 'not started'}`);
     for (const f of g.frames) {
       out.push(`    ${f.function}  ${f.path}:${f.line}:${f.column}  ${f.text}${f.thisReplayOnly ? '  (this replay only)' : ''}`);
-      for (const [name, value] of Object.entries(f.locals)) out.push(`        ${name} = ${value}`);
+      const marked = new Set(f.localsThisReplayOnly);
+      for (const [name, value] of Object.entries(f.locals)) out.push(`        ${name} = ${value}${marked.has(name) ? '  (this replay only)' : ''}`);
     }
     if (g.framesTotal > g.frames.length) out.push(`    … ${g.framesTotal - g.frames.length} more frames`);
   }

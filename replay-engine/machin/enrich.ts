@@ -129,7 +129,9 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
         const unknown = runs.some((r) => r.output.unknown.length > 0);
         const version = unknown ? await readMachinVersion(machin, options) : undefined;
         const threadsBefore = tl.threads.length;
-        mergeReplay(recording, runs, { copy, machinVersion: version, warn, valuesOnly });
+        const level = recording.sourceLevel;
+        const statementsUnknown = level?.state === 'unavailable' ? (level.reason === 'not asked for' ? 'source level was not asked for: `sourceLevel: false`, or a CLI command that shows no statements' : `source level is unavailable: ${level.reason}`) : undefined;
+        mergeReplay(recording, runs, { copy, machinVersion: version, warn, valuesOnly, statementsUnknown });
         // machin may name goroutines the trace has no line for (they were added): label them too.
         if (program && tl.threads.length > threadsBefore) attachProgram(recording, program);
       };

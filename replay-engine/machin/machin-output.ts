@@ -2,6 +2,10 @@
 // as machin 0.137.0's runtime prints it (codegen.go: mfl_panic, mfl_rr_probe, mfl_rr_finish,
 // mfl_dl_deadlock). Anything not recognised is kept as `unknown` text, never thrown.
 
+import { isCount, isRecord, parseLooseJson } from './loose-json';
+import { jsonPanic, PANIC_WHERE, readPanicBlock } from './panic-block';
+import { isDigits, matchAt, PROBE_HEAD, PROBE_TAIL, probeAt, type AddProbe } from './probe-line';
+
 export interface ReplayPanic {
   message: string;
   goroutine: string;
@@ -53,11 +57,6 @@ export interface ReplayOutput {
   unknown: string[];
 }
 
-const PANIC_WHERE = /^ {2}\((replay|record): goroutine (\S+), schedule op (\d+)\/(\d+)\)$/;
-const PROBE_HEAD = /^probe (\S+) (\S+) = /;
-/** Stands for a probe the first pass took from a `panic: ` line (machin never prints a NUL line). */
-const PROBE_TAKEN = '\u0000';
-const PROBE_TAIL = / @op(\d+)$/;
 const VERIFY = /^replay-verify: schedule (\d+)\/(\d+) ops, io-underrun=(yes|no), boundary=(\S+) -> (FAITHFUL|DIVERGED)$/;
 const BEST_EFFORT = /^warning: best-effort trace\b/;
 const DEADLOCK_HEAD = /^fatal: deadlock \S+ all (\d+) goroutine\(s\) blocked/;
@@ -83,8 +82,8 @@ export interface ProbeSink {
 /** Parse the stderr of one `machin replay` run. */
 export function parseReplayOutput(stderr: string, sink?: ProbeSink): ReplayOutput {
   const pass = new ProbePass(stderr, sink);
-  pass.scan(stderr.length);
-  return parseLines(pass.lines, pass.out);
+  pass.scan(stderr.length, true);
+  return parseLines(pass);
 }
 
 /** How a long output is read in slices, with a yield to the event loop between two. */
@@ -108,20 +107,20 @@ export async function parseReplayOutputInSlices(stderr: string, sink: ProbeSink,
   const pass = new ProbePass(stderr, sink);
   const size = reading.size ?? SLICE_CHARS;
   while (pass.at < stderr.length) {
-    pass.scan(Math.min(stderr.length, pass.at + size));
+    pass.scan(Math.min(stderr.length, pass.at + size), true);
     if (pass.at >= stderr.length) break;
     reading.onSlice?.(pass.at / stderr.length);
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (reading.signal?.aborted) throw new CancelledReading();
   }
-  return parseLines(pass.lines, pass.out);
+  return parseLines(pass);
 }
 
 /**
  * parseReplayOutput for an output read as it arrives, in chunks of any size (a chunk may end in
  * the middle of a line): only the chunks and the line being read are held, never the whole output.
- * Each line is scanned once the line after it has come (a probe glued to a panic message is known
- * by the empty line after it).
+ * Each line is scanned once the line after it has come, a panic once its end has (other
+ * goroutines' probe lines can come inside it: panic-block.ts).
  */
 export class ReplayOutputStream {
   private readonly pass: ProbePass;
@@ -143,15 +142,15 @@ export class ReplayOutputStream {
       return;
     }
     this.pass.reset(text);
-    this.pass.scan(before + 1);
+    this.pass.scan(before + 1, false);
     this.carry = text.slice(this.pass.at);
   }
 
   end(): ReplayOutput {
     this.pass.reset(this.carry);
-    this.pass.scan(this.carry.length);
+    this.pass.scan(this.carry.length, true);
     this.carry = '';
-    return parseLines(this.pass.lines, this.pass.out);
+    return parseLines(this.pass);
   }
 }
 
@@ -178,9 +177,11 @@ class ProbePass {
     unknown: [],
   };
   readonly lines: string[] = [];
+  /** The panics read whole, by the index in `lines` of the line that stands for each. */
+  readonly panics = new Map<number, ReplayPanic>();
   at = 0;
   private readonly fast: FastTake | null;
-  private readonly add: (goroutine: string, name: string, value: string, op: number) => void;
+  private readonly add: AddProbe;
 
   constructor(private stderr: string, sink?: ProbeSink) {
     this.fast = sink ? new FastTake(sink) : null;
@@ -206,7 +207,11 @@ class ProbePass {
     this.at = 0;
   }
 
-  scan(limit: number): void {
+  /**
+   * `final`: the text holds the rest of the output (false while it is read in chunks: a panic
+   * whose end has not come yet stops the scan there, to be scanned again with more text).
+   */
+  scan(limit: number, final: boolean): void {
     const { stderr, fast, add, lines } = this;
     let s = this.at;
     while (s < limit) {
@@ -219,22 +224,15 @@ class ProbePass {
           s = next;
           continue;
         }
-      } else if (stderr.startsWith('panic: probe ', s)) {
-        // machin writes `panic: ` and the message apart: another goroutine's probe can come between
-        const next = probeAt(stderr, s + 7, end, add);
-        if (next >= 0) {
-          lines.push(`panic: ${PROBE_TAKEN}`);
-          s = next;
-          continue;
-        }
-      } else if (matchAt(stderr, s, 'panic: ')) {
-        // ...or between the message and its newline: `panic: MSGprobe G NAME = V @opP`, then the
-        // panic's own newline alone. Read apart: the message, and the probe.
-        const k = gluedProbe(stderr, s + 7, end, e);
-        if (k > 0 && probeAt(stderr, k, end, add) >= 0) {
-          lines.push(stderr.slice(s, k));
-          const blank = stderr.charCodeAt(e + 1) === 0x0d ? e + 2 : e + 1;
-          s = blank + 1;
+      } else if (matchAt(stderr, s, 'panic: ') || matchAt(stderr, s, '{"panic":"')) {
+        // machin writes a panic in pieces: other goroutines' probe lines can come inside it
+        const block = readPanicBlock(stderr, s, final);
+        if (block === 'more') break;
+        if (block) {
+          for (const [goroutine, name, value, op] of block.probes) add(goroutine, name, value, op);
+          this.panics.set(lines.length, block.panic);
+          lines.push('panic: ');
+          s = block.next;
           continue;
         }
       }
@@ -246,11 +244,17 @@ class ProbePass {
 }
 
 /** The second pass: the lines that are not probes (and multi-line probes the first pass left). */
-function parseLines(lines: string[], out: ReplayOutput): ReplayOutput {
+function parseLines({ lines, out, panics }: ProbePass): ReplayOutput {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
-    if (line.startsWith('probe ')) {
+    const panic = panics.get(i);
+    if (panic) {
+      // The --json form, when present too, is richer (it has the causal chain): keep it.
+      if (panic.form === 'json' || !out.panic || out.panic.form === 'text') out.panic = panic;
+      i++;
+      continue;
+    } else if (line.startsWith('probe ')) {
       const end = parseProbe(lines, i, out.probes);
       if (end >= 0) {
         i = end + 1;
@@ -386,71 +390,6 @@ class FastTake {
   }
 }
 
-/** Whether text has `str` at `at` (charCodeAt by charCodeAt: faster than startsWith on a long text). */
-function matchAt(text: string, at: number, str: string): boolean {
-  for (let k = 0; k < str.length; k++) if (text.charCodeAt(at + k) !== str.charCodeAt(k)) return false;
-  return true;
-}
-
-/**
- * Where a probe glued to the end of a panic message starts (-1: none): a whole one-line probe up
- * to the line's end `end`, and the line after it empty (the newline machin wrote after the message).
- */
-function gluedProbe(text: string, from: number, end: number, nl: number): number {
-  const k = text.lastIndexOf('probe ', end - 1);
-  if (k <= from) return -1;
-  const next = text.charCodeAt(nl + 1) === 0x0d ? nl + 2 : nl + 1;
-  if (nl >= text.length || text.charCodeAt(next) !== 0x0a) return -1;
-  return GLUED_PROBE.test(text.slice(k, end)) ? k : -1;
-}
-const GLUED_PROBE = /^probe \S+ \S+ = .* @op\d+$/;
-
-/**
- * The probe whose first line is text[s, end): `probe G NAME = VALUE @opP`, VALUE possibly over
- * lines (it ends at the first line that ends in ` @opN`), as parseProbe reads it. Returns where
- * the text after it starts, or -1 when this is no probe (it is then parsed as a line).
- */
-function probeAt(text: string, s: number, end: number, add: (goroutine: string, name: string, value: string, op: number) => void): number {
-  const g = text.indexOf(' ', s + 6);
-  const n = g > s + 6 && g < end ? text.indexOf(' ', g + 1) : -1;
-  const at = text.lastIndexOf(' @op', end);
-  // one line, G and NAME without spaces: no regular expression
-  if (n > g + 1 && n < end && text.charCodeAt(n + 1) === 0x3d && text.charCodeAt(n + 2) === 0x20 && at >= n + 3 && isDigits(text, at + 4, end)) {
-    add(text.slice(s + 6, g), text.slice(g + 1, n), text.slice(n + 3, at), Number(text.slice(at + 4, end)));
-    // past the line's end (its CR too)
-    return Math.min(text.length, end + (text.charCodeAt(end) === 0x0d ? 2 : 1));
-  }
-  const head = PROBE_HEAD.exec(text.slice(s, end));
-  if (!head) return -1;
-  const parts: string[] = [];
-  // line by line from the value's start: [from, lineEnd) without its CR
-  for (let from = s + head[0].length, lineStart = s; ; ) {
-    const nl = text.indexOf('\n', lineStart);
-    const e = nl < 0 ? text.length : nl;
-    const lineEnd = e > from && text.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
-    const rest = text.slice(from, lineEnd);
-    const tail = PROBE_TAIL.exec(rest);
-    if (tail) {
-      parts.push(rest.slice(0, tail.index));
-      add(head[1], head[2], parts.join('\n'), Number(tail[1]));
-      return nl < 0 ? text.length : nl + 1;
-    }
-    parts.push(rest);
-    if (nl < 0 || nl + 1 >= text.length) return -1;
-    lineStart = from = nl + 1;
-  }
-}
-
-/** Whether line[from..end) is one or more decimal digits and nothing else. */
-function isDigits(line: string, from: number, end = line.length): boolean {
-  if (from >= end) return false;
-  for (let i = from; i < end; i++) {
-    const c = line.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
-}
-
 /**
  * `{"panic":MSG,"goroutine":G,"scheduleOp":P,"scheduleTotal":N,"causalChain":[...]}`. machin
  * escapes only `"` and `\` in MSG, so a message with a newline or a tab spans lines and is not
@@ -460,20 +399,10 @@ function parseJsonPanic(lines: string[], start: number, out: ReplayOutput): numb
   for (let end = start; end < lines.length && end < start + 1000; end++) {
     if (!lines[end].endsWith(']}')) continue;
     const text = lines.slice(start, end + 1).join('\n');
-    const value = parseLooseJson(text);
-    if (!isRecord(value)) continue;
-    const { panic, goroutine, scheduleOp, scheduleTotal, causalChain } = value;
-    if (
-      typeof panic !== 'string' ||
-      typeof goroutine !== 'string' ||
-      !isCount(scheduleOp) ||
-      !isCount(scheduleTotal) ||
-      !Array.isArray(causalChain) ||
-      !causalChain.every((g) => typeof g === 'string')
-    ) {
-      return -1;
-    }
-    out.panic = { message: panic, goroutine, scheduleOp, scheduleTotal, causalChain: causalChain as string[], form: 'json' };
+    if (!isRecord(parseLooseJson(text))) continue;
+    const panic = jsonPanic(text);
+    if (!panic) return -1;
+    out.panic = panic;
     return end;
   }
   return -1;
@@ -509,7 +438,7 @@ function parseTextPanic(lines: string[], start: number, out: ReplayOutput): numb
     const block = lines.slice(start, end);
     block[0] = block[0].slice('panic: '.length);
     const kept: string[] = [];
-    for (let j = block[0] === PROBE_TAKEN ? 1 : 0; j < block.length; j++) {
+    for (let j = 0; j < block.length; j++) {
       const probeEnd = block[j].startsWith('probe ') ? parseProbe(block, j, out.probes) : -1;
       if (probeEnd >= 0) j = probeEnd;
       else kept.push(block[j]);
@@ -531,21 +460,4 @@ function parseTextPanic(lines: string[], start: number, out: ReplayOutput): numb
   // A panic outside record/replay has no location line: keep the message, position unknown.
   out.unknown.push(lines[start]);
   return start;
-}
-
-function parseLooseJson(text: string): unknown {
-  const escaped = text.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  try {
-    return JSON.parse(escaped);
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isCount(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
 }

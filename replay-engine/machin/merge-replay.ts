@@ -16,6 +16,11 @@ export interface MergeContext {
   warn: (code: string, message: string) => void;
   /** A `--print` replay after the panic and verdict were merged: only its values are taken. */
   valuesOnly?: boolean;
+  /**
+   * Why the program's statements are not known, for values from a replay without them (source
+   * level off, or unavailable and why): said in the warning for the values not known to be sure.
+   */
+  statementsUnknown?: string;
 }
 
 const KNOWN_VERSION = '0.137.0';
@@ -62,7 +67,8 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
       // The goroutine whose end ends the run: the one that panicked, else main.
       const panicked = runs.find((r) => r.output.panic)?.output.panic?.goroutine ?? (rec.panic ? tl.threads[rec.panic.thread].id : null);
       const ender = o.deadlock ? -1 : tl.threadIndex(panicked ?? '0');
-      rec.histories = historiesFrom(tl, run.valueColumns ?? probeColumns(o.probes), (run.flags[print + 1] ?? '').split(','), ender, warn, run.probeEvents, run.probePlaces);
+      const why = run.probePlaces ? null : { ender, statementsUnknown: ctx.statementsUnknown ?? 'source level is off' };
+      rec.histories = historiesFrom(tl, run.valueColumns ?? probeColumns(o.probes), (run.flags[print + 1] ?? '').split(','), ender, warn, run.probeEvents, run.probePlaces, why);
     }
   }
   if (ctx.valuesOnly) return;
@@ -131,6 +137,7 @@ function historiesFrom(
   warn: MergeContext['warn'],
   events?: Int32Array,
   places?: ReplayRun['probePlaces'],
+  recordLevel?: { ender: number; statementsUnknown: string } | null,
 ): ProbeHistories {
   const placer = probePlacer(tl);
   const built = new ProbeHistoriesBuilder(watched.filter(Boolean));
@@ -159,22 +166,44 @@ function historiesFrom(
       r.count++;
     }
   }
-  if (racing.size > 0) warn('values-this-replay-only', thisReplayOnlyMessage(tl, racing, !!places));
+  if (racing.size > 0) {
+    if (recordLevel) warn('values-not-known-sure', notKnownSureMessage(tl, racing, placer.ownOps(recordLevel.ender), recordLevel));
+    else warn('values-this-replay-only', thisReplayOnlyMessage(tl, racing));
+  }
   // machin prints goroutines' probes in the order they happened to run, which differs between
   // replays; within one goroutine the order is fixed. By position, then thread (a stable order
   // keeps each goroutine's own order), every replay of a trace gives the same history.
   return built.finish(true);
 }
 
-/** The warning for values of this replay only: which goroutines, which variables, and why. */
-function thisReplayOnlyMessage(tl: Timeline, racing: Map<string, { names: Set<string>; count: number }>, byStatement: boolean): string {
+type Racing = Map<string, { names: Set<string>; count: number }>;
+
+/** The goroutines and variables of the marked values: `goroutine 0.1 boss: d, e (2); ...`. */
+function listed(tl: Timeline, racing: Racing): string {
   const label = (g: string) => tl.threads[tl.threadIndex(g)]?.label;
-  const listed = [...racing].slice(0, 8).map(([g, r]) => `goroutine ${g}${label(g) ? ` ${label(g)}` : ''}: ${[...r.names].slice(0, 6).join(', ')}${r.names.size > 6 ? ', ...' : ''} (${r.count})`);
-  const more = racing.size > 8 ? `; and ${racing.size - 8} more goroutine(s)` : '';
-  const why = byStatement
-    ? 'they were stored after the last statement of their goroutine known to run before the run ended (nothing orders them before the panic or the end of main)'
-    : 'they were stored after their goroutine\'s last op that surely happens before the run ends';
-  return `values printed by this replay only, shown marked "this replay only" (${listed.join('; ')}${more}): ${why}, so machin may not print them in another replay (docs/value-positions.md)`;
+  const parts = [...racing].slice(0, 8).map(([g, r]) => `goroutine ${g}${label(g) ? ` ${label(g)}` : ''}: ${[...r.names].slice(0, 6).join(', ')}${r.names.size > 6 ? ', ...' : ''} (${r.count})`);
+  return parts.join('; ') + (racing.size > 8 ? `; and ${racing.size - 8} more goroutine(s)` : '');
+}
+
+/** The warning for values of this replay only, with the statements known: which goroutines, which variables, and why. */
+function thisReplayOnlyMessage(tl: Timeline, racing: Racing): string {
+  const why = 'they were stored after the last statement of their goroutine known to run before the run ended (nothing orders them before the panic or the end of main)';
+  return `values printed by this replay only, shown marked "this replay only" (${listed(tl, racing)}): ${why}, so machin may not print them in another replay (docs/value-positions.md)`;
+}
+
+/**
+ * Without the statements: which values are not known to be sure, and why it cannot be told. Only
+ * ops are known then: those up to the ender's last one complete in every replay; what a goroutine
+ * stored after its last such op may or may not happen before the end (a `go` or a send after it
+ * could order it first), and only the statements could say.
+ */
+function notKnownSureMessage(tl: Timeline, racing: Racing, enderOps: Uint32Array, why: { ender: number; statementsUnknown: string }): string {
+  const ender = tl.threads[why.ender];
+  const who = ender ? `goroutine ${ender.id}${ender.label ? ` ${ender.label}` : ''}` : 'the goroutine that ends it';
+  const sureOps = enderOps.length === 0
+    ? `the run ends when ${who} ends, and it did no schedule op, so no op is known to complete in every replay`
+    : `the run ends when ${who} ends, so the ops up to its last (op ${enderOps[enderOps.length - 1] + 1}/${tl.stepCount}) complete in every replay`;
+  return `values not known to be printed by every replay (${listed(tl, racing)}): the program's statements are not known (${why.statementsUnknown}), and without them only the schedule ops order a value before the run's end: ${sureOps}; no such op orders these values before the end, and whether they happen before it cannot be told without the statements, so they are shown as this replay printed them, marked "this replay only" (docs/value-positions.md)`;
 }
 
 /**

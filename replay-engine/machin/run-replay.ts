@@ -76,8 +76,8 @@ export async function runMachinReplay(
       env: { TMPDIR: tmp },
       // Beside the copy, in its private folder (removed with it); a file, not a pipe: see stderrFile.
       stderrFile: `${trace}.stderr-${++runs}`,
-      // A line per value (and per statement): written in blocks, not a write(2) each.
-      bufferStderr: flags.includes('--print'),
+      // Never a buffered stderr (toolchain/buffered-stderr.ts): machin's exit() flushes it without
+      // the stream's lock while other goroutines still print, and lines came out twice or torn.
       streamStderr: stream ? (text) => stream.push(text) : undefined,
       onOutput: options.onOutput ? (stream, text) => (stream === 'stderr' ? (shown ? shown.push(text) : options.onOutput!(withoutProbes(text))) : options.onOutput!(text)) : undefined,
     });

@@ -3,9 +3,13 @@
 // coreutils' `stdbuf -e SIZE`, the program's stderr is a buffered stdio stream instead (stdbuf
 // sets LD_PRELOAD for libstdbuf, inherited by the program machin starts), so the same lines
 // leave in 64 KiB writes: the same bytes in the same order, measured 2.5 to 3x faster on a
-// 600k-op instrumented replay. machin exits through exit() on a panic, a normal end and the
-// verdict, and flushes stderr before its deadlock exit, so nothing buffered is lost. A killed
-// run (time limit, cancel) loses its buffer, and its output is not used then anyway.
+// 600k-op instrumented replay.
+// NOT for machin replays (run-replay.ts does not ask for it): machin exits through exit() while
+// other goroutines may still be printing, and glibc's exit flushes stdio buffers without taking
+// the stream's lock, racing with their fprintf: with the real machin 0.137.0 (main panicking while
+// three goroutines loop with probes) about 1 replay in 8 printed a 55 KB block of earlier lines a
+// second time (values and statements twice, the panic twice), tore lines (`= 1373 @op0`) or
+// ended in half a line. An unbuffered stderr writes each line in one write(2) and never did.
 // Where there is no stdbuf (macOS, Windows), the command runs as it is.
 import { searchPath } from './find-executable';
 

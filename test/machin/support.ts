@@ -3,8 +3,9 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MACHIN_FIXTURES } from '../support/paths';
 
-export const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/machin');
+export const FIXTURES = MACHIN_FIXTURES;
 
 const madeDirs: string[] = [];
 process.on('exit', () => {

@@ -179,8 +179,8 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
       assert.deepEqual(stop.stop.frames, at.frames, p.name);
       const state = await mcp.ok('get_state', { recording: opened.recording, thread: p.thread });
       assert.deepEqual(state.threads.items[0].location, at.statement, p.name);
-      const frames = state.threads.items[0].frames as Array<Frame & { locals: Record<string, string> }>;
-      assert.deepEqual(frames.map(({ locals: _locals, ...f }) => f), at.frames, p.name);
+      const frames = state.threads.items[0].frames as Array<Frame & { locals: Record<string, string>; localsThisReplayOnly?: string[] }>;
+      assert.deepEqual(frames.map(({ locals: _locals, localsThisReplayOnly: _marked, ...f }) => f), at.frames, p.name);
       // Each frame with the values it holds at the panic (its own, not its callee's).
       for (const v of p.values.filter((x) => /^[a-z]+$/.test(x.expression))) assert.equal(frames[v.frame].locals[v.expression], v.result, `${p.name}: ${v.expression} in frame ${v.frame}`);
     }

@@ -1,0 +1,60 @@
+// One `probe G NAME = VALUE @opP` line of `machin replay --print`, read straight from machin's
+// text (a replay can print millions: no line array, no regular expression on the common form).
+
+export const PROBE_HEAD = /^probe (\S+) (\S+) = /;
+export const PROBE_TAIL = / @op(\d+)$/;
+
+/** Takes one probe: its goroutine, name, value as printed, and machin's `@opP`. */
+export type AddProbe = (goroutine: string, name: string, value: string, op: number) => void;
+
+/** Whether text has `str` at `at` (charCodeAt by charCodeAt: faster than startsWith on a long text). */
+export function matchAt(text: string, at: number, str: string): boolean {
+  for (let k = 0; k < str.length; k++) if (text.charCodeAt(at + k) !== str.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The probe whose first line is text[s, end): `probe G NAME = VALUE @opP`, VALUE possibly over
+ * lines (it ends at the first line that ends in ` @opN`), as parseProbe reads it. Returns where
+ * the text after it starts, or -1 when this is no probe (it is then parsed as a line).
+ */
+export function probeAt(text: string, s: number, end: number, add: AddProbe): number {
+  const g = text.indexOf(' ', s + 6);
+  const n = g > s + 6 && g < end ? text.indexOf(' ', g + 1) : -1;
+  const at = text.lastIndexOf(' @op', end);
+  // one line, G and NAME without spaces: no regular expression
+  if (n > g + 1 && n < end && text.charCodeAt(n + 1) === 0x3d && text.charCodeAt(n + 2) === 0x20 && at >= n + 3 && isDigits(text, at + 4, end)) {
+    add(text.slice(s + 6, g), text.slice(g + 1, n), text.slice(n + 3, at), Number(text.slice(at + 4, end)));
+    // past the line's end (its CR too)
+    return Math.min(text.length, end + (text.charCodeAt(end) === 0x0d ? 2 : 1));
+  }
+  const head = PROBE_HEAD.exec(text.slice(s, end));
+  if (!head) return -1;
+  const parts: string[] = [];
+  // line by line from the value's start: [from, lineEnd) without its CR
+  for (let from = s + head[0].length, lineStart = s; ; ) {
+    const nl = text.indexOf('\n', lineStart);
+    const e = nl < 0 ? text.length : nl;
+    const lineEnd = e > from && text.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
+    const rest = text.slice(from, lineEnd);
+    const tail = PROBE_TAIL.exec(rest);
+    if (tail) {
+      parts.push(rest.slice(0, tail.index));
+      add(head[1], head[2], parts.join('\n'), Number(tail[1]));
+      return nl < 0 ? text.length : nl + 1;
+    }
+    parts.push(rest);
+    if (nl < 0 || nl + 1 >= text.length) return -1;
+    lineStart = from = nl + 1;
+  }
+}
+
+/** Whether line[from..end) is one or more decimal digits and nothing else. */
+export function isDigits(line: string, from: number, end = line.length): boolean {
+  if (from >= end) return false;
+  for (let i = from; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
