@@ -10,7 +10,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { RecordingError } from '../model/errors';
-import { withBufferedStderr } from './buffered-stderr';
 import { toolchainEnv } from './child-env';
 
 export interface ProcessOptions {
@@ -36,11 +35,6 @@ export interface ProcessOptions {
    * A throw stops the child and rejects with that error.
    */
   streamStderr?: (text: string) => void;
-  /**
-   * Run the child with a buffered C stderr where the platform allows (buffered-stderr.ts), for a
-   * child that prints a line per probe. Messages still name `command`.
-   */
-  bufferStderr?: boolean;
 }
 
 export interface ProcessResult {
@@ -106,11 +100,9 @@ export async function runProcess(command: string, args: string[], options: Proce
       reject(new RecordingError('cancelled', `${command}: cancelled before it started`));
       return;
     }
-    const env = toolchainEnv(process.env, options.env);
-    const run = options.bufferStderr ? withBufferedStderr(command, args, env) : { command, args };
-    const child = spawn(run.command, run.args, {
+    const child = spawn(command, args, {
       cwd: options.cwd,
-      env,
+      env: toolchainEnv(process.env, options.env),
       shell: false,
       stdio: ['pipe', 'pipe', errFd ?? 'pipe'],
       detached: process.platform !== 'win32', // own process group, so every stop reaches its children too
