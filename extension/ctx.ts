@@ -33,7 +33,7 @@ export class Ctx implements vscode.Disposable {
   /** The Capsules view: the workspace's spool folders, indexed when first shown. */
   readonly capsules: CapsulesView;
   /** Hit counts beside the program's lines (issue 30). */
-  readonly lineCounts = new LineCountDecorations();
+  readonly lineCounts = new LineCountDecorations(this.sessions);
   /** Log point hits of the whole run (issue 30). */
   readonly hits = new HitsView();
   /** The recording the user is looking at (a timeline, the trace as text, a decoded capsule). */
