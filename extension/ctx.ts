@@ -35,7 +35,7 @@ export class Ctx implements vscode.Disposable {
   /** Hit counts beside the program's lines (issue 30). */
   readonly lineCounts = new LineCountDecorations(this.sessions);
   /** Log point hits of the whole run (issue 30). */
-  readonly hits = new HitsView();
+  readonly hits = new HitsView(this.sessions);
   /** The recording the user is looking at (a timeline, the trace as text, a decoded capsule). */
   readonly activeRecording = activeRecording;
 

@@ -6,6 +6,7 @@ import type { Ctx } from '../ctx';
 import { forgetCapsuleKey, setCapsuleKey, testSecret } from './capsule-keys';
 import { compareWith } from './compare';
 import { debugActiveRecording } from './debug-recording';
+import { goToLogPointHit } from './go-to-hit';
 import { openVariableHistory } from './history';
 import { COMMAND_IDS, type CommandId } from './ids';
 import { ReplayCommands } from './replay';
@@ -23,6 +24,10 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.gotoPosition': (ctx) => (uri: unknown, position: unknown, record: unknown, statement?: unknown) => new ReplayCommands(ctx).gotoPosition(uri, position, record, statement),
   'frozenRun.toggleLineHitCounts': (ctx) => () => ctx.lineCounts.toggle(),
   'frozenRun.hits.filter': (ctx) => () => ctx.hits.askFilter(),
+  'frozenRun.hits.show': (ctx) => () => ctx.hits.show(),
+  'frozenRun.hits.more': (ctx) => (bp?: unknown) => ctx.hits.more(bp),
+  // The Debug Console's hit lines open the program's line; this moves the session to a hit.
+  'frozenRun.goToLogPointHit': () => () => goToLogPointHit(),
   // A log point's hit or a link of a value's origin: the active session goes to that statement event.
   'frozenRun.goToStatement': () => (seq: unknown) =>
     typeof seq === 'number' && vscode.debug.activeDebugSession?.type === 'frozen-run' ? vscode.debug.activeDebugSession.customRequest(REQUEST.gotoStatement, { seq }) : undefined,
