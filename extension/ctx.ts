@@ -18,6 +18,7 @@ import { RecordingStore } from './recordings';
 import { SessionStatusBar } from './status-bar';
 import { TimelineEditorProvider } from './timeline-editor';
 import { ProgramTrust } from './trust';
+import { RunMarks } from './run-marks';
 
 export class Ctx implements vscode.Disposable {
   readonly output = createOutput();
@@ -36,6 +37,8 @@ export class Ctx implements vscode.Disposable {
   readonly lineCounts = new LineCountDecorations(this.sessions);
   /** Log point hits of the whole run (issue 30). */
   readonly hits = new HitsView(this.sessions);
+  /** What the timelines mark of the whole run: log point hits, the origin chain last asked for (issue 30). */
+  readonly runMarks = new RunMarks(this.sessions);
   /** The recording the user is looking at (a timeline, the trace as text, a decoded capsule). */
   readonly activeRecording = activeRecording;
 
@@ -50,6 +53,6 @@ export class Ctx implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of [this.hits, this.lineCounts, this.capsules, this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
+    for (const d of [this.runMarks, this.hits, this.lineCounts, this.capsules, this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
   }
 }

@@ -34,6 +34,7 @@ export const COMMAND_IDS = [
   'frozenRun.hits.show',
   'frozenRun.hits.more',
   'frozenRun.goToLogPointHit',
+  'frozenRun.valueOrigin',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -12,6 +12,7 @@ import { COMMAND_IDS, type CommandId } from './ids';
 import { ReplayCommands } from './replay';
 import { reverseContinue, runBackToCursor, stepBack, stepBackInto, stepBackOut } from './stepping';
 import { replayAgainstBuild, saveAsRegressionTest } from './tin-replay';
+import { showValueOrigin } from './value-origin';
 import { openAsText, openSetting, openTimeline, showToolchainOutput } from './views';
 
 // VS Code passes a command whatever its caller gives (menus a Uri, code lenses strings, the
@@ -28,6 +29,7 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.hits.more': (ctx) => (bp?: unknown) => ctx.hits.more(bp),
   // The Debug Console's hit lines open the program's line; this moves the session to a hit.
   'frozenRun.goToLogPointHit': () => () => goToLogPointHit(),
+  'frozenRun.valueOrigin': (ctx) => (arg?: unknown) => showValueOrigin(ctx, arg),
   // A log point's hit or a link of a value's origin: the active session goes to that statement event.
   'frozenRun.goToStatement': () => (seq: unknown) =>
     typeof seq === 'number' && vscode.debug.activeDebugSession?.type === 'frozen-run' ? vscode.debug.activeDebugSession.customRequest(REQUEST.gotoStatement, { seq }) : undefined,
