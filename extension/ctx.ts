@@ -19,6 +19,7 @@ import { SessionStatusBar } from './status-bar';
 import { TimelineEditorProvider } from './timeline-editor';
 import { ProgramTrust } from './trust';
 import { RunMarks } from './run-marks';
+import { OriginHover } from './origin-hover';
 
 export class Ctx implements vscode.Disposable {
   readonly output = createOutput();
@@ -39,6 +40,8 @@ export class Ctx implements vscode.Disposable {
   readonly hits = new HitsView(this.sessions);
   /** What the timelines mark of the whole run: log point hits, the origin chain last asked for (issue 30). */
   readonly runMarks = new RunMarks(this.sessions);
+  /** The hover link to Where Did This Value Come From? on a variable of the program (issue 30). */
+  readonly originHover = new OriginHover(this.sessions);
   /** The recording the user is looking at (a timeline, the trace as text, a decoded capsule). */
   readonly activeRecording = activeRecording;
 
@@ -53,6 +56,6 @@ export class Ctx implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of [this.runMarks, this.hits, this.lineCounts, this.capsules, this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
+    for (const d of [this.originHover, this.runMarks, this.hits, this.lineCounts, this.capsules, this.capsuleDocuments, this.history, this.timeline, this.divergences, this.statusBar, this.sessions, this.store, this.output]) d.dispose();
   }
 }
