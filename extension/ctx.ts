@@ -9,7 +9,7 @@ import { LineCountDecorations } from './line-counts';
 import { activeRecording } from './active-recording';
 import { CapsuleDocumentProvider } from './capsule-document';
 import { CapsulesView } from './capsules-view/capsules-view';
-import { DebugSessions } from './debug-sessions';
+import { DebugSessions, recordingOf } from './debug-sessions';
 import { Divergences } from './divergences';
 import { HistoryPanel } from './history-panel';
 import { CapsuleKeys } from './keys';
@@ -37,9 +37,9 @@ export class Ctx implements vscode.Disposable {
   /** Hit counts beside the program's lines (issue 30). */
   readonly lineCounts = new LineCountDecorations(this.sessions);
   /** Log point hits of the whole run (issue 30). */
-  readonly hits = new HitsView(this.sessions);
+  readonly hits = new HitsView(this.sessions, (s) => this.programOf(s));
   /** What the timelines mark of the whole run: log point hits, the origin chain last asked for (issue 30). */
-  readonly runMarks = new RunMarks(this.sessions);
+  readonly runMarks = new RunMarks(this.sessions, (s) => this.programOf(s));
   /** The hover link to Where Did This Value Come From? on a variable of the program (issue 30). */
   readonly originHover = new OriginHover(this.sessions);
   /** The recording the user is looking at (a timeline, the trace as text, a decoded capsule). */
@@ -53,6 +53,12 @@ export class Ctx implements vscode.Disposable {
     this.history = new HistoryPanel(this);
     this.capsuleDocuments = new CapsuleDocumentProvider(this.store);
     this.capsules = new CapsulesView(extension.workspaceState, this.keys, this.output);
+  }
+
+  /** The program a Frozen Run session's statements are in, when known (its recording in the store, or its cursor's program). */
+  programOf(session: vscode.DebugSession): string | undefined {
+    const file = recordingOf(session);
+    return this.store.peek(file)?.statements?.file ?? this.sessions.cursorFor(file)?.body.watched?.programPath;
   }
 
   dispose(): void {

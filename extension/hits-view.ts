@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { LogHit } from '../debug-adapter/log-point-hits';
 import type { DebugSessions } from './debug-sessions';
-import { boundState, frozenSession, hitPage, mflLogPoints, type HitFilter } from './log-points';
+import { boundState, frozenSession, hitPage, inProgram, mflLogPoints, type HitFilter, type ProgramOf } from './log-points';
 import { hitDescription, moreNote, noHitNote } from './view-models/hit-words';
 
 /** Hits asked for at a time (the first page, and each "Show more…"). */
@@ -37,7 +37,7 @@ export class HitsView implements vscode.TreeDataProvider<Node>, vscode.Disposabl
   private readonly listed = new Map<string, Promise<Listed>>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(sessions: DebugSessions) {
+  constructor(sessions: DebugSessions, private readonly programOf: ProgramOf) {
     this.subscriptions.push(
       vscode.window.registerTreeDataProvider('frozenRun.hits', this),
       vscode.debug.onDidChangeBreakpoints(() => this.refresh()),
@@ -121,9 +121,11 @@ export class HitsView implements vscode.TreeDataProvider<Node>, vscode.Disposabl
   }
 
   private async first(s: vscode.DebugSession, bp: vscode.SourceBreakpoint): Promise<Listed> {
-    const bound = await boundState(s, bp);
-    if (!bound.verified) return { hits: [], next: 0, arrivals: 0, ...bound };
-    return this.page(s, bp, { hits: [], next: 0, arrivals: 0, ...bound });
+    const where = await inProgram(s, bp, this.programOf);
+    if (!where.verified) return { hits: [], next: 0, arrivals: 0, ...where };
+    const first = await this.page(s, bp, { hits: [], next: 0, arrivals: 0, ...where });
+    // A line no statement starts on has no arrivals: say what the adapter said of it.
+    return first.arrivals === 0 && !first.error ? { ...first, ...(await boundState(s, bp)) } : first;
   }
 
   private async page(s: vscode.DebugSession, bp: vscode.SourceBreakpoint, before: Listed): Promise<Listed> {

@@ -4,6 +4,7 @@
 // Log Point Hits view, the Go to Log Point Hit picker and the timeline's marks.
 import * as vscode from 'vscode';
 import { REQUEST } from '../debug-adapter/contract';
+import { samePath } from './debug-sessions';
 import type { LogPointHitsBody } from '../debug-adapter/run-questions';
 
 /** Enabled log points in `.mfl` files, in VS Code's order. */
@@ -15,6 +16,20 @@ export interface BoundState {
   /** The adapter bound it: a statement of the session's program starts on its line. */
   verified: boolean;
   message?: string;
+}
+
+/** The program a session's statements are in, when the extension knows it (Ctx.programOf). */
+export type ProgramOf = (session: vscode.DebugSession) => string | undefined;
+
+/**
+ * Whether to ask the session about this log point: it is in the session's program when that is
+ * known (the hits answer takes the message itself, so this does not wait for the adapter's
+ * setBreakpoints answer), else when the adapter bound it.
+ */
+export async function inProgram(session: vscode.DebugSession, bp: vscode.SourceBreakpoint, programOf: ProgramOf): Promise<BoundState> {
+  const program = programOf(session);
+  if (program) return samePath(bp.location.uri.fsPath, program) ? { verified: true } : { verified: false, message: `Not in the session's program (${program}).` };
+  return boundState(session, bp);
 }
 
 /**

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { OriginChain } from '../replay-engine/machin/source/value-origin';
 import { recordingOf, samePath, type DebugSessions } from './debug-sessions';
-import { boundState, frozenSession, hitPage, mflLogPoints } from './log-points';
+import { frozenSession, hitPage, inProgram, mflLogPoints, type ProgramOf } from './log-points';
 import type { HitMoment } from './view-models/run-marks-model';
 
 /** Hits marked per log point (a line hit more often shows its first ones; hitCount says how many). */
@@ -26,7 +26,7 @@ export class RunMarks implements vscode.Disposable {
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[] = [this.changed];
 
-  constructor(sessions: DebugSessions) {
+  constructor(sessions: DebugSessions, private readonly programOf: ProgramOf) {
     this.subscriptions.push(
       vscode.debug.onDidChangeBreakpoints(() => void this.refreshHits()),
       vscode.debug.onDidChangeActiveDebugSession(() => void this.refreshHits()),
@@ -64,7 +64,7 @@ export class RunMarks implements vscode.Disposable {
     const hits: HitMoment[] = [];
     let hitCount = 0;
     for (const bp of mflLogPoints()) {
-      if (!(await boundState(s, bp)).verified) continue;
+      if (!(await inProgram(s, bp, this.programOf)).verified) continue;
       try {
         const page = await hitPage(s, bp, 0, MARKED_HITS);
         for (const h of page.hits) hits.push({ goroutine: h.goroutine, position: h.position });

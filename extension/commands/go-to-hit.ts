@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { REQUEST } from '../../debug-adapter/contract';
 import type { LogHit } from '../../debug-adapter/log-point-hits';
-import { boundState, frozenSession, hitPage, mflLogPoints } from '../log-points';
+import { frozenSession, hitPage, inProgram, mflLogPoints, type ProgramOf } from '../log-points';
 import { hitDescription } from '../view-models/hit-words';
 
 /** Hits listed per log point (the Hits view pages further). */
@@ -15,14 +15,14 @@ interface HitItem extends vscode.QuickPickItem {
   hit?: LogHit;
 }
 
-export async function goToLogPointHit(): Promise<void> {
+export async function goToLogPointHit(programOf: ProgramOf): Promise<void> {
   const s = frozenSession();
   if (!s) return void vscode.window.showInformationMessage('Frozen Run: log point hits need a Frozen Run debug session: start one (Replay to Panic).');
   const items: HitItem[] = [];
   for (const bp of mflLogPoints()) {
     const line = bp.location.range.start.line + 1;
     items.push({ label: `line ${line}: ${bp.logMessage}`, kind: vscode.QuickPickItemKind.Separator });
-    if (!(await boundState(s, bp)).verified) continue;
+    if (!(await inProgram(s, bp, programOf)).verified) continue;
     try {
       const page = await hitPage(s, bp, 0, PICKED);
       for (const hit of page.hits) items.push({ label: hit.text || '(empty)', description: hitDescription(hit), hit });

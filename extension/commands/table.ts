@@ -28,7 +28,7 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.hits.show': (ctx) => () => ctx.hits.show(),
   'frozenRun.hits.more': (ctx) => (bp?: unknown) => ctx.hits.more(bp),
   // The Debug Console's hit lines open the program's line; this moves the session to a hit.
-  'frozenRun.goToLogPointHit': () => () => goToLogPointHit(),
+  'frozenRun.goToLogPointHit': (ctx) => () => goToLogPointHit((s) => ctx.programOf(s)),
   'frozenRun.valueOrigin': (ctx) => (arg?: unknown) => showValueOrigin(ctx, arg),
   // A log point's hit or a link of a value's origin: the active session goes to that statement event.
   'frozenRun.goToStatement': () => (seq: unknown) =>

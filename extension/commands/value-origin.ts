@@ -42,10 +42,6 @@ export async function showValueOrigin(ctx: Ctx, arg?: unknown): Promise<void> {
   await pickLinks(ctx, s, chain);
 }
 
-function program(ctx: Ctx, s: vscode.DebugSession): string | undefined {
-  return ctx.store.peek(recordingOf(s))?.statements?.file ?? ctx.sessions.cursorFor(recordingOf(s))?.body.watched?.programPath;
-}
-
 async function pickLinks(ctx: Ctx, s: vscode.DebugSession, chain: OriginChain): Promise<void> {
   const items: OriginItem[] = chain.steps.map((step, k) => ({ ...stepRow(step, k), step }));
   const end = endRow(chain.end);
@@ -61,7 +57,7 @@ async function pickLinks(ctx: Ctx, s: vscode.DebugSession, chain: OriginChain): 
     const picked = qp.selectedItems[0];
     if (picked?.step) {
       await s.customRequest(REQUEST.gotoStatement, { seq: picked.step.seq });
-      const file = program(ctx, s);
+      const file = ctx.programOf(s);
       if (file) {
         const at = new vscode.Position(picked.step.line - 1, Math.max(0, picked.step.column - 1));
         await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(at, at), preserveFocus: true, preview: true });
