@@ -5,7 +5,8 @@
 // hit `i=3 acc=6` and a click moves the session there (the Variables say i = 3); line hit counts
 // show `× 7` beside line 5 and dim line 19; Where Did This Value Come From? on `a` in the Variables
 // context menu lists the chain (main's receive, the worker's send, ...) and picking the send moves
-// the session into the worker. Screenshots of each.
+// the session into the worker, and the timeline says what it marks; Go to Log Point Hit... moves the
+// session to a hit picked by its text. Screenshots of each.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -125,6 +126,9 @@ test('log point hits at once, the Hits view filtered and clicked, line counts, a
     const send = rows.findIndex((r) => new RegExp(`= ${a}\\s*sent here · goroutine ${sender} · work 8:5`).test(r));
     assert.ok(send > 0, rows.join(' | '));
     assert.match(rows[rows.length - 1], /^End: /, rows.join(' | '));
+    // The timeline marks the hits and draws the chain, and says so under its canvas.
+    const marked = vs.timeline().locator('.run-marks-line');
+    await marked.getByText(new RegExp(`Log point hits: 7 marked.*Where a = ${a} \\(goroutine 0\\) came from`)).waitFor({ timeout: 30_000 });
     await vs.shot('value-origin-chain');
     await picker.locator('.monaco-list-row').nth(send).click();
     await stack.filter({ hasText: /work\s*questions\.mfl\s*8:5/ }).first().waitFor({ timeout: 30_000 });
@@ -159,6 +163,16 @@ test('log point hits at once, the Hits view filtered and clicked, line counts, a
     await stack.filter({ hasText: /work\s*questions\.mfl\s*5:9/ }).first().waitFor({ timeout: 30_000 });
     await page.locator('.debug-variables .monaco-list-row', { hasText: /^\s*i\s*=\s*3\s*$/ }).first().waitFor({ timeout: 30_000 });
     await vs.shot('hits-view-filtered-clicked');
+
+    // Go to Log Point Hit...: from the console's world, any hit by its text; the session moves there.
+    await vs.runCommand('Frozen Run: Go to Log Point Hit...');
+    await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.type('i=2 acc=1');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'goroutine 0.1' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.debug-variables .monaco-list-row', { hasText: /^\s*i\s*=\s*2\s*$/ }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.statusbar', { hasText: 'goroutine 0.1 work' }).first().waitFor({ timeout: 30_000 });
+    await vs.shot('went-to-log-point-hit');
 
   });
 });
