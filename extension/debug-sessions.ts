@@ -30,11 +30,20 @@ export class DebugSessions implements vscode.Disposable {
   private readonly cursorChanged = new vscode.EventEmitter<SessionCursor>();
   private readonly ended = new vscode.EventEmitter<{ session: vscode.DebugSession; recording: string }>();
   private readonly custom = new vscode.EventEmitter<vscode.DebugSessionCustomEvent>();
-  private readonly disposables: vscode.Disposable[] = [this.cursorChanged, this.ended, this.custom];
+  /** Sessions whose cursor event has said a statement (their program's statements are in). */
+  private readonly withStatements = new Set<string>();
+  private readonly statementsReady = new vscode.EventEmitter<vscode.DebugSession>();
+  private readonly disposables: vscode.Disposable[] = [this.cursorChanged, this.ended, this.custom, this.statementsReady];
   readonly onDidMoveCursor = this.cursorChanged.event;
   readonly onDidEndSession = this.ended.event;
   /** Every custom event of a frozen-run session (causal chain, toolchain status, ...). */
   readonly onCustomEvent = this.custom.event;
+  /**
+   * A session's program statements are in (its first cursor event with a `statementSeq`: the
+   * adapter sends the cursor again when machin's statements arrive after the launch's stop).
+   * The whole-run views (hits, line counts) ask again then.
+   */
+  readonly onStatementsReady = this.statementsReady.event;
 
   constructor() {
     this.disposables.push(
@@ -51,6 +60,7 @@ export class DebugSessions implements vscode.Disposable {
         const c = this.cursors.get(s.id);
         this.cursors.delete(s.id);
         this.started.delete(s.id);
+        this.withStatements.delete(s.id);
         this.ended.fire({ session: s, recording: c?.recording ?? recordingOf(s) });
       }),
     );
@@ -60,6 +70,15 @@ export class DebugSessions implements vscode.Disposable {
     const c: SessionCursor = { session, recording: recordingOf(session), position: body.position, total: body.total, thread: body.threadId - 1, record: body.record, body };
     this.cursors.set(session.id, c);
     this.cursorChanged.fire(c);
+    if (body.statementSeq !== null && body.statementSeq !== undefined && !this.withStatements.has(session.id)) {
+      this.withStatements.add(session.id);
+      this.statementsReady.fire(session);
+    }
+  }
+
+  /** Whether the session's program statements are known (its cursor has said a statement). */
+  hasStatements(session: vscode.DebugSession): boolean {
+    return this.withStatements.has(session.id);
   }
 
   /** The latest cursor of a session on this recording (the active session first). */

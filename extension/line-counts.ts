@@ -1,10 +1,12 @@
 // Hit counts beside each line of the program (issue 30, point 2): `Frozen Run: Toggle Line Hit
 // Counts` asks the active Frozen Run debug session for every line's counts (frozenRun/lineCounts)
 // and decorates the program's editors (view-models/line-count-model.ts); it follows the active
-// session (another recording's counts when it changes) and clears when it ends.
+// session (another recording's counts when it changes), asks again when the session's statements
+// arrive (toggled on while machin was still replaying the program), and clears when it ends.
 import * as vscode from 'vscode';
 import { REQUEST } from '../debug-adapter/contract';
 import type { LineCounts } from '../replay-engine/model/line-counts';
+import type { DebugSessions } from './debug-sessions';
 import { lineCountModel, NOT_REACHED } from './view-models/line-count-model';
 
 export class LineCountDecorations implements vscode.Disposable {
@@ -14,8 +16,11 @@ export class LineCountDecorations implements vscode.Disposable {
   private readonly dim = vscode.window.createTextEditorDecorationType({ opacity: '0.45', isWholeLine: true });
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor() {
+  constructor(sessions: DebugSessions) {
     this.subscriptions.push(
+      sessions.onStatementsReady((s) => {
+        if (s.id === vscode.debug.activeDebugSession?.id) void this.refresh();
+      }),
       vscode.debug.onDidChangeActiveDebugSession(() => void this.refresh()),
       vscode.debug.onDidTerminateDebugSession(() => void this.refresh()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.paint()),
@@ -36,7 +41,8 @@ export class LineCountDecorations implements vscode.Disposable {
       try {
         this.counts = (await s.customRequest(REQUEST.lineCounts, {})) as LineCounts;
       } catch (e) {
-        if (say) void vscode.window.showInformationMessage(`Frozen Run: no line hit counts: ${(e as Error).message}`);
+        // Statements still coming: the counts are painted when they arrive (onStatementsReady).
+        if (say) void vscode.window.showInformationMessage(`Frozen Run: no line hit counts yet: ${(e as Error).message} They are shown when the program's statements are in.`);
       }
     } else if (say) void vscode.window.showInformationMessage('Frozen Run: line hit counts follow a Frozen Run debug session: start one (Replay to Panic).');
     this.paint();

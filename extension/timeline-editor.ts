@@ -18,6 +18,9 @@ import type { Divergences } from './divergences';
 import { errorText, isCapsule, type RecordingStore } from './recordings';
 import { isTrusted, RESTRICTED_BANNER } from './trust';
 import { timelineModel } from './view-models/timeline-model';
+import type { RunMarks } from './run-marks';
+import { runMarksMsg } from './view-models/run-marks-model';
+import type { ThreadMsg } from '../webview-ui/protocol';
 import { renderWebview, webviewOptions } from './webview-html';
 
 export const TIMELINE_VIEW_TYPE = 'frozenRun.timeline';
@@ -50,6 +53,8 @@ class TimelinePanel {
   private generation = 0;
   /** The record selected in the view (the last one whose details it asked for). */
   private selected = -1;
+  /** The lanes of the model last sent (the run's marks are placed on them). */
+  private lanes: ThreadMsg[] = [];
 
   constructor(
     readonly uri: vscode.Uri,
@@ -57,6 +62,7 @@ class TimelinePanel {
     private readonly store: RecordingStore,
     private readonly sessions: DebugSessions,
     private readonly divergences: Divergences,
+    private readonly runMarks: RunMarks,
   ) {}
 
   hasPanic(): boolean {
@@ -106,11 +112,21 @@ class TimelinePanel {
   private show(recording: Recording): void {
     this.recording = recording;
     if (!this.ready) return;
-    this.post({ type: 'model', version: PROTOCOL_VERSION, data: packModel(timelineModel(recording)) });
+    const model = timelineModel(recording);
+    this.lanes = model.threads;
+    this.post({ type: 'model', version: PROTOCOL_VERSION, data: packModel(model) });
     const cursor = this.sessions.cursorFor(this.uri.fsPath);
     this.post({ type: 'cursor', position: cursor ? cursor.position : null, thread: cursor?.thread ?? -1, record: cursor?.record, atStart: cursor?.body.atStart });
     const div = this.divergences.get(this.uri.fsPath);
     if (div) this.post({ type: 'divergence', record: div.record, message: div.message });
+    this.postRunMarks();
+  }
+
+  /** The session's log point hits and origin chain on this recording's lanes (issue 30). */
+  postRunMarks(): void {
+    if (!this.ready || !this.recording) return;
+    const m = this.runMarks.get(this.uri.fsPath);
+    this.post(runMarksMsg(this.lanes, m?.hits ?? [], m?.hitCount ?? 0, m?.origin ?? null));
   }
 
   async onMessage(m: TimelineToHost): Promise<void> {
@@ -206,6 +222,7 @@ export interface ViewDeps {
   store: RecordingStore;
   sessions: DebugSessions;
   divergences: Divergences;
+  runMarks: RunMarks;
 }
 
 export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvider<RecordingDocument>, vscode.Disposable {
@@ -232,6 +249,7 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
         const file = recordingOf(e.session);
         if (file && !store.peek(file)?.panic && this.panelsFor(file).some((p) => !p.hasPanic())) store.invalidate(vscode.Uri.file(file));
       }),
+      ctx.runMarks.onDidChange((file) => this.panelsFor(file).forEach((p) => p.postRunMarks())),
       ctx.divergences.onDidChange(({ file, mark }) => {
         for (const p of this.panelsFor(file)) p.post({ type: 'divergence', record: mark?.record ?? null, message: mark?.message });
       }),
@@ -254,7 +272,7 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
     const extensionUri = this.ctx.extension.extensionUri;
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = renderWebview(panel.webview, extensionUri, 'timeline', `Timeline: ${path.basename(document.uri.fsPath)}`);
-    const p = new TimelinePanel(document.uri, panel, this.ctx.store, this.ctx.sessions, this.ctx.divergences);
+    const p = new TimelinePanel(document.uri, panel, this.ctx.store, this.ctx.sessions, this.ctx.divergences, this.ctx.runMarks);
     this.panels.add(p);
     const sub = panel.webview.onDidReceiveMessage((m: TimelineToHost) => void p.onMessage(m));
     panel.onDidDispose(() => {

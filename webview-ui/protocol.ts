@@ -173,6 +173,32 @@ export interface HistoryStores {
   statementCount: number;
 }
 
+/** A moment on a lane: a statement that ran with `position` steps done, by the goroutine of lane `lane`. */
+export interface LaneMoment {
+  position: number;
+  lane: number;
+}
+
+/** A link of a value's origin chain on the timeline (replay-engine/machin/source/value-origin.ts's step). */
+export interface OriginLinkMsg extends LaneMoment {
+  /** How the value came there: store, copy, receive, send, call. */
+  via: string;
+  /** `x = 5 · worker 1:18`. */
+  label: string;
+}
+
+/**
+ * The log point hits (each a mark on its goroutine's lane) and the origin chain last asked for (its
+ * links joined by edges, lane to lane, newest first), from the debug session (extension/run-marks.ts).
+ */
+export interface RunMarksMsg {
+  type: 'runMarks';
+  hits: LaneMoment[];
+  /** Hits the log points have in all (more than `hits` when only the first were sent). */
+  hitCount: number;
+  origin: { title: string; links: OriginLinkMsg[]; end: string } | null;
+}
+
 /** Toolbar buttons of the timeline: the host runs the matching `frozen-run.<id>` command. */
 export type TimelineCommandId =
   | 'replayToPanic'
@@ -214,6 +240,8 @@ export type HostToTimeline =
   | { type: 'divergence'; record: number | null; message?: string }
   /** Workspace trust and similar notices shown as a banner above the view; null hides it. */
   | { type: 'banner'; text: string | null }
+  /** The whole run's answers of the debug session (issue 30): log point hits, a value's origin chain. Replaces the previous. */
+  | RunMarksMsg
   /** One message shown instead of the view (wrong key, unreadable file), with buttons for what fixes it. Never contains a key. */
   | { type: 'error'; message: string; actions?: Array<{ id: TimelineCommandId; label: string }> };
 

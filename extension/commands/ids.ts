@@ -31,9 +31,13 @@ export const COMMAND_IDS = [
   'frozenRun.toggleLineHitCounts',
   'frozenRun.hits.filter',
   'frozenRun.goToStatement',
+  'frozenRun.hits.show',
+  'frozenRun.hits.more',
+  'frozenRun.goToLogPointHit',
+  'frozenRun.valueOrigin',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
 
 /** Registered, but not contributed to package.json: the timeline's and the history's click. */
-export const INTERNAL: ReadonlySet<CommandId> = new Set<CommandId>(['frozenRun.goToStatement', 'frozenRun.gotoPosition', 'frozenRun.openMachinSetting', 'frozenRun.openTinSetting']);
+export const INTERNAL: ReadonlySet<CommandId> = new Set<CommandId>(['frozenRun.goToStatement', 'frozenRun.hits.more', 'frozenRun.gotoPosition', 'frozenRun.openMachinSetting', 'frozenRun.openTinSetting']);

@@ -6,11 +6,13 @@ import type { Ctx } from '../ctx';
 import { forgetCapsuleKey, setCapsuleKey, testSecret } from './capsule-keys';
 import { compareWith } from './compare';
 import { debugActiveRecording } from './debug-recording';
+import { goToLogPointHit } from './go-to-hit';
 import { openVariableHistory } from './history';
 import { COMMAND_IDS, type CommandId } from './ids';
 import { ReplayCommands } from './replay';
 import { reverseContinue, runBackToCursor, stepBack, stepBackInto, stepBackOut } from './stepping';
 import { replayAgainstBuild, saveAsRegressionTest } from './tin-replay';
+import { showValueOrigin } from './value-origin';
 import { openAsText, openSetting, openTimeline, showToolchainOutput } from './views';
 
 // VS Code passes a command whatever its caller gives (menus a Uri, code lenses strings, the
@@ -23,6 +25,11 @@ const COMMANDS: Record<CommandId, (ctx: Ctx) => Handler> = {
   'frozenRun.gotoPosition': (ctx) => (uri: unknown, position: unknown, record: unknown, statement?: unknown) => new ReplayCommands(ctx).gotoPosition(uri, position, record, statement),
   'frozenRun.toggleLineHitCounts': (ctx) => () => ctx.lineCounts.toggle(),
   'frozenRun.hits.filter': (ctx) => () => ctx.hits.askFilter(),
+  'frozenRun.hits.show': (ctx) => () => ctx.hits.show(),
+  'frozenRun.hits.more': (ctx) => (bp?: unknown) => ctx.hits.more(bp),
+  // The Debug Console's hit lines open the program's line; this moves the session to a hit.
+  'frozenRun.goToLogPointHit': (ctx) => () => goToLogPointHit((s) => ctx.programOf(s)),
+  'frozenRun.valueOrigin': (ctx) => (arg?: unknown) => showValueOrigin(ctx, arg),
   // A log point's hit or a link of a value's origin: the active session goes to that statement event.
   'frozenRun.goToStatement': () => (seq: unknown) =>
     typeof seq === 'number' && vscode.debug.activeDebugSession?.type === 'frozen-run' ? vscode.debug.activeDebugSession.customRequest(REQUEST.gotoStatement, { seq }) : undefined,

@@ -3,7 +3,7 @@
 import './elements';
 import baseCss from '../shared/base.css';
 import timelineCss from './timeline.css';
-import { PROTOCOL_VERSION, unpackModel, type HostToTimeline, type TimelineCommandId, type TimelineModel, type TimelineToHost } from '../protocol';
+import { PROTOCOL_VERSION, unpackModel, type HostToTimeline, type RunMarksMsg, type TimelineCommandId, type TimelineModel, type TimelineToHost } from '../protocol';
 import { clear, h } from '../shared/dom';
 import { adoptStyles } from '../shared/styles';
 import { onThemeChange } from '../shared/theme-colors';
@@ -14,6 +14,7 @@ import { DetailsPanel } from './details';
 import { TimelineIndex } from './model-index';
 import { resolvePalette } from './palette';
 import { TimelineView } from './timeline-view';
+import { runMarksText } from './run-marks-layer';
 import type { ViewState } from './viewport';
 
 /** What survives a reload (vscode.setState): keyed to the recording so another file starts fresh. */
@@ -39,6 +40,9 @@ const bannerSlot = h('div', {});
 /** Says where Replay Against Build diverged, next to the mark on the canvas. */
 const divergenceLine = h('div', { class: 'divergence-line', role: 'status' });
 let divergenceMessage = '';
+/** The session's log point hits and origin chain (issue 30), and the line that says what they are. */
+let pendingRunMarks: RunMarksMsg | null = null;
+const runMarksLine = h('div', { class: 'run-marks-line', role: 'status' });
 
 function showDivergence(): void {
   const r = pendingDivergence;
@@ -117,7 +121,7 @@ function showModel(model: TimelineModel): void {
   if (model.toolchainNote) root.appendChild(renderToolchainNote(model.toolchainNote, () => send({ type: 'command', id: 'openMachinSetting' })));
   const panicLine = renderPanicLine(model.panic, model.threads, index.stepCount, model.format);
   if (panicLine) root.appendChild(panicLine);
-  root.appendChild(divergenceLine);
+  root.append(divergenceLine, runMarksLine);
   root.append(renderLegend(model.format, model.panic !== null), view.element, view.findBar, view.status, details.element, view.laneList, view.announcer);
   current = { view, details, model };
 
@@ -131,6 +135,7 @@ function showModel(model: TimelineModel): void {
   if (pendingCursor !== null && cursorRecord >= 0) view.select(cursorRecord, false);
   if (pendingDivergence !== null) view.setDivergence(pendingDivergence);
   showDivergence();
+  view.setRunMarks(pendingRunMarks);
 }
 
 onThemeChange(() => current?.view.setPalette(resolvePalette(current.model.kinds)));
@@ -176,6 +181,11 @@ onHostMessage<HostToTimeline>((m) => {
       divergenceMessage = m.message ?? '';
       showDivergence();
       current?.view.setDivergence(m.record);
+      return;
+    case 'runMarks':
+      pendingRunMarks = m.hits.length || m.origin ? m : null;
+      runMarksLine.textContent = runMarksText(pendingRunMarks);
+      current?.view.setRunMarks(pendingRunMarks);
       return;
     case 'recordDetails':
       current?.details.showRecord(m.view);

@@ -18,6 +18,10 @@ export interface Palette {
   selection: string;
   chainBand: Rgba;
   scrollbar: string;
+  /** Log point hits (issue 30). */
+  logPoint: string;
+  /** A value's origin chain (issue 30). */
+  origin: string;
   font: string;
 }
 
@@ -58,6 +62,8 @@ export function resolvePalette(kinds: string[]): Palette {
     selection: cssColor('--vscode-focusBorder', '#007fd4'),
     chainBand: blendOver(background, withAlpha(c('--vscode-charts-orange', '#d18616'), 28)),
     scrollbar: cssColor('--vscode-scrollbarSlider-background', 'rgba(121,121,121,0.4)'),
+    logPoint: cssColor('--vscode-debugIcon-breakpointForeground', '#e51400'),
+    origin: cssColor('--vscode-charts-purple', '#b180d7'),
     font: `${fontSize} ${family}`,
   };
 }

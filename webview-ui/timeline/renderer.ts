@@ -9,6 +9,8 @@ import type { Rgba } from '../shared/theme-colors';
 import { AXIS_HEIGHT, GUTTER_WIDTH, LANE_HEIGHT, type Viewport } from './viewport';
 import { lowerBound } from '../../replay-engine/model/lower-bound';
 import { LaneRows } from './lane-rows';
+import type { RunMarksMsg } from '../protocol';
+import { drawRunMarks } from './run-marks-layer';
 
 export interface Marks {
   /** Selected record, or -1. */
@@ -17,6 +19,8 @@ export interface Marks {
   cursor: number | null;
   divergence: number | null;
   hover: number;
+  /** The session's log point hits and origin chain (issue 30), or null. */
+  run?: RunMarksMsg | null;
 }
 
 const LEVELS = 32;
@@ -350,6 +354,7 @@ export class TimelineRenderer {
         }
       }
     }
+    if (marks.run) drawRunMarks(ctx, view, index, this.rows, marks.run, palette);
     if (marks.divergence !== null && marks.divergence < index.recordCount) {
       const x = xAt(marks.divergence);
       if (visibleX(x)) {

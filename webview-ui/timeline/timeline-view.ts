@@ -10,6 +10,7 @@ import { AXIS_HEIGHT, GUTTER_WIDTH, LANE_HEIGHT, Viewport, type ViewState } from
 import { describeRecord } from './details';
 import { attachPointer } from './pointer-controller';
 import { LaneRows } from './lane-rows';
+import type { RunMarksMsg } from '../protocol';
 
 export interface TimelineViewEvents {
   /** A record was selected (by click or keyboard). */
@@ -39,7 +40,7 @@ export class TimelineView {
   /** The rows the lane list holds now ([first, last), and the filter they were made for). */
   private listed = { first: -1, last: -1, filter: '', count: -1 };
   private renderer: TimelineRenderer;
-  private marks: Marks = { selected: -1, cursor: null, divergence: null, hover: -1 };
+  private marks: Marks = { selected: -1, cursor: null, divergence: null, hover: -1, run: null };
   private frame = 0;
   private firstPaintDone = false;
   private framesMeasured = 0;
@@ -120,6 +121,12 @@ export class TimelineView {
       if (p > 0) this.revealLane(this.index.model.recordThread[this.index.model.stepRecord[p - 1]]);
       this.events.changed();
     }
+    this.invalidate();
+  }
+
+  /** The session's log point hits and origin chain (issue 30); null clears them. */
+  setRunMarks(run: RunMarksMsg | null): void {
+    this.marks.run = run;
     this.invalidate();
   }
 
