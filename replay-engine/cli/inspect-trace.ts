@@ -3,6 +3,7 @@
 import type { MflrrRecording } from '../mflrr/recording';
 import { piece } from '../byte-sink';
 import { JsonSequence } from '../json-chunks';
+import { afterPosition } from '../model/step-words';
 
 export interface TraceInspectJson {
   format: 'mflrr';
@@ -101,7 +102,7 @@ export function traceInspectText(rec: MflrrRecording): string {
   if (j.threads.length > MAX_THREADS_SHOWN) out.push(`    … and ${(j.threads.length - MAX_THREADS_SHOWN).toLocaleString('en-US')} more (--json lists all)`);
   if (j.panic) {
     out.push(`  panic: ${j.panic.message}`);
-    out.push(`    on goroutine ${j.panic.thread} after op ${j.panic.op}/${j.scheduleTotal}`);
+    out.push(`    on goroutine ${j.panic.thread} ${afterPosition(j.panic.op, j.scheduleTotal, 'op')}`);
     out.push(`    causal chain: ${chainText(j.causalChain ?? [])}`);
   }
   if (j.verify) {
