@@ -75,6 +75,12 @@ describe('source-level variable histories', () => {
     const shareW = vars.find((v) => v.key === 'share.w')!;
     assert.equal(shareW.stores.at(-1)!.value, '0');
     assert.ok(shareW.stores.every((s) => s.depth === 2));
+    // A select-bound name is stored by the `select` (its op brings the value), not by its case's
+    // line: as docs/source-level.md says under "Not built yet" (issue 29, point 6).
+    const lines = BALANCER.split('\n');
+    const select = lines.findIndex((l) => l.trim() === 'select {') + 1;
+    const nw = vars.find((v) => v.key === 'balancer.nw')!;
+    assert.ok(nw.stores.length > 0 && nw.stores.every((s) => s.line === select), `${where(nw).join(', ')}; select on line ${select}`);
   });
 
   it('the CLI\'s and MCP\'s history answer one function\'s variable, at ops the trace has; a bare name several functions bind lists them', async () => {
