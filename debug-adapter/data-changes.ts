@@ -2,8 +2,13 @@
 // is met at a record: the one whose op completes at the change's position. At source level a
 // value a statement stored at its own position (a plain assignment, a call's result) is met at
 // that statement instead, so several stores between two ops of the goroutine are several stops;
-// a value that arrives with an op (a receive) is still met at that op's record.
-import type { ValueHistories } from '../replay-engine/model/recording';
+// a value that arrives with an op (a receive) is still met at that op's record. At source level a
+// data breakpoint is on one function's variable (`gather.lo`, as the Variables view of a gather
+// frame sets it): only the stores to that function's variable count (machin prints every
+// function's `lo` under one name; statement-histories.ts splits them the same way). A bare name
+// (record level, or an id kept from before) counts every store of the name on the thread.
+import type { HistoryEntry, ValueHistories } from '../replay-engine/model/recording';
+import { ownerOfEntry, splitAsked } from '../replay-engine/model/statement-histories';
 import type { SourceStatements } from '../replay-engine/model/source-level';
 
 export interface DataChanges {
@@ -15,7 +20,9 @@ export interface DataChanges {
   atStatements: { seqs: Uint32Array; occurrences: Uint32Array; values: string[] };
 }
 
-export function dataChanges(histories: ValueHistories, statements: SourceStatements | null, thread: number, name: string): DataChanges {
+export function dataChanges(histories: ValueHistories, statements: SourceStatements | null, thread: number, asked: string): DataChanges {
+  const { name, fn } = splitAsked(asked);
+  const ownedBy = (e: HistoryEntry): string | null => (statements ? ownerOfEntry(e, statements, name) : null);
   const positions: number[] = [];
   const atRecords: DataChanges['atRecords'] = [];
   const seqs: number[] = [];
@@ -24,7 +31,9 @@ export function dataChanges(histories: ValueHistories, statements: SourceStateme
   let last: string | undefined;
   let occurrence = 0;
   for (const e of histories.entries(name)) {
-    if (e.thread !== thread || e.value === last) continue;
+    if (e.thread !== thread) continue;
+    if (fn !== null && ownedBy(e) !== fn) continue;
+    if (e.value === last) continue;
     last = e.value;
     occurrence++;
     if (positions[positions.length - 1] !== e.position) positions.push(e.position);

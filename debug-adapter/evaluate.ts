@@ -21,7 +21,7 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
   // Hovering over `0.1` or a hex payload in the trace is not a question: no hover for literals.
   if (context === 'hover' && expr.type === 'literal') return { ok: false, message: 'not an expression to show' };
   const r = rt.currentRecordOf(thread);
-  if (expr.type === 'call' && expr.name === 'history') return history(rt, vars, expr);
+  if (expr.type === 'call' && expr.name === 'history') return history(rt, vars, expr, rt.frameFunction(thread, frame));
   if (expr.type === 'name' && (expr.name === 'value' || expr.name === 'record') && r >= 0) {
     const v = vars.decoded(expr.name, rt.recording.describe(r).value);
     return { ok: true, result: v.value, type: v.type, variablesReference: v.variablesReference };
@@ -46,7 +46,8 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
   return { ok: true, result: String(value), ...(marked ? { type: THIS_REPLAY_ONLY } : {}), variablesReference: 0 };
 }
 
-function history(rt: ReplayRuntime, vars: VariableStore, expr: Extract<Expr, { type: 'call' }>): EvaluateResult {
+/** `frameFn`: the selected frame's function, whose variable a bare name means at source level. */
+function history(rt: ReplayRuntime, vars: VariableStore, expr: Extract<Expr, { type: 'call' }>, frameFn: string | null): EvaluateResult {
   const word = (e: Expr | undefined) => (e?.type === 'name' ? e.name : e?.type === 'literal' && e.value !== undefined ? String(e.value) : '');
   const name = word(expr.args[0]);
   if (!name) return { ok: false, message: 'history(name): give a variable name.' };
@@ -55,6 +56,6 @@ function history(rt: ReplayRuntime, vars: VariableStore, expr: Extract<Expr, { t
     thread = rt.timeline.threadIndex(word(expr.args[1]));
     if (thread < 0) return { ok: false, message: `history(${name}, thread): no thread ${word(expr.args[1])}.` };
   }
-  const v = vars.history(name, thread);
+  const v = vars.history(name, thread, frameFn);
   return { ok: true, result: v.value, variablesReference: v.variablesReference };
 }

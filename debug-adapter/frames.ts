@@ -7,6 +7,7 @@
 // can place it. A frame id encodes its thread and its place: t * FRAMES_PER_THREAD + i + 1. Lines
 // and columns are 1-based (the session converts for its client).
 import type { ReplayRuntime } from './runtime';
+import { blockedTop } from './statement-place';
 
 /** Frames shown per thread at most (a deeper recursion shows its innermost frames and a note). */
 export const FRAMES_PER_THREAD = 2048;
@@ -67,15 +68,13 @@ function statementFrames(rt: ReplayRuntime, t: number): Frame[] {
     subtle: false,
   }));
   if (stack.length > shown.length) frames.push({ id: 0, name: `… ${stack.length - shown.length} more frames (the outermost are not shown)`, where: null, line: 0, column: 0, subtle: true });
-  const blocked = rt.blockedIn(t);
+  // Blocked at the end: the top frame where it waits, marked as `where` and MCP mark it (statement-place.ts blockedTop).
+  const blocked = blockedTop(rt, t);
   if (blocked && frames.length > 0) {
-    const l = blocked.location;
-    frames[0] = { ...frames[0], name: `${l.function} · ${WAITING[blocked.op]}`, line: l.line, column: l.column, endLine: l.endLine, endColumn: l.endColumn };
+    frames[0] = { ...frames[0], name: `${blocked.function} · ${blocked.waiting}${blocked.thisReplayOnly ? ' · this replay only' : ''}`, line: blocked.line, column: blocked.column, endLine: blocked.endLine, endColumn: blocked.endColumn };
   }
   return frames;
 }
-
-const WAITING = { receive: 'blocked in receive', send: 'blocked in send', select: 'blocked in select', print: 'waiting to print' } as const;
 
 /** The thread a frame id names; the last stop's thread for none or a stale one. */
 export function threadOfFrame(rt: ReplayRuntime | undefined, frameId: number | undefined): number {

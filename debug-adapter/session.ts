@@ -343,7 +343,8 @@ export class FrozenRunSession extends TracedSession {
 
   protected override dataBreakpointInfoRequest(response: DebugProtocol.DataBreakpointInfoResponse, args: DebugProtocol.DataBreakpointInfoArguments): void {
     const fromScope = args.variablesReference !== undefined ? this.variables?.watchedScopes.get(args.variablesReference) ?? -1 : undefined;
-    response.body = dataBreakpointInfo(this.runtime, args.name, fromScope ?? threadOfFrame(this.runtime, args.frameId));
+    const fn = args.variablesReference !== undefined ? this.variables?.watchedFunctions.get(args.variablesReference) : undefined;
+    response.body = dataBreakpointInfo(this.runtime, args.name, fromScope ?? threadOfFrame(this.runtime, args.frameId), fn);
     this.sendResponse(response);
   }
 

@@ -24,14 +24,41 @@ function marked(place: StatementPlace, sure: boolean): StatementPlace {
   return sure ? place : { ...place, thisReplayOnly: true };
 }
 
-/** Thread t's program stack (as statementPlace's), innermost first, at most `limit` frames, and how many there are. */
+/** Thread t's program stack (as statementPlace's), innermost first, at most `limit` frames, and how many there are. A goroutine blocked at the end has its top frame where it waits (blockedTop). */
 export function programStack(rt: ReplayRuntime, t: number, limit = FRAMES_LISTED): { frames: StatementPlace[]; total: number } {
   const s = rt.statements;
   const e = s ? rt.statementOf(t) : -1;
   if (!s || e < 0) return { frames: [], total: 0 };
   const stack = s.stack(t, e);
   const lines = programLines(rt.recording);
-  return { frames: stack.slice(0, limit).map((f) => marked(placeOf(rt.recording, f, lines), s.isSure(t, f.event))), total: stack.length };
+  const frames = stack.slice(0, limit).map((f) => marked(placeOf(rt.recording, f, lines), s.isSure(t, f.event)));
+  const blocked = blockedTop(rt, t);
+  if (blocked && frames.length > 0) frames[0] = blocked;
+  return { frames, total: stack.length };
+}
+
+/** The words for the op a goroutine waits in at the end: the Call Stack's frame name and `where` say them alike. */
+export const WAITING = { receive: 'blocked in receive', send: 'blocked in send', select: 'blocked in select', print: 'waiting to print' } as const;
+
+/**
+ * Where thread t waits at the end (runtime.blockedIn), as its top frame: the statement of the op,
+ * with `waiting`. It is sure only when machin surely ran that statement (its last event, sure: a
+ * deadlock, where every goroutine is blocked and every probe printed). Otherwise it is marked this
+ * replay only, whether machin printed the statement in this replay (main's `println(str(<-fin))`,
+ * printed before the receive that never completes, racing with the panic) or the runtime inferred
+ * it from the statement before (nothing between them touches another goroutine): another replay
+ * may end with the goroutine before it, never past it. So the mark does not depend on which of the
+ * two this replay printed, and `where`, MCP and the Call Stack say it alike.
+ */
+export function blockedTop(rt: ReplayRuntime, t: number): StatementPlace | null {
+  const s = rt.statements;
+  const blocked = rt.blockedIn(t);
+  if (!s || !blocked) return null;
+  const place = { ...placeOf(rt.recording, blocked.location), waiting: WAITING[blocked.op] };
+  const last = s.lastEvent(t);
+  const l = s.location(t, last);
+  const printed = l.line === blocked.location.line && l.column === blocked.location.column;
+  return marked(place, printed && s.isSure(t, last));
 }
 
 /** The statement that panicked (the panicking goroutine's last) and the stack there, innermost first; null when no panic or no statements. */

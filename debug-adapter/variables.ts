@@ -3,6 +3,9 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { Handles } from '@vscode/debugadapter';
 import type { DecodedValue } from '../replay-engine/model/recording';
+import { readyStatements } from '../replay-engine/model/recording';
+import { pickVariable, splitAsked, variablesNamed } from '../replay-engine/model/statement-histories';
+import { stepAtPosition } from '../replay-engine/model/step-words';
 import { TcapRecording } from '../replay-engine/tcap/tcap-recording';
 import { divergenceText } from './breakpoints';
 import type { ReplayRuntime } from './runtime';
@@ -24,12 +27,15 @@ export class VariableStore {
   private handles = new Handles<Children>();
   /** variablesReference of a "Watched variables" scope → its thread, for data breakpoints. */
   readonly watchedScopes = new Map<number, number>();
+  /** variablesReference of a "Watched variables" scope → its frame's function (source level), whose variable a data breakpoint set there watches. */
+  readonly watchedFunctions = new Map<number, string>();
 
   constructor(private readonly runtime: ReplayRuntime) {}
 
   reset(): void {
     this.handles.reset();
     this.watchedScopes.clear();
+    this.watchedFunctions.clear();
   }
 
   variables(ref: number): DebugProtocol.Variable[] {
@@ -91,6 +97,7 @@ export class VariableStore {
     const who = capsule ? `task ${tl.threads[t]?.id ?? t}` : `goroutine ${tl.label(t)}${inner}`;
     const ref = this.ref(() => this.programValues(t, frame));
     if (rec.histories) this.watchedScopes.set(ref, t);
+    if (rec.histories && fn) this.watchedFunctions.set(ref, fn);
     scopes.push({ name: `Program (${who})`, variablesReference: ref, expensive: false, presentationHint: 'locals' });
     scopes.push({ name: r >= 0 ? 'Record' : 'Next record', variablesReference: this.ref(() => this.recordVariables(r >= 0 ? r : rt.threads.firstRecord(t))), expensive: false });
     scopes.push({ name: capsule ? 'Effects of this task so far' : 'I/O consumed so far', variablesReference: this.ref(() => this.consumed(t)), expensive: false });
@@ -257,18 +264,44 @@ export class VariableStore {
     return out;
   }
 
-  /** `history(name)`: every value `name` took, on `thread` or every thread. */
-  history(name: string, thread: number | undefined): DebugProtocol.Variable {
+  /**
+   * `history(name)`: every value `name` took, on `thread` or every thread. At source level a
+   * variable is one function's (`gather.lo`): a bare name is the frame's function's (`frameFn`),
+   * else the one function that binds it; several are named, never mixed. Each row is at the op
+   * the status bar shows when the value is set (`op 6`), with the storing statement.
+   */
+  history(name: string, thread: number | undefined, frameFn?: string | null): DebugProtocol.Variable {
     const rt = this.runtime;
     const tl = rt.timeline;
     const h = rt.recording.histories;
-    const entries = h ? h.entries(name).filter((e) => thread === undefined || e.thread === thread) : [];
-    const shown = entries.slice(0, HISTORY_LIMIT);
+    const unit = tl.units.step;
+    const s = readyStatements(rt.recording);
+    const split = h && s ? variablesNamed(h, s, splitAsked(name).name) : null;
+    let rows: Array<{ thread: number; position: number; value: string; where: string }>;
+    let shownName = name;
+    if (split) {
+      let picked = pickVariable(split, name, frameFn);
+      if ('none' in picked && frameFn) picked = pickVariable(split, name);
+      if (!('variable' in picked)) {
+        const list = 'ambiguous' in picked ? picked.ambiguous : picked.none;
+        const value = list.length
+          ? `${'ambiguous' in picked ? `\`${name}\` is a variable of ${list.length} functions` : `no \`${name}\``}: watch one of ${list.map((v) => `history(${v.key}) (${v.stores.length})`).join(', ')}`
+          : `no values of \`${name}\``;
+        return { name: `history(${name})`, value, variablesReference: 0 };
+      }
+      shownName = picked.variable.key;
+      rows = picked.variable.stores
+        .filter((e) => thread === undefined || e.thread === thread)
+        .map((e) => ({ thread: e.thread, position: e.position, value: e.value, where: e.line ? ` · line ${e.line}:${e.column}` : '' }));
+    } else {
+      rows = (h ? h.entries(name) : []).filter((e) => thread === undefined || e.thread === thread).map((e) => ({ thread: e.thread, position: e.position, value: e.value, where: '' }));
+    }
+    const shown = rows.slice(0, HISTORY_LIMIT);
     return {
-      name: `history(${name})`,
-      value: `${entries.length} value${entries.length === 1 ? '' : 's'}${entries.length ? `: ${shown.slice(0, 8).map((e) => e.value).join(', ')}${entries.length > 8 ? ', …' : ''}` : ''}`,
-      variablesReference: entries.length
-        ? this.ref(() => shown.map((e, i) => this.plain(`[${i}] op ${e.position} · ${tl.label(e.thread)}`, e.value)))
+      name: `history(${shownName})`,
+      value: `${rows.length} value${rows.length === 1 ? '' : 's'}${rows.length ? `: ${shown.slice(0, 8).map((e) => e.value).join(', ')}${rows.length > 8 ? ', …' : ''}` : ''}`,
+      variablesReference: rows.length
+        ? this.ref(() => shown.map((e, i) => this.plain(`[${i}] ${stepAtPosition(e.position, unit)} · ${tl.label(e.thread)}${e.where}`, e.value)))
         : 0,
     };
   }

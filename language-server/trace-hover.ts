@@ -8,6 +8,7 @@ import type { RunFactsStore } from './run-facts';
 import type { TraceIndex } from './trace-index';
 import { LineKind } from './trace-line';
 import { ioValueAt, lineText, plural, recordAt, type TraceRecord } from './trace-records';
+import { ioPlace } from '../replay-engine/model/step-words';
 
 export function traceHover(doc: TextDocument, index: TraceIndex, facts: RunFactsStore, line: number): Hover | null {
   const d = index.derived;
@@ -62,7 +63,7 @@ function ioHover(doc: TextDocument, index: TraceIndex, facts: RunFactsStore, r: 
     lines.push('');
     flatten(value.children, 0, lines);
   }
-  lines.push('', `The program read this before op ${r.opsBefore} (it is consumed at position ${r.opsBefore}). I/O comes from clocks, stdin, files, random bytes, sockets, HTTP and the case a \`select\` took.`);
+  lines.push('', `The program read this ${ioPlace(r.opsBefore, d.opTotal, 'op')} (it is consumed at position ${r.opsBefore}, when ${r.opsBefore} ops are done). I/O comes from clocks, stdin, files, random bytes, sockets, HTTP and the case a \`select\` took.`);
   return lines.join('\n');
 }
 

@@ -6,6 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { RunFactsStore } from './run-facts';
 import type { TraceIndex } from './trace-index';
 import { ioValueAt, lineText, recordAt } from './trace-records';
+import { ioPlace } from '../replay-engine/model/step-words';
 
 /** Longest decoded text put in a hint; the hover has the rest. */
 const HINT_TEXT = 60;
@@ -39,7 +40,7 @@ export function traceInlayHints(doc: TextDocument, index: TraceIndex, facts: Run
         label: `${shown} · ${bytes} B`,
         kind: InlayHintKind.Type,
         paddingLeft: true,
-        tooltip: `I/O read ${r.ordinal + 1} of goroutine ${r.threadId}, before op ${r.opsBefore}`,
+        tooltip: `I/O read ${r.ordinal + 1} of goroutine ${r.threadId}, ${ioPlace(r.opsBefore, d.opTotal, 'op')}`,
       });
     }
   }

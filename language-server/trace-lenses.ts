@@ -5,6 +5,7 @@ import type { RunFactsStore } from './run-facts';
 import type { TraceIndex } from './trace-index';
 import { LineKind } from './trace-line';
 import { lowerBound } from '../replay-engine/model/lower-bound';
+import { afterPosition, ioPlace } from '../replay-engine/model/step-words';
 
 export function traceLenses(uri: string, index: TraceIndex, facts: RunFactsStore): CodeLens[] {
   const d = index.derived;
@@ -13,7 +14,7 @@ export function traceLenses(uri: string, index: TraceIndex, facts: RunFactsStore
   const kinds = index.table.kindArray;
   const threads = index.table.threadArray;
   const title = (line: number) =>
-    kinds[line] === LineKind.Sched ? `op ${d.ordinal[line]} · ${index.threadIds[threads[line]]}` : `I/O before op ${d.opsBefore[line]} · ${index.threadIds[threads[line]]}`;
+    kinds[line] === LineKind.Sched ? `op ${d.ordinal[line]} · ${index.threadIds[threads[line]]}` : `I/O ${ioPlace(d.opsBefore[line], d.opTotal, 'op')} · ${index.threadIds[threads[line]]}`;
   // One lens per block of a goroutine's records (where the schedule switches), not one per line.
   const runs = index.runs();
   const lines = new Int32Array(runs.length / 3);
@@ -22,7 +23,7 @@ export function traceLenses(uri: string, index: TraceIndex, facts: RunFactsStore
   let panicLine = -1;
   if (panic && panic.position > 0 && panic.position <= d.opTotal) panicLine = lineOfOp(index, panic.position - 1);
   // The op it panicked after, numbered as every other view numbers ops (from 0).
-  const panicTitle = panic ? `goroutine ${panic.thread}, after op ${Math.max(0, panic.position - 1)}/${d.opTotal}` : '';
+  const panicTitle = panic ? `goroutine ${panic.thread}, ${afterPosition(panic.position, d.opTotal, 'op')}` : '';
   return recordingLenses(uri, panicTitle, lines, title, panicLine);
 }
 

@@ -5,6 +5,7 @@ import type { RunFactsStore } from './run-facts';
 import type { TraceIndex } from './trace-index';
 import { LineKind } from './trace-line';
 import { plural } from './trace-records';
+import { ioPlace } from '../replay-engine/model/step-words';
 
 /** Children listed per goroutine, and in all: an outline of millions of rows helps nobody. */
 export const MAX_CHILDREN_PER_THREAD = 1000;
@@ -40,7 +41,7 @@ export function traceSymbols(uri: string, index: TraceIndex, facts: RunFactsStor
     if (!list || list.length >= perThread) continue;
     list.push({
       name: kind === LineKind.Sched ? `op ${d.ordinal[line]}` : `I/O ${d.ordinal[line] + 1}`,
-      detail: kind === LineKind.Sched ? '' : `before op ${d.opsBefore[line]}`,
+      detail: kind === LineKind.Sched ? '' : ioPlace(d.opsBefore[line], d.opTotal, 'op'),
       kind: kind === LineKind.Sched ? SymbolKind.Event : SymbolKind.Field,
       range: lineRange(line, line),
       selectionRange: lineRange(line, line),

@@ -159,23 +159,24 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
 
   server.registerTool('variable_history', {
     title: 'Value history of a variable',
-    description: 'Every value a variable took over the run, with the op (position) and the goroutine or task, as `frozen-run history --json` gives it. Paged.',
-    inputSchema: { recording: recordingParam, variable: z.string().min(1), thread: threadParam.optional().describe('only this goroutine or task'), offset: offsetParam, limit: limitParam(100, 5000) },
+    description: 'Every value a variable took over the run, with its position (`op`: ops done), the op the status bar shows then (`at`) and the goroutine or task, as `frozen-run history --json` gives it. At source level a variable is one function\'s: `gather.lo` or `function`; a bare name several functions bind is answered with the choices. Paged.',
+    inputSchema: { recording: recordingParam, variable: z.string().min(1).describe('a name, or `function.name`'), function: z.string().min(1).optional().describe('the function whose variable (source level)'), thread: threadParam.optional().describe('only this goroutine or task'), offset: offsetParam, limit: limitParam(100, 5000) },
     outputSchema: OUTPUT.variable_history,
     annotations: readOnly,
-  }, answering(async (a: { recording: string; variable: string; thread?: string; offset?: number; limit?: number }) =>
-    historyPage(await held.get(a.recording), a.variable, a.thread, toolchain, a.offset, a.limit ?? 100)));
+  }, answering(async (a: { recording: string; variable: string; function?: string; thread?: string; offset?: number; limit?: number }) =>
+    historyPage(await held.get(a.recording), a.variable, a.thread, toolchain, a.offset, a.limit ?? 100, a.function)));
 
   server.registerTool('find_value_change', {
     title: 'Where a value changed',
     description:
       'The data breakpoint\'s search: where a variable on a thread changed. backward: the last change at or before the position (the write that gave the value it holds there); forward: the first change after it. ' +
-      'Default position: the cursor\'s. Does not move the cursor (move with goto to go there).',
-    inputSchema: { recording: recordingParam, variable: z.string().min(1), thread: threadParam, direction: z.enum(['backward', 'forward']), position: positionParam.optional() },
+      'Default position: the cursor\'s. Does not move the cursor (move with goto to go there). ' +
+      'At source level a bare name is the variable of the function the thread is in at the cursor; `function.name` or `function` names another.',
+    inputSchema: { recording: recordingParam, variable: z.string().min(1).describe('a name, or `function.name`'), function: z.string().min(1).optional().describe('the function whose variable (source level)'), thread: threadParam, direction: z.enum(['backward', 'forward']), position: positionParam.optional() },
     outputSchema: OUTPUT.find_value_change,
     annotations: readOnly,
-  }, answering(async (a: { recording: string; variable: string; thread: string; direction: 'backward' | 'forward'; position?: number }) =>
-    findChange(await held.get(a.recording), a.variable, a.thread, a.direction, a.position, toolchain)));
+  }, answering(async (a: { recording: string; variable: string; function?: string; thread: string; direction: 'backward' | 'forward'; position?: number }) =>
+    findChange(await held.get(a.recording), a.variable, a.thread, a.direction, a.position, toolchain, a.function)));
 
   server.registerTool('list_records', {
     title: 'List records',

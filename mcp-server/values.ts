@@ -2,13 +2,14 @@
 // --json` gives it, and where its value changed (the data breakpoint's search) in either direction.
 import { historyAnswer, type HistoryJson } from '../replay-engine/cli/history-command';
 import { RecordingError } from '../replay-engine/model/errors';
+import { readyStatements } from '../replay-engine/model/recording';
 import type { HeldRecording } from './held-recordings';
 import { page } from './paging';
 import { recordJson } from './record-json';
 import { threadIndexOf } from './state';
 
 /** The CLI's history answer, with the MCP server's own reason when values are missing because no toolchain may run. */
-export function history(held: HeldRecording, variable: string, thread: string | undefined, toolchain: boolean): HistoryJson {
+export function history(held: HeldRecording, variable: string, thread: string | undefined, toolchain: boolean, fn?: string): HistoryJson {
   const rec = held.recording;
   if (!rec.histories && rec.timeline.format === 'mflrr' && !toolchain) {
     throw new RecordingError(
@@ -17,11 +18,11 @@ export function history(held: HeldRecording, variable: string, thread: string | 
       { file: held.file },
     );
   }
-  return historyAnswer(rec, held.file, variable, thread);
+  return historyAnswer(rec, held.file, variable, thread, fn);
 }
 
-export function historyPage(held: HeldRecording, variable: string, thread: string | undefined, toolchain: boolean, offset: number | undefined, limit: number) {
-  const doc = history(held, variable, thread, toolchain);
+export function historyPage(held: HeldRecording, variable: string, thread: string | undefined, toolchain: boolean, offset: number | undefined, limit: number, fn?: string) {
+  const doc = history(held, variable, thread, toolchain, fn);
   const { entries, ...rest } = doc;
   const p = page(entries.length, offset, limit, (a, b) => entries.slice(a, b));
   return { ...rest, total: p.total, offset: p.offset, entries: p.items, nextOffset: p.nextOffset };
@@ -33,9 +34,11 @@ export function historyPage(held: HeldRecording, variable: string, thread: strin
  * A change is an entry whose value differs from the one before it on that thread, as a data
  * breakpoint sees it.
  */
-export function findChange(held: HeldRecording, variable: string, threadId: string, direction: 'backward' | 'forward', from: number | undefined, toolchain: boolean): object {
+export function findChange(held: HeldRecording, variable: string, threadId: string, direction: 'backward' | 'forward', from: number | undefined, toolchain: boolean, fn?: string): object {
   const t = threadIndexOf(held, threadId);
-  const doc = history(held, variable, threadId, toolchain);
+  // A bare name means the variable of the function the thread is in at the cursor (its innermost frame), as the Variables view does.
+  const inFrame = fn ?? (variable.includes('.') ? undefined : frameFunctionOf(held, t, variable));
+  const doc = history(held, variable, threadId, toolchain, inFrame);
   const tl = held.recording.timeline;
   const p = from ?? held.runtime.position;
   if (p > tl.stepCount) throw new RecordingError('usage', `position ${p} is past the end: positions are 0 to ${tl.stepCount}`);
@@ -56,6 +59,14 @@ export function findChange(held: HeldRecording, variable: string, threadId: stri
   // The change after p ops is made by step p-1 (none for a value set before the first op).
   const record = found.position > 0 ? tl.recordOfStep(found.position - 1) : -1;
   return { ...base, found: true, position: found.position, value: found.value, previous: found.previous, byRecord: record >= 0 ? recordJson(held.recording, record) : null };
+}
+
+/** The thread's innermost frame's function at the cursor, when it binds `name` (else undefined: the name decides alone). */
+function frameFunctionOf(held: HeldRecording, t: number, name: string): string | undefined {
+  const rec = held.recording;
+  if (!readyStatements(rec)) return undefined;
+  const fn = held.runtime.frameFunction(t, 0);
+  return fn && readyStatements(rec)!.localsOf(fn)?.includes(name) ? fn : undefined;
 }
 
 function findLast<T>(xs: T[], pred: (x: T) => boolean): T | undefined {

@@ -1,24 +1,32 @@
-// `frozen-run history FILE VAR [--goroutine G] [--function F] [--json]`: every value VAR took, from
-// machin's `replay --print` (through the machin bridge), each with the statement that stored it
-// when the program's statements are known (the replay against the instrumented program,
-// docs/source-level.md); `--function F` keeps the stores of F's statements. Needs machin; says so
+// `frozen-run history FILE VAR|FN.VAR [--goroutine G] [--function F] [--json]`: every value VAR took,
+// from machin's `replay --print` (through the machin bridge), each at the op the status bar shows
+// when it is set (step-words.ts). When the program's statements are known (the replay against the
+// instrumented program, docs/source-level.md) a variable is one function's (statement-histories.ts:
+// `gather.lo`, or `lo --function gather`), each value with the statement that stored it; a bare
+// name several functions bind is refused with the choices, never mixed. Needs machin; says so
 // when it is missing.
 import { RecordingError, type EngineWarning } from '../model/errors';
 import { readyStatements, type Recording } from '../model/recording';
+import { ownerOfEntry, pickVariable, splitAsked, variablesNamed, type StatementVariable } from '../model/statement-histories';
 import { placeOf, programLines, type StatementPlace } from '../model/statement-text';
+import { stepAtPosition } from '../model/step-words';
 import { openRecording } from '../open';
 import { capsuleLimitMB, OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
 import { writeText } from './printable';
 
 export interface HistoryJson {
   file: string;
+  /** As asked (`lo`, `gather.lo`). */
   variable: string;
+  /** The variable answered at source level: `gather.lo` (one function's; a bare name several functions bind is refused, not mixed). */
+  key?: string;
   goroutine: string | null;
-  /** Only the stores of this function's statements (null: all). */
+  /** The function whose variable this is (--function, `fn.var`, or the only one of that name; null: record level). */
   function: string | null;
   /** Why the entries carry no statement (the statements are not known), when they do not. */
   statementsWhy?: string;
-  entries: Array<{ op: number; goroutine: string; value: string; statement?: StatementPlace | null; thisReplayOnly?: true }>;
+  /** `op`: the position (ops done) the value is placed at; `at`: that moment in the status bar's words (`op 6`, `start`). */
+  entries: Array<{ op: number; at: string; goroutine: string; value: string; statement?: StatementPlace | null; thisReplayOnly?: true }>;
 }
 
 export async function runHistory(argv: string[]): Promise<number> {
@@ -39,10 +47,12 @@ export async function runHistory(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   } else {
     const where = (s: StatementPlace | null | undefined) => (s ? `  ${s.function} line ${s.line}:${s.column}  ${s.text}` : s === null ? '  (its function\'s parameter, before its first statement)' : '');
-    const lines = entries.map((e) => `  op ${String(e.op).padStart(6)}  goroutine ${e.goroutine.padEnd(8)}  ${variable} = ${e.value}${e.thisReplayOnly ? '  (this replay only)' : ''}${where(e.statement)}`);
-    const scope = `${goroutine ? ` on goroutine ${goroutine}` : ''}${doc.function ? ` stored in ${doc.function}` : ''}`;
+    const shown = doc.key ?? variable;
+    const width = Math.max(5, ...entries.map((e) => e.at.length));
+    const lines = entries.map((e) => `  ${e.at.padEnd(width)}  goroutine ${e.goroutine.padEnd(8)}  ${shown} = ${e.value}${e.thisReplayOnly ? '  (this replay only)' : ''}${where(e.statement)}`);
+    const scope = goroutine ? ` on goroutine ${goroutine}` : '';
     const note = doc.statementsWhy ? `(no statements: ${doc.statementsWhy})\n` : '';
-    writeText(process.stdout, `${variable}: ${entries.length} value${entries.length === 1 ? '' : 's'}${scope}\n${note}${lines.join('\n')}${lines.length ? '\n' : ''}`);
+    writeText(process.stdout, `${shown}: ${entries.length} value${entries.length === 1 ? '' : 's'}${scope} (each at the op the status bar shows when it is set)\n${note}${lines.join('\n')}${lines.length ? '\n' : ''}`);
   }
   return 0;
 }
@@ -60,28 +70,51 @@ export function historyAnswer(rec: Recording, file: string, variable: string, go
     if (only < 0) throw new RecordingError('malformed', `${file}: no goroutine ${goroutine} in this recording (it has ${tl.threads.map((t) => t.id).slice(0, 10).join(', ')}${tl.threads.length > 10 ? ', …' : ''})`, { file });
   }
   const histories = rec.histories;
-  if (!histories.names.includes(variable) || histories.count(variable) === 0) {
+  const asked = splitAsked(variable);
+  const name = asked.name;
+  if (!histories.names.includes(name) || histories.count(name) === 0) {
     const known = histories.names.filter((n) => histories.count(n) > 0).join(', ') || 'none';
-    throw new RecordingError('malformed', `${file}: no values of \`${variable}\` (machin printed values of: ${known}; slices, maps, structs and select-bound variables are never probed)`, { file });
+    throw new RecordingError('malformed', `${file}: no values of \`${name}\` (machin printed values of: ${known}; slices, maps, structs and channels are never probed, and a name never assigned has none)`, { file });
   }
   const s = readyStatements(rec);
   const why = s ? undefined : rec.sourceLevel?.state === 'unavailable' ? rec.sourceLevel.reason : 'machin did not replay the program against its instrumented copy';
-  if (fn !== undefined && !s) throw new RecordingError('toolchain-failed', `${file}: --function needs the program's statements, and they are not known: ${why}`, { file });
-  if (fn !== undefined && s!.localsOf(fn) === null) {
-    throw new RecordingError('malformed', `${file}: the program has no function \`${fn}\` (a function literal is named as machin names it: \`main.func1\`)`, { file });
+  const wanted = fn ?? asked.fn ?? undefined;
+  if (fn !== undefined && asked.fn !== null && fn !== asked.fn) throw new UsageError(`--function ${fn} and ${variable} name two functions`);
+  if (wanted !== undefined && !s) throw new RecordingError('toolchain-failed', `${file}: ${fn !== undefined ? '--function' : `\`${variable}\``} needs the program's statements, and they are not known: ${why}`, { file });
+  if (wanted !== undefined && s!.localsOf(wanted) === null) {
+    throw new RecordingError('malformed', `${file}: the program has no function \`${wanted}\` (a function literal is named as machin names it: \`main.func1\`)`, { file });
   }
   const lines = s ? programLines(rec) : null;
-  // The statement that stored a value: the event's own, or the caller's call when the event ends a call.
-  const statementOf = (thread: number, event: number | undefined): StatementPlace | null | undefined => {
-    if (!s || event === undefined) return undefined;
-    return event < 0 ? null : placeOf(rec, s.location(thread, s.storedBy(thread, event)), lines);
-  };
+  const place = (thread: number, event: number): StatementPlace | null => (event < 0 ? null : placeOf(rec, s!.location(thread, s!.storedBy(thread, event)), lines));
+  const unit = tl.units.steps.replace(/s$/, '');
+  const split = s ? variablesNamed(histories, s, name) : null;
+  if (!split) {
+    // Record level: the name's values as machin printed them, in its order.
+    const entries = histories
+      .entries(name)
+      .filter((e) => only < 0 || e.thread === only)
+      .map((e) => ({ op: e.position, at: stepAtPosition(e.position, unit), goroutine: tl.threads[e.thread].id, value: e.value, ...(e.thisReplayOnly ? { thisReplayOnly: true as const } : {}) }));
+    return { file: tl.file, variable, goroutine: goroutine ?? null, function: null, ...(why ? { statementsWhy: why } : {}), entries };
+  }
+  const picked = pickVariable(split, wanted !== undefined ? `${wanted}.${name}` : name);
+  if ('ambiguous' in picked) {
+    throw new RecordingError('malformed', `${file}: \`${name}\` is a variable of ${picked.ambiguous.length} functions; name one: ${choices(picked.ambiguous)} (\`history FILE ${picked.ambiguous[0].key}\`, or --function ${picked.ambiguous[0].function})`, { file });
+  }
+  if ('none' in picked) {
+    throw new RecordingError('malformed', `${file}: \`${wanted}\` stores no \`${name}\`${picked.none.length ? `; the variables of that name: ${choices(picked.none)}` : ''}`, { file });
+  }
+  const v = picked.variable;
+  // In machin's true order (as at record level), the entries of that function's variable.
   const entries = histories
-    .entries(variable)
-    .filter((e) => only < 0 || e.thread === only)
-    .map((e) => ({ op: e.position, goroutine: tl.threads[e.thread].id, value: e.value, ...(s && e.event !== undefined ? { statement: statementOf(e.thread, e.event) ?? null } : {}), ...(e.thisReplayOnly ? { thisReplayOnly: true as const } : {}) }))
-    .filter((e) => fn === undefined || e.statement?.function === fn);
-  return { file: tl.file, variable, goroutine: goroutine ?? null, function: fn ?? null, ...(why ? { statementsWhy: why } : {}), entries };
+    .entries(name)
+    .filter((e) => (only < 0 || e.thread === only) && (ownerOfEntry(e, s!, name) ?? null) === v.function)
+    .map((e) => ({ op: e.position, at: stepAtPosition(e.position, unit), goroutine: tl.threads[e.thread].id, value: e.value, ...(e.event !== undefined ? { statement: place(e.thread, Math.min(e.event, s!.eventsOf(e.thread) - 1)) } : {}), ...(e.thisReplayOnly ? { thisReplayOnly: true as const } : {}) }));
+  return { file: tl.file, variable, key: v.key, goroutine: goroutine ?? null, function: v.function, entries };
+}
+
+/** `gather.lo (5 values), put.lo (5 values)`. */
+function choices(vars: readonly StatementVariable[]): string {
+  return vars.map((v) => `${v.key} (${v.stores.length} value${v.stores.length === 1 ? '' : 's'})`).join(', ');
 }
 
 /** Why there are no values, from what the bridge warned: the first cause that stopped machin's run. */

@@ -3,6 +3,8 @@
 import type { MflrrRecording } from '../mflrr/recording';
 import { piece } from '../byte-sink';
 import { JsonSequence } from '../json-chunks';
+import { panicVerdictOf, programFact, programText, type PanicVerdict } from '../model/run-facts';
+import { afterPosition } from '../model/step-words';
 
 export interface TraceInspectJson {
   format: 'mflrr';
@@ -10,6 +12,8 @@ export interface TraceInspectJson {
   version: number;
   boundary: string | null;
   program: string | null;
+  /** The `.mfl` file read and replayed (beside the trace, or --program); null when none was (model/run-facts.ts). */
+  programUsed: string | null;
   safe: boolean | null;
   scheduleTotal: number;
   ioTotal: number;
@@ -19,6 +23,8 @@ export interface TraceInspectJson {
   panic: { message: string; thread: string; op: number } | null;
   causalChain: string[] | null;
   verify: { scheduleDone: number; scheduleTotal: number; ioUnderrun: boolean; boundary: string; verdict: string } | null;
+  /** When machin gives no verdict because the run panicked: what is known instead, and why (model/run-facts.ts). */
+  panicVerdict: PanicVerdict | null;
   /** Line of a cut last line that was ignored, or null. */
   cutLine: number | null;
   warnings: Array<{ code: string; message: string; line?: number }>;
@@ -67,6 +73,7 @@ function traceFacts<T, C>(rec: MflrrRecording, lists: { threads: T; causalChain:
     version: rec.header.version,
     boundary: rec.header.boundary,
     program: rec.header.program,
+    programUsed: programFact(rec).used,
     safe: rec.header.safe,
     scheduleTotal: tl.stepCount,
     ioTotal: rec.ioTotal,
@@ -76,6 +83,7 @@ function traceFacts<T, C>(rec: MflrrRecording, lists: { threads: T; causalChain:
     panic: panic ? { message: panic.message, thread: tl.threads[panic.thread].id, op: panic.position } : null,
     causalChain: lists.causalChain,
     verify: rec.verify ? { ...rec.verify } : null,
+    panicVerdict: panicVerdictOf(rec),
     cutLine: rec.cutLine,
     warnings: rec.warnings.map((w) => (w.line === undefined ? { code: w.code, message: w.message } : { code: w.code, message: w.message, line: w.line })),
   };
@@ -89,7 +97,7 @@ export function traceInspectText(rec: MflrrRecording): string {
   const out: string[] = [j.file];
   const safe = j.safe === null ? 'safe flag unknown' : j.safe ? 'built with --safe' : 'built without --safe';
   out.push(`  machin trace (MFLRR ${j.version}), boundary ${j.boundary ?? 'unknown'}, ${safe}`);
-  out.push(`  program: ${j.program ?? '(none: machin cannot replay this trace)'}`);
+  out.push(`  program: ${programText(programFact(rec))}`);
   out.push(`  ${j.scheduleTotal} schedule ops, ${j.ioTotal} I/O records, ${j.threads.length} goroutine${j.threads.length === 1 ? '' : 's'}`);
   const shown = j.threads.slice(0, MAX_THREADS_SHOWN);
   let width = 0; // a loop over what is shown, never Math.max(...all): 130k goroutines are more arguments than a call takes
@@ -101,12 +109,14 @@ export function traceInspectText(rec: MflrrRecording): string {
   if (j.threads.length > MAX_THREADS_SHOWN) out.push(`    … and ${(j.threads.length - MAX_THREADS_SHOWN).toLocaleString('en-US')} more (--json lists all)`);
   if (j.panic) {
     out.push(`  panic: ${j.panic.message}`);
-    out.push(`    on goroutine ${j.panic.thread} after op ${j.panic.op}/${j.scheduleTotal}`);
+    out.push(`    on goroutine ${j.panic.thread} ${afterPosition(j.panic.op, j.scheduleTotal, 'op')}`);
     out.push(`    causal chain: ${chainText(j.causalChain ?? [])}`);
   }
   if (j.verify) {
     const v = j.verify;
     out.push(`  verify: ${v.verdict} (schedule ${v.scheduleDone}/${v.scheduleTotal}, io-underrun ${v.ioUnderrun ? 'yes' : 'no'}, boundary ${v.boundary})`);
+  } else if (j.panicVerdict) {
+    out.push(`  verify: ${j.panicVerdict.verdict} (${j.panicVerdict.detail})`);
   }
   if (j.warnings.length) {
     out.push('  warnings:');

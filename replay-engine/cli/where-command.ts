@@ -2,7 +2,9 @@
 // replayed against the instrumented program (docs/source-level.md) and the debugger's runtime
 // (debug-adapter/runtime.ts) is moved to the panic, as Replay to Panic does: the statement that
 // panicked with its source lines, then every goroutine's stack at that moment with each frame's
-// values. Without the statements (no program, an instrumented replay not trusted) it says why and
+// values; a goroutine blocked at the end is shown where it waits (`main · blocked in receive`, the
+// runtime's blockedIn, as the Call Stack shows it, marked alike: statement-place.ts blockedTop).
+// Without the statements (no program, an instrumented replay not trusted) it says why and
 // shows what the records know.
 import { ReplayRuntime } from '../../debug-adapter/runtime';
 import { frameLocals, noStatementsWhy, programLines, programStack, statementPlace, type FrameLocals, type StatementPlace } from '../../debug-adapter/statement-place';
@@ -109,7 +111,7 @@ export function whereText(doc: WhereJson): string {
     out.push(`  goroutine ${g.id}${g.label ? ` (${g.label})` : ''}${g.id === doc.panic.thread ? ' [panicked]' : ''}`);
     if (g.frames.length === 0) out.push(`    ${g.record ? `no statement known; last record: line ${g.record.line}: ${g.record.summary}` : 'not started'}`);
     for (const f of g.frames) {
-      out.push(`    ${f.function}  ${f.path}:${f.line}:${f.column}  ${f.text}${f.thisReplayOnly ? '  (this replay only)' : ''}`);
+      out.push(`    ${f.function}${f.waiting ? ` · ${f.waiting}` : ''}  ${f.path}:${f.line}:${f.column}  ${f.text}${f.thisReplayOnly ? '  (this replay only)' : ''}`);
       const marked = new Set(f.localsThisReplayOnly);
       for (const [name, value] of Object.entries(f.locals)) out.push(`        ${name} = ${value}${marked.has(name) ? '  (this replay only)' : ''}`);
     }

@@ -31,6 +31,7 @@ export function showProgramUsed(facts: HeaderFact[], used: string): void {
 export function attachProgram(rec: Recording, program: MflProgram): void {
   const tl = rec.timeline;
   showProgramUsed(tl.facts, program.path);
+  rec.programUsed = program.path;
   const perThread: Array<SourceLocation | undefined> = tl.threads.map((t) => {
     const fn = goroutineFunction(program, t.id);
     if (fn && !t.label) t.label = fn.name;

@@ -125,6 +125,8 @@ interface RecordingBase {
   statements?: SourceStatements | null;
   /** Whether `statements` is coming (`pending` while valuesPending), there, or why not. */
   sourceLevel?: SourceLevelStatus;
+  /** The `.mfl` file read and replayed for this trace (beside the trace, or --program), when one was: see model/run-facts.ts. */
+  programUsed?: string | null;
   /** The program's text as its statements were read from it (their lines and columns are of this text), with them. */
   programText?: string | null;
   /** The op words of the program's statements (the views'), with them. */

@@ -43,30 +43,84 @@ export interface StatementVariable {
  * no statements (record level): the names are then the variables.
  */
 export function statementVariables(histories: ValueHistories, statements: SourceStatements): StatementVariable[] | null {
-  const byKey = new Map<string, StatementVariable>();
+  const out: StatementVariable[] = [];
   let anyEvent = false;
   for (const name of histories.names) {
-    const entries = histories.entries(name);
-    if (entries.length === 0) {
-      byKey.set(name, { key: name, name, function: null, stores: [] });
-      continue;
-    }
-    for (const entry of entries) {
-      const store = storeOf(entry, statements);
-      anyEvent ||= store !== null;
-      const fn = store ? statements.ownerOf(entry.thread, name, store.stored) : null;
-      const key = fn ? `${fn}.${name}` : name;
-      let v = byKey.get(key);
-      if (!v) byKey.set(key, (v = { key, name, function: fn, stores: [] }));
-      const row = store?.row ?? { thread: entry.thread, value: entry.value, position: entry.position, event: -1, seq: 0, line: 0, column: 0, depth: 0 };
-      if (entry.thisReplayOnly) row.thisReplayOnly = true;
-      v.stores.push(row);
-    }
+    const split = variablesNamed(histories, statements, name);
+    anyEvent ||= split !== null;
+    out.push(...(split ?? [{ key: name, name, function: null, stores: histories.entries(name).map((e) => plainStore(e)) }]));
+  }
+  if (!anyEvent) return null;
+  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * The variables one printed name stands for, one per function, keys sorted, stores in run order
+ * (a watch's or the CLI's `history(lo)` splits only that name). Null when its values carry no
+ * statements (record level) or it has none.
+ */
+export function variablesNamed(histories: ValueHistories, statements: SourceStatements, name: string): StatementVariable[] | null {
+  const byKey = new Map<string, StatementVariable>();
+  let anyEvent = false;
+  for (const entry of histories.entries(name)) {
+    const store = storeOf(entry, statements);
+    anyEvent ||= store !== null;
+    const fn = store ? statements.ownerOf(entry.thread, name, store.stored) : null;
+    const key = fn ? `${fn}.${name}` : name;
+    let v = byKey.get(key);
+    if (!v) byKey.set(key, (v = { key, name, function: fn, stores: [] }));
+    const row = store?.row ?? plainStore(entry);
+    if (entry.thisReplayOnly) row.thisReplayOnly = true;
+    v.stores.push(row);
   }
   if (!anyEvent) return null;
   const out = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const v of out) if (v.function !== null) v.stores.sort((a, b) => a.seq - b.seq);
   return out;
+}
+
+function plainStore(entry: HistoryEntry): StatementStore {
+  return { thread: entry.thread, value: entry.value, position: entry.position, event: -1, seq: 0, line: 0, column: 0, depth: 0, ...(entry.thisReplayOnly ? { thisReplayOnly: true as const } : {}) };
+}
+
+/** What `fn.name` or a bare name picks among a name's variables. */
+export type PickedVariable =
+  | { variable: StatementVariable }
+  /** A bare name several functions bind, asked with no frame to choose: the choices, by key. */
+  | { ambiguous: StatementVariable[] }
+  /** `fn.name` (or the frame's function) names none of them: the ones there are. */
+  | { none: StatementVariable[] };
+
+/** `gather.lo` and `main.func1.x` name a function; a bare name never has a dot. */
+export function splitAsked(asked: string): { name: string; fn: string | null } {
+  const dot = asked.lastIndexOf('.');
+  return dot > 0 ? { name: asked.slice(dot + 1), fn: asked.slice(0, dot) } : { name: asked, fn: null };
+}
+
+/**
+ * The variable `asked` means: `fn.name` exactly; a bare name in a frame of `frameFn` that
+ * function's (or the global of that name); a bare name with no frame the one variable of that
+ * name, else ambiguous (never the stores of several functions mixed).
+ */
+export function pickVariable(variables: readonly StatementVariable[], asked: string, frameFn?: string | null): PickedVariable {
+  const { name, fn } = splitAsked(asked);
+  const named = variables.filter((v) => v.name === name);
+  if (fn !== null) {
+    const v = named.find((x) => x.function === fn);
+    return v ? { variable: v } : { none: named };
+  }
+  if (frameFn) {
+    const v = named.find((x) => x.function === frameFn) ?? named.find((x) => x.function === '');
+    return v ? { variable: v } : { none: named };
+  }
+  if (named.length === 1) return { variable: named[0] };
+  return named.length ? { ambiguous: named } : { none: [] };
+}
+
+/** The function whose variable an entry of `name` stored (null: it carries no statement). */
+export function ownerOfEntry(entry: HistoryEntry, s: SourceStatements, name: string): string | null {
+  const store = storeOf(entry, s);
+  return store ? s.ownerOf(entry.thread, name, store.stored) : null;
 }
 
 function storeOf(entry: HistoryEntry, s: SourceStatements): { row: StatementStore; stored: number } | null {

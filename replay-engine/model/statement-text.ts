@@ -16,6 +16,8 @@ export interface StatementPlace {
   text: string;
   /** Ran in this replay, but machin may not run it before the run's end in another (docs/source-level.md, "What is sure"). */
   thisReplayOnly?: true;
+  /** The goroutine ends waiting in this statement's op (`blocked in receive`; docs/source-level.md, "Blocked at the end"). */
+  waiting?: string;
 }
 
 /** The program's lines (0-based array), or null when the statements are not known. */

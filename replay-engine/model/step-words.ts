@@ -17,3 +17,12 @@ export function ioPlace(position: number, total: number, unit: string): string {
 export function stepAtPosition(position: number, unit: string): string {
   return position <= 0 ? 'start' : `${unit} ${position - 1}`;
 }
+
+/**
+ * Where the cursor is once `position` steps have completed, said as the op just done: `after op
+ * 15/16` for position 16 (ops are 0..15); before any op completed, `before op 0/16`. (Never `after
+ * op 16/16`: there is no op 16.)
+ */
+export function afterPosition(position: number, total: number, unit: string): string {
+  return position <= 0 ? `before ${unit} 0/${total}` : `after ${unit} ${position - 1}/${total}`;
+}

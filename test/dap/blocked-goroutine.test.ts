@@ -2,7 +2,8 @@
 // with the real machin 0.137.0. In BALANCER main runs `go worker(1, results, start)` (21:5) and
 // then waits in `<-done` (22:5), which never completes: the trace has no op of main. At the
 // panic its top frame is that statement, named "blocked in receive"; the same for REORDER's
-// `println(str(<-done))` (29:5). A goroutine whose last op did complete (the producer, the
+// `println(str(<-done))` (29:5), marked this replay only as `where` marks it (another replay may end
+// with main before that statement; docs/source-level.md, "Blocked at the end"). A goroutine whose last op did complete (the producer, the
 // worker) is not called blocked, and neither is the one that panicked.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -47,7 +48,7 @@ describe('blocked goroutines at the end of the run', () => {
     await launchAndStop(s, { recording: balancer.trace, replayToPanic: true, timeLimitSeconds: 60 });
     await statementsIn(s);
     const at = await tops(s);
-    assert.equal(at['0'], 'main · blocked in receive 22:5', JSON.stringify(at));
+    assert.equal(at['0'], 'main · blocked in receive · this replay only 22:5', JSON.stringify(at));
     assert.equal(at['0.2'], 'share 1:24');
     assert.doesNotMatch(at['0.3'], /blocked/, JSON.stringify(at));
     // Back before main's `go worker(...)` ran, main stands on it, not blocked.
@@ -62,7 +63,7 @@ describe('blocked goroutines at the end of the run', () => {
     await launchAndStop(s, { recording: reorder.trace, replayToPanic: true, timeLimitSeconds: 60 });
     await statementsIn(s);
     const at = await tops(s);
-    assert.equal(at['0'], 'main · blocked in receive 29:5', JSON.stringify(at));
+    assert.equal(at['0'], 'main · blocked in receive · this replay only 29:5', JSON.stringify(at));
     assert.equal(at['0.2'], 'place 2:55');
     assert.doesNotMatch(at['0.1'], /blocked/, JSON.stringify(at));
   });

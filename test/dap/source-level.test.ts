@@ -127,7 +127,7 @@ describe('source level over DAP', () => {
     // (machin prints that statement's probe in most replays, not all: it races with the panic)
     const mainTop = (await programStack(s, id('0')))[0];
     // (main ends blocked in that receive: shown there, issue 29)
-    assert.ok(mainTop === 'main 23:5' || mainTop === 'main · this replay only 24:5' || mainTop === 'main · blocked in receive 24:5', mainTop);
+    assert.ok(mainTop === 'main 23:5' || mainTop === 'main · this replay only 24:5' || mainTop === 'main · blocked in receive · this replay only 24:5', mainTop);
     if (mainTop.includes('this replay only')) assert.match(s.output.join(''), /goroutine 0: 1 from line 24 \(main\)/);
   });
 

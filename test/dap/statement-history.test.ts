@@ -4,6 +4,7 @@
 // `base = 2` shows `base = 2`, not the value before it). Expected values are the program's own
 // (REORDER: the collector's base goes 0, 1, 2, 3, 4), the rows' events are the engine's history.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { openRecording } from '../../replay-engine/open';
@@ -60,6 +61,34 @@ describe('the Variables view names the frame\'s function, so its `base` opens th
         for (const f of frames.slice(0, 2)) names.push((await s.dc.scopesRequest({ frameId: f.id })).body.scopes[0].name);
         assert.deepEqual(names.map(scopeFunction), ['place', 'collector'], names.join(' | '));
         assert.deepEqual(names.map((n) => keyFor(vars, 'base', scopeFunction(n))), ['place.base', 'collector.base']);
+        // The watch `history(base)` is the selected frame's function's variable, its rows at the
+        // ops the trace has (0..N-1, the status bar's words), never the three functions mixed.
+        const ops = readFileSync(rec.trace, 'utf8').split('\n').filter((l) => l.startsWith('S ')).length;
+        const collector = vars.find((v) => v.key === 'collector.base')!;
+        for (const [frame, key] of [[frames[0], 'place.base'], [frames[1], 'collector.base']] as const) {
+          const w = await s.dc.evaluateRequest({ expression: 'history(base)', frameId: frame.id, context: 'watch' });
+          const want = vars.find((v) => v.key === key)!;
+          assert.equal(w.body.result, `${want.stores.length} values: ${want.stores.map((x) => x.value).join(', ')}`, key);
+          const rows = (await s.dc.variablesRequest({ variablesReference: w.body.variablesReference })).body.variables;
+          assert.equal(rows.length, want.stores.length);
+          for (const row of rows) {
+            const m = /^\[\d+\] (?:start|op (\d+)) · 0\.2 collector · line (\d+):\d+$/.exec(row.name);
+            assert.ok(m, row.name);
+            if (m[1] !== undefined) assert.ok(Number(m[1]) < ops, `${row.name}: the trace has ops 0..${ops - 1}`);
+            if (key === 'collector.base') assert.ok(['13', '19'].includes(m[2]), row.name);
+          }
+        }
+        assert.equal(collector.stores.length, 5);
+        // `fn.name` names a variable from any frame; a bare name no frame decides lists the choices.
+        const other = await s.dc.evaluateRequest({ expression: 'history(slot.base)', frameId: frames[1].id, context: 'watch' });
+        assert.match(other.body.result, /^5 values/);
+        const main = (await s.dc.stackTraceRequest({ threadId: threads.find((x) => x.name.startsWith('0 '))!.id })).body.stackFrames[0];
+        const amb = await s.dc.evaluateRequest({ expression: 'history(base)', frameId: main.id, context: 'watch' });
+        assert.match(amb.body.result, /`base` is a variable of 3 functions: watch one of history\(collector\.base\) \(5\), history\(place\.base\) \(5\), history\(slot\.base\) \(5\)/);
+        // A data breakpoint from place's Variables view watches place's base, not the collector's.
+        const scope = (await s.dc.scopesRequest({ frameId: frames[0].id })).body.scopes[0];
+        const info = await s.dc.dataBreakpointInfoRequest({ name: 'base', variablesReference: scope.variablesReference });
+        assert.equal(info.body.dataId, '0.2|place.base');
         return;
       }
       await new Promise((r) => setTimeout(r, 200));

@@ -34,7 +34,7 @@ test('the balancer\'s panic: select-bound r and nw have their values', { timeout
     // main, in the Call Stack: expanded, its frame is the statement it waits in.
     await stack.filter({ hasText: /^\s*0 main/ }).first().click();
     await page.keyboard.press('ArrowRight');
-    await stack.filter({ hasText: /main · blocked in receive\s*balancer\.mfl\s*22:5/ }).first().waitFor({ timeout: 30_000 });
+    await stack.filter({ hasText: /main · blocked in receive · this replay only\s*balancer\.mfl\s*22:5/ }).first().waitFor({ timeout: 30_000 });
     await vs.shot('main-blocked-in-receive');
   });
 });

@@ -11,6 +11,7 @@ import { buildCli, CLI } from './build-cli';
 import { MACHIN_FIXTURES } from '../support/paths';
 import { expectedHistory, machinPath, panicPosition, probeLines, recordProgram, runMachin, scheduleOf } from '../support/machin';
 import { tempDir } from '../machin/support';
+import { REORDER } from '../support/programs';
 
 const FIX = MACHIN_FIXTURES;
 const MACHIN = machinPath();
@@ -145,6 +146,64 @@ func main() {
     assert.doesNotMatch(r.stderr, /machin is needed/);
     const none = run(['history', trace, 'idx'], []);
     assert.match(none.stderr, /machin is needed/, 'without machin anywhere, that is what it says');
+  });
+});
+
+describe('frozen-run inspect: the program used and a panicking run\'s verdict (issue 29, points 5, 7 and 10)', () => {
+  it('names the .mfl beside the trace, the recorded path as secondary, the panic after op N-1/N, and why there is no machin verdict', () => {
+    const dir = tempDir('cli-machin-inspect-');
+    const trace = join(dir, 'crash.mflrr');
+    copyFileSync(join(FIX, 'crash/crash.mflrr'), trace);
+    copyFileSync(join(FIX, 'crash/crash.mfl'), join(dir, 'crash.mfl'));
+    const recorded = /^program (.*)$/m.exec(readFileSync(trace, 'utf8'))![1];
+    const ops = scheduleOf(trace).length;
+    // machin's own answer (recorded with this machin in the fixture's outputs.json): a panic, and no verdict line from --verify.
+    const replays = (JSON.parse(readFileSync(join(FIX, 'crash/outputs.json'), 'utf8')) as { replays: Replay[] }).replays;
+    const of = (flag: string) => replays.find((x) => x.args.includes(flag))?.stderr ?? '';
+    assert.doesNotMatch(of('--verify'), /replay-verify: .* -> (FAITHFUL|DIVERGED)/);
+    const p = JSON.parse(of('--json').split('\n').find((l) => l.startsWith('{"panic"'))!) as { goroutine: string; scheduleOp: number };
+    const position = panicPosition(scheduleOf(trace), p.goroutine, p.scheduleOp);
+    const text = run(['inspect', trace]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, new RegExp(`^  program: ${join(dir, 'crash.mfl').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(recorded as ${recorded.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\)$`, 'm'));
+    assert.match(text.stdout, new RegExp(`^    on goroutine ${p.goroutine.replace('.', '\\.')} after op ${position - 1}/${ops}$`, 'm'));
+    assert.doesNotMatch(text.stdout, new RegExp(`op ${ops}/${ops}`), 'there is no op N');
+    assert.match(text.stdout, /^  verify: PANIC REPRODUCED \(machin replay --verify gives no verdict for a run that panics/m);
+    const j = JSON.parse(run(['inspect', trace, '--json']).stdout);
+    assert.equal(j.program, recorded);
+    assert.equal(j.programUsed, join(dir, 'crash.mfl'));
+    assert.equal(j.verify, null);
+    assert.equal(j.panicVerdict.verdict, 'PANIC REPRODUCED');
+    assert.match(j.panicVerdict.detail, /no verdict for a run that panics/);
+    // A run machin gives a verdict for has no panic verdict.
+    const pipeline = JSON.parse(run(['inspect', join(FIX, 'pipeline/pipeline.mflrr'), '--json']).stdout);
+    assert.notEqual(pipeline.verify, null);
+    assert.equal(pipeline.panicVerdict, null);
+    // Without the program, nothing was read: the recorded path, said so.
+    const alone = tempDir('cli-machin-inspect-');
+    copyFileSync(trace, join(alone, 'crash.mflrr'));
+    const none = run(['inspect', join(alone, 'crash.mflrr')]);
+    assert.match(none.stdout, new RegExp(`^  program: ${recorded.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(as recorded; not read here\\)$`, 'm'));
+    assert.equal(JSON.parse(run(['inspect', join(alone, 'crash.mflrr'), '--json']).stdout).programUsed, null);
+  });
+
+  it('history: a bare name several functions bind lists the choices; fn.var prints at ops the trace has', () => {
+    const dir = tempDir('cli-machin-history-');
+    const { trace } = recordProgram(dir, 'reorder', REORDER);
+    const ops = scheduleOf(trace).length;
+    const bare = run(['history', trace, 'base']);
+    assert.notEqual(bare.code, 0);
+    assert.match(bare.stderr, /`base` is a variable of 3 functions; name one: collector\.base \(5 values\), place\.base \(5 values\), slot\.base \(5 values\)/);
+    const one = run(['history', trace, 'collector.base']);
+    assert.equal(one.code, 0, one.stderr);
+    const lines = one.stdout.trim().split('\n');
+    assert.match(lines[0], /^collector\.base: 5 values/);
+    for (const l of lines.slice(1)) {
+      const m = /^  (start|op (\d+)) +goroutine 0\.2 +collector\.base = \d  collector line (13|19):\d+ /.exec(l);
+      assert.ok(m, l);
+      if (m[2] !== undefined) assert.ok(Number(m[2]) < ops, `${l}: ops are 0..${ops - 1}`);
+    }
+    assert.deepEqual(run(['history', trace, 'base', '--function', 'collector']).stdout, one.stdout);
   });
 });
 

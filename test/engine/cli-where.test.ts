@@ -9,6 +9,7 @@ import { buildCli, CLI } from './build-cli';
 import { machinPath, recordProgram, type Recorded } from '../support/machin';
 import { DIVIDER, PANIC_PROGRAMS } from '../support/panic-programs';
 import { tempDir } from '../machin/support';
+import { BALANCER, REORDER } from '../support/programs';
 
 const MACHIN = machinPath();
 
@@ -77,6 +78,21 @@ describe('frozen-run where', () => {
     else assert.deepEqual(frames.map((f) => `${f.function} ${f.line} ${f.text}`), ['spawner 15 go leaf(out, xs)']);
   });
 
+  it('a goroutine blocked at the end is shown where it waits, as the Call Stack shows it, marked alike in every launch', () => {
+    for (const [program, line, text] of [[BALANCER, 22, '<-done'], [REORDER, 29, 'println(str(<-done))']] as const) {
+      const rec = recordProgram(tempDir('cli-where-blocked-'), program === BALANCER ? 'balancer' : 'reorder', program);
+      for (let launch = 0; launch < 3; launch++) {
+        const doc = JSON.parse(run(['where', rec.trace, '--json']).stdout);
+        const main = doc.goroutines.find((g: { id: string }) => g.id === '0').frames[0];
+        // Whether machin printed the blocking statement in this replay or not, the same frame:
+        // racing with the panic, it is this replay only (docs/source-level.md, "Blocked at the end").
+        assert.deepEqual({ fn: main.function, line: main.line, text: main.text, waiting: main.waiting, mark: main.thisReplayOnly }, { fn: 'main', line, text, waiting: 'blocked in receive', mark: true }, `launch ${launch + 1}`);
+      }
+      const out = run(['where', rec.trace]).stdout;
+      assert.match(out, new RegExp(`^    main · blocked in receive  \\S+:${line}:5  ${text.replace(/[()]/g, '\\$&')}  \\(this replay only\\)$`, 'm'), out);
+    }
+  });
+
   it('text: the source lines with the statement marked, and the goroutines with their values', () => {
     const r = run(['where', recorded.get('divider')!.trace]);
     assert.equal(r.code, 0, r.stderr);
@@ -121,8 +137,10 @@ describe('frozen-run history at source level', () => {
     const q = JSON.parse(run(['history', rec.trace, 'q', '--function', 'ratio', '--json']).stdout);
     assert.equal(q.function, 'ratio');
     assert.deepEqual(q.entries.map((e: { value: string; statement: { line: number } }) => `${e.value}@${e.statement.line}`), ['6@2', '12@2']);
-    // main stores no q.
-    assert.deepEqual(JSON.parse(run(['history', rec.trace, 'q', '--function', 'main', '--json']).stdout).entries, []);
+    // main stores no q: said, with the variables of that name there are.
+    const none = run(['history', rec.trace, 'q', '--function', 'main', '--json']);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /`main` stores no `q`; the variables of that name: ratio\.q \(2 values\)/);
     const text = run(['history', rec.trace, 'sum']).stdout;
     assert.match(text, /sum = 6 {2}main line 19:9 {2}sum = sum \+ ratio\(12, d\)/);
     const bad = run(['history', rec.trace, 'sum', '--function', 'nosuch']);

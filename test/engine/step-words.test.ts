@@ -2,7 +2,7 @@
 // the Call Stack number ops (0..N-1), positions being how many are done (0..N).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ioPlace, stepAtPosition } from '../../replay-engine/model/step-words';
+import { afterPosition, ioPlace, stepAtPosition } from '../../replay-engine/model/step-words';
 
 test('an I/O read is before the op at its position; one after the last op says so, never op N/N', () => {
   assert.equal(ioPlace(5, 22, 'op'), 'before op 5/22');
@@ -15,4 +15,10 @@ test('a value set at position p is there with the cursor on op p-1; position 0 i
   assert.equal(stepAtPosition(6, 'op'), 'op 5');
   assert.equal(stepAtPosition(1, 'op'), 'op 0');
   assert.equal(stepAtPosition(0, 'op'), 'start');
+});
+
+test('the moment after p ops is after op p-1 (inspect\'s panic, the panic lens): never after op N/N', () => {
+  assert.equal(afterPosition(16, 16, 'op'), 'after op 15/16');
+  assert.equal(afterPosition(1, 16, 'op'), 'after op 0/16');
+  assert.equal(afterPosition(0, 16, 'op'), 'before op 0/16');
 });

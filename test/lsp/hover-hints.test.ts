@@ -42,7 +42,7 @@ describe('a generated trace (not in the fixtures)', () => {
         assert.ok(text.startsWith(`**I/O record** · goroutine \`${e.goroutine}\``), `line ${line}: ${text}`);
         assert.ok(text.includes(`read ${e.ordinal! + 1} of ${expected.iosOf.get(e.goroutine!)}`), `line ${line}: ${text}`);
         assert.ok(text.includes(`Value (${e.bytes} bytes): \`${e.text}`), `line ${line}: ${text}`);
-        assert.ok(text.includes(`before op ${e.opsBefore}`), `line ${line}: ${text}`);
+        assert.ok(text.includes(e.opsBefore! < expected.ops ? `before op ${e.opsBefore}/${expected.ops}` : `after op ${expected.ops - 1}/${expected.ops}`), `line ${line}: ${text}`);
       } else {
         assert.ok(text.length > 0, `header line ${line} has a hover`);
       }
@@ -212,5 +212,31 @@ describe('real traces with the facts a session learned', () => {
     assert.match(hoverText(await client.hover(uri, 2)), /\/home\/ci\/p\.mfl/);
     assert.match(hoverText(await client.hover(uri, 3)), /--safe/);
     assert.match(hoverText(await client.hover(uri, 5)), /Cut last line/);
+  });
+});
+
+describe('an I/O read after the last op (issue 29, point 7): every view says after the last op, never before op N', () => {
+  let c: LspClient;
+  before(async () => {
+    c = await LspClient.start();
+  });
+  after(async () => {
+    await c.stop();
+  });
+
+  test('lens, outline, hover and inlay hint of `I 0.1` after `S 0`, `S 0`: after op 1/2 (ops are 0 and 1)', async () => {
+    const uri = 'file:///tmp/lsp-words/last-io.mflrr';
+    const text = 'MFLRR 1\nboundary faithful\nprogram /p.mfl\nsafe 0\nS 0\nS 0\nI 0.1 30\n';
+    await c.open(uri, text);
+    const ops = text.split('\n').filter((l) => l.startsWith('S ')).length;
+    const words = `after op ${ops - 1}/${ops}`;
+    const lens = (await c.lenses(uri)).find((l) => l.range.start.line === 6);
+    assert.ok(lens?.command?.title.includes(`I/O ${words} · 0.1`), JSON.stringify(lens));
+    const io = (await c.symbols(uri)).find((x) => x.name.startsWith('goroutine 0.1'))!.children![0];
+    assert.equal(io.detail, words);
+    assert.match(hoverText(await c.hover(uri, 6)), new RegExp(`read this ${words.replace(/\//g, '\\/')} `));
+    const hint = (await c.inlayHints(uri, wholeDocument(8))).find((h) => h.position.line === 6)!;
+    assert.ok(String(hint.tooltip).endsWith(words), String(hint.tooltip));
+    for (const t of [lens!.command!.title, io.detail!, hoverText(await c.hover(uri, 6)), String(hint.tooltip)]) assert.doesNotMatch(t, /op 2\b/, t);
   });
 });

@@ -1,5 +1,6 @@
 // Messages that say exactly what (issue 29, point 9), with the real machin 0.137.0: the
-// values-left-out warning names the variables it left out and their goroutines; an I/O record
+// values-this-replay-only warning names the variables whose values it keeps marked, and their
+// goroutines; an I/O record
 // after a `select`'s op, at source level, is that select's case (no question mark, with where the
 // select is), and one after an op that is no select is not read as a case.
 import assert from 'node:assert/strict';

@@ -8,6 +8,9 @@ import { before, describe, it } from 'node:test';
 import { openRecording } from '../../replay-engine/open';
 import type { Recording } from '../../replay-engine/model/recording';
 import { statementVariables, keyFor, type StatementVariable } from '../../replay-engine/model/statement-histories';
+import { historyAnswer } from '../../replay-engine/cli/history-command';
+import { dataChanges } from '../../debug-adapter/data-changes';
+import { readFileSync } from 'node:fs';
 import { machinPath, probeLines, recordProgram, runMachin, type Recorded } from '../support/machin';
 import { BALANCER, REORDER } from '../support/programs';
 import { tempDir } from './support';
@@ -72,11 +75,56 @@ describe('source-level variable histories', () => {
     const shareW = vars.find((v) => v.key === 'share.w')!;
     assert.equal(shareW.stores.at(-1)!.value, '0');
     assert.ok(shareW.stores.every((s) => s.depth === 2));
+    // A select-bound name is stored by the `select` (its op brings the value), not by its case's
+    // line: as docs/source-level.md says under "Not built yet" (issue 29, point 6).
+    const lines = BALANCER.split('\n');
+    const select = lines.findIndex((l) => l.trim() === 'select {') + 1;
+    const nw = vars.find((v) => v.key === 'balancer.nw')!;
+    assert.ok(nw.stores.length > 0 && nw.stores.every((s) => s.line === select), `${where(nw).join(', ')}; select on line ${select}`);
+  });
+
+  it('the CLI\'s and MCP\'s history answer one function\'s variable, at ops the trace has; a bare name several functions bind lists them', async () => {
+    const rec = await opened(reorder);
+    const ops = readFileSync(reorder.trace, 'utf8').split('\n').filter((l) => l.startsWith('S ')).length;
+    assert.throws(() => historyAnswer(rec, reorder.trace, 'base'), /`base` is a variable of 3 functions; name one: collector\.base \(5 values\), place\.base \(5 values\), slot\.base \(5 values\)/);
+    const base = historyAnswer(rec, reorder.trace, 'collector.base');
+    assert.equal(base.key, 'collector.base');
+    assert.equal(base.entries.length, machinCount(reorder, 'base'), 'as many as machin prints for the plain program');
+    assert.deepEqual(base.entries.map((e) => e.value), ['0', '1', '2', '3', '4']);
+    assert.deepEqual(base.entries.map((e) => `${e.statement?.function} ${e.statement?.line}`), ['collector 13', 'collector 19', 'collector 19', 'collector 19', 'collector 19']);
+    // Each value at the op the status bar shows when it is set: ops are 0..N-1 (the trace's S lines), never N.
+    for (const e of base.entries) {
+      const m = /^(?:start|op (\d+))$/.exec(e.at);
+      assert.ok(m, e.at);
+      if (m[1] !== undefined) assert.ok(Number(m[1]) < ops && Number(m[1]) === e.op - 1, `${e.at} with ${ops} ops`);
+      else assert.equal(e.op, 0);
+    }
+    assert.deepEqual(historyAnswer(rec, reorder.trace, 'base', undefined, 'place').entries, historyAnswer(rec, reorder.trace, 'place.base').entries);
+    assert.deepEqual(historyAnswer(rec, reorder.trace, 'place.base').entries.map((e) => e.value), ['0', '0', '2', '3', '4']);
+    assert.throws(() => historyAnswer(rec, reorder.trace, 'producer.base'), /`producer` stores no `base`; the variables of that name: collector\.base/);
+    // A name only one function binds needs no function.
+    assert.equal(historyAnswer(rec, reorder.trace, 'k').key, 'producer.k');
+  });
+
+  it('a data breakpoint on one function\'s variable changes only with that function\'s stores', async () => {
+    const rec = await opened(reorder);
+    const t = rec.timeline.threadIndex('0.2');
+    assert.deepEqual(dataChanges(rec.histories!, rec.statements!, t, 'collector.base').atStatements.values, ['0', '1', '2', '3', '4']);
+    const place = dataChanges(rec.histories!, rec.statements!, t, 'place.base').atStatements;
+    assert.deepEqual(place.values, ['0', '2', '3', '4'], 'place.base: 0, 0, 2, 3, 4 changes four times');
+    const collector = dataChanges(rec.histories!, rec.statements!, t, 'collector.base').atStatements;
+    // Met at place's own entries, never at the collector's stores.
+    assert.ok([...place.seqs].every((q) => ![...collector.seqs].includes(q)));
+    for (const q of place.seqs) assert.equal(rec.statements!.location(t, rec.statements!.eventAt(q).event).function, 'place');
   });
 
   it('record level (no statements): the names stay as machin printed them', async () => {
     const rec = await openRecording(reorder.trace, { machinPath: machinPath(), programRoots: [reorder.dir], timeLimitMs: 60_000, sourceLevel: false });
     assert.equal(rec.statements ?? null, null);
     assert.ok(rec.histories!.entries('base').length >= 5);
+    // The CLI's history of the bare name still answers, every store of the name, with the words of the status bar.
+    const h = historyAnswer(rec, reorder.trace, 'base');
+    assert.equal(h.entries.length, rec.histories!.entries('base').length);
+    assert.ok(h.entries.every((e) => e.at === (e.op === 0 ? 'start' : `op ${e.op - 1}`)));
   });
 });

@@ -226,6 +226,24 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
     assert.equal((await mcp.ok('evaluate', { recording: h, expression: 'sum', thread: p.thread, frame: 1 })).result, '18');
   });
 
+  it('variable_history and find_value_change: a variable is one function\'s (DIGGER: the n of depth, dig and worker)', async () => {
+    const h = (await mcp.ok('open_recording', { path: digger.trace })).recording;
+    await mcp.ok('move', { recording: h, action: 'to_panic' });
+    assert.match(await mcp.error('variable_history', { recording: h, variable: 'n' }), /`n` is a variable of 3 functions; name one: depth\.n \(4 values\), dig\.n \(4 values\), worker\.n \(1 value\)/);
+    const dig = await mcp.ok('variable_history', { recording: h, variable: 'dig.n' });
+    assert.equal(dig.key, 'dig.n');
+    // dig(xs, 3) calls itself down to 0; depth(3) likewise, before it: each variable its own four.
+    assert.deepEqual(dig.entries.map((e: { value: string }) => e.value), ['3', '2', '1', '0']);
+    assert.ok(dig.entries.every((e: { statement: { function: string } }) => e.statement.function === 'dig'));
+    const depth = await mcp.ok('variable_history', { recording: h, variable: 'n', function: 'depth' });
+    assert.equal(depth.key, 'depth.n');
+    assert.ok(depth.entries.every((e: { op: number; at: string }) => e.at === (e.op === 0 ? 'start' : `op ${e.op - 1}`)));
+    // At the panic main is in dig: a bare `n` is dig's.
+    const change = await mcp.ok('find_value_change', { recording: h, variable: 'n', thread: '0', direction: 'backward' });
+    assert.equal(change.found, true);
+    assert.equal(change.value, '0');
+  });
+
   it('get_source: the lines around the panic, the lines that ran marked', async () => {
     const { p, rec } = programs[0]; // DIVIDER
     const h = (await mcp.ok('open_recording', { path: rec.trace })).recording;

@@ -1,7 +1,7 @@
 // The variable history panel bundle in Chromium (host-like page and CSP), fed with histories the
 // engine parsed from the fixtures' real `machin replay --print` output.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -158,6 +158,14 @@ describe('variable history panel at source level (issue 29)', () => {
     assert.deepEqual(shown.map((x) => [x[0], x[2]]), [['reorder.mfl:13:5', '0'], ['reorder.mfl:19:13', '1'], ['reorder.mfl:19:13', '2'], ['reorder.mfl:19:13', '3'], ['reorder.mfl:19:13', '4']]);
     assert.ok(shown.every((x) => x[1] === '0.2 collector'), JSON.stringify(shown));
     assert.match((await v.page.locator('.summary').textContent()) ?? '', /collector\.base took 5 values on 1 thread, each stored by a statement of collector/);
+    // The chart's x axis in words users know: the n-th store and the op the status bar shows then,
+    // never a statement's seq (`statement 13` reads like a line number). Ops are 0..N-1.
+    const ops = readFileSync(r.trace, 'utf8').split('\n').filter((l) => l.startsWith('S ')).length;
+    const chart = (await v.page.locator('.value-chart canvas').getAttribute('aria-label')) ?? '';
+    const axis = /, over store 1 · (start|op \d+) to store 5 · op (\d+)$/.exec(chart);
+    assert.ok(axis, chart);
+    assert.ok(Number(axis[2]) < ops, chart);
+    assert.doesNotMatch(chart, /statement/);
     // A click names the row; the host turns it into the statement to stand just after.
     await v.page.locator('.table-rows [role=row]').nth(2).click();
     const sent = await v.waitForSent('goto');

@@ -45,7 +45,19 @@ export class ValueChart {
       if (v < min) min = v;
       if (v > max) max = v;
     }
-    return `Chart of ${this.data.model.name}: ${this.data.count} values from ${min} to ${max}`;
+    const n = this.data.count;
+    const axis = n ? `, over ${this.storeWords(0)} to ${this.storeWords(n - 1)}` : '';
+    return `Chart of ${this.data.model.name}: ${n} values from ${min} to ${max}${axis}`;
+  }
+
+  /**
+   * Row i's place on the x axis in words users know: at source level the n-th store and the op the
+   * status bar shows then (`store 2 · op 6`; a statement's seq would read like a line number), at
+   * record level the op alone (`op 6`, `start`).
+   */
+  private storeWords(i: number): string {
+    const op = stepAtPosition(this.data.model.position[i], 'op');
+    return this.data.model.stores ? `store ${i + 1} · ${op}` : op;
   }
 
   /** Each row's x: its statement's seq at source level, else its position. */
@@ -111,10 +123,12 @@ export class ValueChart {
       ctx.fillText(compact(v), 4, y(v));
     }
     ctx.textBaseline = 'alphabetic';
-    // Statements by their place in the run; positions as the status bar names the op done there.
-    const label = (p: number) => (this.data.model.stores ? `statement ${p}` : stepAtPosition(p, 'op'));
-    ctx.fillText(label(p0), PAD.left, H - 6);
-    const endLabel = label(p1);
+    // The ends in words (storeWords): the first store; the last, or past it when the cursor is
+    // later than the last store. Positions at record level as the status bar names the op done there.
+    const n = this.data.count;
+    const stores = this.data.model.stores;
+    ctx.fillText(stores ? this.storeWords(0) : stepAtPosition(p0, 'op'), PAD.left, H - 6);
+    const endLabel = !stores ? stepAtPosition(p1, 'op') : p1 > this.xs[n - 1] ? `after store ${n}` : this.storeWords(n - 1);
     ctx.fillText(endLabel, W - PAD.right - ctx.measureText(endLabel).width, H - 6);
 
     // One step line per thread: a value holds until the op that changes it.

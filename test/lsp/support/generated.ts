@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './lsp-client';
+import { SHARED } from '../../support/paths';
 
-export const GEN_MFLRR = join(ROOT, '..', 'shared', 'tools', 'gen_mflrr.py');
+export const GEN_MFLRR = join(SHARED, 'tools', 'gen_mflrr.py');
 
 export function generateTrace(ops: number, goroutines: number): { file: string; text: string } {
   const file = join(mkdtempSync(join(tmpdir(), 'frozen-run-lsp-gen-')), `gen-${ops}-${goroutines}.mflrr`);

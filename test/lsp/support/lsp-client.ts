@@ -37,9 +37,11 @@ import {
   type Range,
   type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
+import { SHARED } from '../../support/paths';
 
 export const ROOT = join(__dirname, '..', '..', '..');
-export const FIXTURES = join(ROOT, '..', 'shared', 'fixtures');
+// The shared material as every test finds it (test/support/paths.ts: FROZEN_RUN_SHARED, else ../shared).
+export const FIXTURES = join(SHARED, 'fixtures');
 export const MACHIN_FIXTURES = join(FIXTURES, 'machin');
 
 let built: Promise<string> | undefined;
