@@ -14,13 +14,13 @@ import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { lineCounts } from '../../replay-engine/model/line-counts';
 import type { Recording } from '../../replay-engine/model/recording';
 import { machinPath, recordProgram, scheduleOf } from '../support/machin';
-import { CLOCK_READER, WORKERS, WORKERS_LOOP_LINE, WORKERS_NEVER_LINE, WORKERS_RECEIVE_LINE } from '../support/question-programs';
+import { CLOCK_READER, STDIN_THEN_CLOCK, WORKERS, WORKERS_LOOP_LINE, WORKERS_NEVER_LINE, WORKERS_RECEIVE_LINE } from '../support/question-programs';
 import { truthReplay, type TruthStatement } from '../support/truth-probes';
 import { tempDir } from './support';
 
-async function enriched(name: string, source: string): Promise<{ rec: Recording; trace: string; program: string }> {
+async function enriched(name: string, source: string, stdin?: string): Promise<{ rec: Recording; trace: string; program: string }> {
   const dir = tempDir(`questions-${name}-`);
-  const { trace, program } = recordProgram(dir, name, source);
+  const { trace, program } = recordProgram(dir, name, source, { stdin });
   const rec = await readMflrr(trace);
   await enrichWithMachin(rec, { machinPath: machinPath(), programRoots: [dir], timeLimitMs: 60_000 });
   assert.equal(rec.sourceLevel?.state, 'ready', JSON.stringify(rec.warnings));
@@ -122,5 +122,27 @@ describe('asking the whole run, against an independent truth', () => {
     const line = readFileSync(trace, 'utf8').split('\n')[c.end.recordLine! - 1];
     assert.match(line, /^I 0\.1 [0-9a-f]+$/);
     assert.equal(Buffer.from(line.split(' ')[2], 'hex').toString(), c.value);
+  });
+
+  it('origins at I/O: a stdin read sent across goroutines ends at its I record; a clock read after it at the next one', async () => {
+    const { rec, trace } = await enriched('stdin-clock', STDIN_THEN_CLOCK, 'typed in\n');
+    const s = rec.statements!;
+    const lines = readFileSync(trace, 'utf8').split('\n');
+    const bytesOf = (recordLine: number) => Buffer.from(lines[recordLine - 1].split(' ')[2] ?? '', 'hex').toString();
+    const main = rec.timeline.threadIndex('0');
+    const k = new ValueOrigins(rec, s).chain('k', main, s.eventsOf(main) - 1);
+    assert.deepEqual(k.steps.map((x) => `${x.via} ${x.goroutine} ${x.text}`), ['copy 0 k := got', 'receive 0 got := <-ch', 'send 0.1 out <- s', 'store 0.1 s := read_stdin()']);
+    assert.equal(k.end.kind, 'io', k.end.message);
+    assert.match(lines[k.end.recordLine! - 1], /^I 0\.1 /);
+    assert.equal(bytesOf(k.end.recordLine!), 'typed in\n');
+    assert.equal(k.value, 'typed in\n');
+    // The clock is the reader's second I record: the stdin read before it is counted.
+    const reader = rec.timeline.threadIndex('0.1');
+    const t = new ValueOrigins(rec, s).chain('t', reader, s.eventsOf(reader) - 1);
+    assert.equal(t.end.kind, 'io', t.end.message);
+    assert.equal(t.end.recordLine, k.end.recordLine! + 1);
+    assert.match(lines[t.end.recordLine! - 1], /^I 0\.1 [0-9a-f]+$/);
+    assert.equal(bytesOf(t.end.recordLine!), t.value);
+    assert.match(t.value, /^\d{10,}$/);
   });
 });

@@ -48,3 +48,21 @@ func main() {
     println(str(w))
 }
 `;
+
+/** A reader goroutine reads stdin, then the clock, and sends both; main copies the stdin text. */
+export const STDIN_THEN_CLOCK = `func reader(out) {
+    s := read_stdin()
+    t := now_ms()
+    out <- s
+    out <- str(t)
+}
+
+func main() {
+    ch := make(chan string)
+    go reader(ch)
+    got := <-ch
+    c := <-ch
+    k := got
+    println(k + c)
+}
+`;
