@@ -43,8 +43,9 @@ export function consoleHits(rt: ReplayRuntime, spec: { line: number; logMessage:
   try {
     const lp = new LogPoint(rt.recording, s, spec);
     const page = lp.page(0, CONSOLE_HITS);
-    const more = page.next < page.arrivals ? `log point on line ${spec.line}: the first ${page.hits.length} hits are above; ${page.arrivals - page.next} more arrivals at the line are in the Hits view (Frozen Run: Show Log Point Hits)` : page.hits.length === 0 ? `log point on line ${spec.line}: no hit in this run${page.arrivals ? ` (${page.arrivals} arrivals, none passed the condition or hit count)` : ' (the run never reaches this line)'}` : null;
-    return { hits: page.hits, lines: page.hits.map(hitLine), more };
+    const unknown = page.conditionProblems.length ? `; the condition has no value at some: ${page.conditionProblems.join('; ')}` : '';
+    const more = page.next < page.arrivals ? `log point on line ${spec.line}: the first ${page.hits.length} hits are above; ${page.arrivals - page.next} more arrivals at the line are in the Hits view (Frozen Run: Show Log Point Hits)${unknown}` : page.hits.length === 0 ? `log point on line ${spec.line}: no hit in this run${page.arrivals ? ` (${page.arrivals} arrivals, none passed the condition or hit count${unknown})` : ' (the run never reaches this line)'}` : unknown ? `log point on line ${spec.line}: the condition left out the arrivals where it has no value${unknown}` : null;
+    return { hits: page.hits, lines: page.hits.map((h) => hitLine(h, rt.timeline.stepCount)), more };
   } catch (e) {
     return { hits: [], lines: [], more: `log point on line ${spec.line}: ${(e as Error).message}` };
   }

@@ -26,6 +26,7 @@ import { listedThreads, listedThreadsNote } from './thread-list';
 import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { TracedSession } from './traced-session';
+import { LogPointChanges } from './log-point-changes';
 import { cutText } from '../replay-engine/model/cut-text';
 import { VariableStore } from './variables';
 
@@ -73,6 +74,8 @@ export class FrozenRunSession extends TracedSession {
   private variables: VariableStore | undefined;
   /** The program's breakpoints asked for while its statements were coming (bound when they are in). */
   private programBreakpointsWaiting: { args: DebugProtocol.SetBreakpointsArguments; ids: number[] } | null = null;
+  /** The log points whose hits were printed, so a setBreakpoints request prints only new or changed ones. */
+  private readonly logPointChanges = new LogPointChanges();
   private configured: () => void = () => undefined;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
   /** The values of a deferred enrichment while machin still prints them (see dispatchRequest). */
@@ -299,9 +302,7 @@ export class FrozenRunSession extends TracedSession {
       response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: args.source })) };
       this.sendResponse(response);
       // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
-      (wanted as DebugProtocol.SourceBreakpoint[]).forEach((b, k) => {
-        if (b.logMessage && results[k].verified) this.printHits(rt, args.source.path!, { ...b, line: results[k].line, logMessage: b.logMessage });
-      });
+      this.printLogPoints(rt, args.source.path, wanted as DebugProtocol.SourceBreakpoint[], results);
       return;
     }
     if (rt && rt.statements === null && rt.recording.sourceLevel?.state === 'pending' && /\.mfl$/i.test(args.source.path ?? '')) {
@@ -556,9 +557,13 @@ export class FrozenRunSession extends TracedSession {
     const wanted = (waiting.args.breakpoints ?? (waiting.args.lines ?? []).map((line) => ({ line }))) as DebugProtocol.SourceBreakpoint[];
     const results = rt.sourceBreakpoints.set(wanted.map((b, k) => ({ ...b, id: waiting.ids[k], line: this.convertClientLineToDebugger(b.line) })));
     results.forEach((r) => this.sendEvent(new BreakpointEvent('changed', { id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: waiting.args.source } as DebugProtocol.Breakpoint)));
-    wanted.forEach((b, k) => {
-      if (b.logMessage && results[k].verified) this.printHits(rt, path, { ...b, line: results[k].line, logMessage: b.logMessage });
-    });
+    this.printLogPoints(rt, path, wanted, results);
+  }
+
+  /** Prints the hits of the verified log points that are new or changed (not every one again on each request). */
+  private printLogPoints(rt: ReplayRuntime, path: string, wanted: DebugProtocol.SourceBreakpoint[], results: Array<{ verified: boolean; line: number }>): void {
+    const logPoints = wanted.flatMap((b, k) => (b.logMessage && results[k].verified ? [{ ...b, line: results[k].line, logMessage: b.logMessage }] : []));
+    for (const p of this.logPointChanges.fresh(logPoints)) this.printHits(rt, path, p);
   }
 
   /** A log point's hits in run order, each with the program's source and line (a click opens it there). */

@@ -17,3 +17,12 @@ export function ioPlace(position: number, total: number, unit: string): string {
 export function stepAtPosition(position: number, unit: string): string {
   return position <= 0 ? 'start' : `${unit} ${position - 1}`;
 }
+
+/**
+ * Where a source statement ran, given the steps done when it ran: between two ops, so `before op
+ * 5/22` (5 done), or `after op 21/22` once every op is done; the same words as an I/O record's,
+ * which is consumed at the same place.
+ */
+export function statementPlace(position: number, total: number, unit: string): string {
+  return ioPlace(position, total, unit);
+}

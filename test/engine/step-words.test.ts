@@ -2,7 +2,7 @@
 // the Call Stack number ops (0..N-1), positions being how many are done (0..N).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ioPlace, stepAtPosition } from '../../replay-engine/model/step-words';
+import { ioPlace, statementPlace, stepAtPosition } from '../../replay-engine/model/step-words';
 
 test('an I/O read is before the op at its position; one after the last op says so, never op N/N', () => {
   assert.equal(ioPlace(5, 22, 'op'), 'before op 5/22');
@@ -15,4 +15,10 @@ test('a value set at position p is there with the cursor on op p-1; position 0 i
   assert.equal(stepAtPosition(6, 'op'), 'op 5');
   assert.equal(stepAtPosition(1, 'op'), 'op 0');
   assert.equal(stepAtPosition(0, 'op'), 'start');
+});
+
+test('a statement that ran with p ops done is before op p (a log point hit, an origin link), never "op p"', () => {
+  assert.equal(statementPlace(0, 22, 'op'), 'before op 0/22');
+  assert.equal(statementPlace(5, 22, 'op'), 'before op 5/22');
+  assert.equal(statementPlace(22, 22, 'op'), 'after op 21/22');
 });
