@@ -14,21 +14,21 @@ import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { lineCounts } from '../../replay-engine/model/line-counts';
 import type { Recording } from '../../replay-engine/model/recording';
 import { machinPath, recordProgram, scheduleOf } from '../support/machin';
-import { CLOCK_READER, STDIN_THEN_CLOCK, WORKERS, WORKERS_LOOP_LINE, WORKERS_NEVER_LINE, WORKERS_RECEIVE_LINE } from '../support/question-programs';
+import { CLOCK_READER, RANGES, RANGES_CHANNEL_BODY_LINE, RANGES_SLICE_BODY_LINE, STDIN_THEN_CLOCK, WORKERS, WORKERS_LOOP_LINE, WORKERS_NEVER_LINE, WORKERS_RECEIVE_LINE } from '../support/question-programs';
 import { truthReplay, type TruthStatement } from '../support/truth-probes';
 import { tempDir } from './support';
 
-async function enriched(name: string, source: string, stdin?: string): Promise<{ rec: Recording; trace: string; program: string }> {
+async function enriched(name: string, source: string, stdin?: string): Promise<{ rec: Recording; trace: string; program: string; stdout: string }> {
   const dir = tempDir(`questions-${name}-`);
-  const { trace, program } = recordProgram(dir, name, source, { stdin });
+  const { trace, program, record } = recordProgram(dir, name, source, { stdin });
   const rec = await readMflrr(trace);
   await enrichWithMachin(rec, { machinPath: machinPath(), programRoots: [dir], timeLimitMs: 60_000 });
   assert.equal(rec.sourceLevel?.state, 'ready', JSON.stringify(rec.warnings));
-  return { rec, trace, program };
+  return { rec, trace, program, stdout: record.stdout };
 }
 
 describe('asking the whole run, against an independent truth', () => {
-  let workers: { rec: Recording; trace: string; program: string };
+  let workers: { rec: Recording; trace: string; program: string; stdout: string };
   let truth: Map<string, TruthStatement[]>;
   before(async () => {
     workers = await enriched('workers', WORKERS);
@@ -144,5 +144,17 @@ describe('asking the whole run, against an independent truth', () => {
     assert.match(lines[t.end.recordLine! - 1], /^I 0\.1 [0-9a-f]+$/);
     assert.equal(bytesOf(t.end.recordLine!), t.value);
     assert.match(t.value, /^\d{10,}$/);
+  });
+
+  it('range-bound names have their value at every iteration: a channel range and a slice range, as the recorded run printed them', async () => {
+    const { rec, stdout } = await enriched('ranges', RANGES);
+    const printed = stdout.split('\n');
+    const overChannel = new LogPoint(rec, rec.statements!, { line: RANGES_CHANNEL_BODY_LINE, logMessage: 'v {v}' }).all();
+    assert.deepEqual(overChannel.map((h) => h.text), printed.filter((l) => l.startsWith('v ')));
+    assert.equal(overChannel.length, 3);
+    const overSlice = new LogPoint(rec, rec.statements!, { line: RANGES_SLICE_BODY_LINE, logMessage: 'ix {i} {x}' }).all();
+    assert.deepEqual(overSlice.map((h) => h.text), printed.filter((l) => l.startsWith('ix ')));
+    assert.equal(overSlice.length, 3);
+    assert.ok([...overChannel, ...overSlice].every((h) => h.problems.length === 0));
   });
 });

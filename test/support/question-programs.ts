@@ -66,3 +66,31 @@ func main() {
     println(k + c)
 }
 `;
+
+/** Range loops over a channel and a slice; each iteration prints its bound names (machin's own truth). */
+export const RANGES = `func src(out) {
+    k := 1
+    for k <= 3 {
+        out <- k * 10
+        k = k + 1
+    }
+    close(out)
+}
+
+func main() {
+    ch := make(chan int)
+    go src(ch)
+    total := 0
+    for v := range ch {
+        total = total + v
+        println("v " + str(v))
+    }
+    xs := []int{4, 5, 6}
+    for i, x := range xs {
+        println("ix " + str(i) + " " + str(x))
+    }
+    println(str(total))
+}
+`;
+export const RANGES_CHANNEL_BODY_LINE = 15;
+export const RANGES_SLICE_BODY_LINE = 20;
