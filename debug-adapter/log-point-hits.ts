@@ -14,6 +14,8 @@ import { StatementScope } from './source-breakpoints';
 
 export interface LogPointSpec {
   line: number;
+  /** An inline log point's column: hits are the runs of the statement there (SourceStatements.statementAt). */
+  column?: number;
   logMessage: string;
   condition?: string;
   hitCondition?: string;
@@ -80,7 +82,8 @@ export class LogPoint {
       if (typeof h === 'string') throw new LogPointError(`line ${spec.line}: ${h}`);
       this.hit = h;
     }
-    this.seqs = statements.lineHits(spec.line);
+    const at = spec.column !== undefined ? statements.statementAt(spec.line, spec.column) : null;
+    this.seqs = statements.lineHits(spec.line, at ? at.column : undefined);
   }
 
   /**

@@ -298,8 +298,8 @@ export class FrozenRunSession extends TracedSession {
     if (rt && args.source.path && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(args.source.path))) {
       // The program's `.mfl` file: verified where a statement starts (docs/source-level.md).
       this.programBreakpointsWaiting = null;
-      const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
-      response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: args.source })) };
+      const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line), column: (b as DebugProtocol.SourceBreakpoint).column === undefined ? undefined : this.convertClientColumnToDebugger((b as DebugProtocol.SourceBreakpoint).column!) })));
+      response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), ...(r.column !== undefined ? { column: this.convertDebuggerColumnToClient(r.column) } : {}), source: args.source })) };
       this.sendResponse(response);
       // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
       this.printLogPoints(rt, args.source.path, wanted as DebugProtocol.SourceBreakpoint[], results);
@@ -555,19 +555,19 @@ export class FrozenRunSession extends TracedSession {
     const path = waiting?.args.source.path;
     if (!waiting || !path || !rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(path))) return;
     const wanted = (waiting.args.breakpoints ?? (waiting.args.lines ?? []).map((line) => ({ line }))) as DebugProtocol.SourceBreakpoint[];
-    const results = rt.sourceBreakpoints.set(wanted.map((b, k) => ({ ...b, id: waiting.ids[k], line: this.convertClientLineToDebugger(b.line) })));
-    results.forEach((r) => this.sendEvent(new BreakpointEvent('changed', { id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: waiting.args.source } as DebugProtocol.Breakpoint)));
+    const results = rt.sourceBreakpoints.set(wanted.map((b, k) => ({ ...b, id: waiting.ids[k], line: this.convertClientLineToDebugger(b.line), column: b.column === undefined ? undefined : this.convertClientColumnToDebugger(b.column) })));
+    results.forEach((r) => this.sendEvent(new BreakpointEvent('changed', { id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), ...(r.column !== undefined ? { column: this.convertDebuggerColumnToClient(r.column) } : {}), source: waiting.args.source } as DebugProtocol.Breakpoint)));
     this.printLogPoints(rt, path, wanted, results);
   }
 
   /** Prints the hits of the verified log points that are new or changed (not every one again on each request). */
-  private printLogPoints(rt: ReplayRuntime, path: string, wanted: DebugProtocol.SourceBreakpoint[], results: Array<{ verified: boolean; line: number }>): void {
-    const logPoints = wanted.flatMap((b, k) => (b.logMessage && results[k].verified ? [{ ...b, line: results[k].line, logMessage: b.logMessage }] : []));
+  private printLogPoints(rt: ReplayRuntime, path: string, wanted: DebugProtocol.SourceBreakpoint[], results: Array<{ verified: boolean; line: number; column?: number }>): void {
+    const logPoints = wanted.flatMap((b, k) => (b.logMessage && results[k].verified ? [{ ...b, line: results[k].line, column: results[k].column, logMessage: b.logMessage }] : []));
     for (const p of this.logPointChanges.fresh(logPoints)) this.printHits(rt, path, p);
   }
 
   /** A log point's hits in run order, each with the program's source and line (a click opens it there). */
-  private printHits(rt: ReplayRuntime, path: string, spec: { line: number; logMessage: string; condition?: string; hitCondition?: string }): void {
+  private printHits(rt: ReplayRuntime, path: string, spec: { line: number; column?: number; logMessage: string; condition?: string; hitCondition?: string }): void {
     const { hits, lines, more } = consoleHits(rt, spec);
     const source = new Source(basename(path), path);
     hits.forEach((h, k) => {

@@ -14,7 +14,7 @@ import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { lineCounts } from '../../replay-engine/model/line-counts';
 import type { Recording } from '../../replay-engine/model/recording';
 import { machinPath, recordProgram, scheduleOf } from '../support/machin';
-import { CLOCK_READER, RANGES, RANGES_CHANNEL_BODY_LINE, RANGES_SLICE_BODY_LINE, STDIN_THEN_CLOCK, WORKERS, WORKERS_LOOP_LINE, WORKERS_NEVER_LINE, WORKERS_RECEIVE_LINE } from '../support/question-programs';
+import { CLOCK_READER, ONE_LINE, ONE_LINE_BODY_COLUMN, RANGES, RANGES_CHANNEL_BODY_LINE, RANGES_SLICE_BODY_LINE, STDIN_THEN_CLOCK, WORKERS, WORKERS_LOOP_LINE, WORKERS_NEVER_LINE, WORKERS_RECEIVE_LINE } from '../support/question-programs';
 import { truthReplay, type TruthStatement } from '../support/truth-probes';
 import { tempDir } from './support';
 
@@ -156,5 +156,27 @@ describe('asking the whole run, against an independent truth', () => {
     assert.deepEqual(overSlice.map((h) => h.text), printed.filter((l) => l.startsWith('ix ')));
     assert.equal(overSlice.length, 3);
     assert.ok([...overChannel, ...overSlice].every((h) => h.problems.length === 0));
+  });
+
+  it('a one-line function whose loop begins mid-line: one hit per iteration with that iteration\'s values, after the arrival at the line; a column names one statement', async () => {
+    const { rec } = await enriched('one-line', ONE_LINE);
+    const s = rec.statements!;
+    // The program's own arithmetic: iteration k of work(id, n) starts with i = k, acc = id * k * (k - 1) / 2.
+    const iterations = (id: number, n: number) => Array.from({ length: n }, (_, k) => `${k} ${(id * k * (k - 1)) / 2}`);
+    const byLine = new LogPoint(rec, s, { line: 1, logMessage: '{i} {acc}' }).all();
+    const atColumn = new LogPoint(rec, s, { line: 1, column: ONE_LINE_BODY_COLUMN, logMessage: '{i} {acc}' }).all();
+    for (const [g, id, n] of [['0.1', 1, 3], ['0.2', 2, 4]] as const) {
+      assert.deepEqual(byLine.filter((h) => h.goroutine === g).map((h) => h.text), ['? ?', ...iterations(id, n)], g);
+      assert.deepEqual(atColumn.filter((h) => h.goroutine === g).map((h) => h.text), iterations(id, n), g);
+    }
+    assert.ok(atColumn.every((h) => h.column === ONE_LINE_BODY_COLUMN));
+    const counts = lineCounts(s, rec.timeline).lines.find((l) => l.line === 1)!;
+    assert.deepEqual(counts.byGoroutine, { '0.1': 4, '0.2': 5 });
+    assert.deepEqual(counts.byFunction, { work: 9 });
+    // main's line holds main and its function literal, called twice: counted per function.
+    const mainLine = lineCounts(s, rec.timeline).lines.find((l) => l.line === 2)!;
+    assert.equal(mainLine.functions.length, 2);
+    const literal = mainLine.functions.find((f) => f !== 'main')!;
+    assert.deepEqual(mainLine.byFunction, { main: 1, [literal]: 2 });
   });
 });

@@ -94,3 +94,10 @@ func main() {
 `;
 export const RANGES_CHANNEL_BODY_LINE = 15;
 export const RANGES_SLICE_BODY_LINE = 20;
+
+/** machin's canonical one-line form: the loop begins mid-line, after the function's first statements. */
+export const ONE_LINE = `func work(id, n, done) { i := 0  acc := 0  for i < n { acc = acc + i * id  i = i + 1 } done <- acc }
+func main() { done := make(chan int)  go work(1, 3, done)  go work(2, 4, done)  f := func(k) { return k + 1 }  a := <-done  b := <-done  println(str(f(a) + f(b))) }
+`;
+/** The column of \`acc = acc + i * id\` on line 1 (the loop body's first statement). */
+export const ONE_LINE_BODY_COLUMN = 56;

@@ -33,6 +33,8 @@ export interface StatementRow {
   next?: number;
   /** The schedule op it waits its turn for (MflStatement.op). */
   op?: StatementOp;
+  /** A loop statement (MflStatement.loop). */
+  loop?: true;
 }
 
 export interface StatementTable {
@@ -127,6 +129,7 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
     if (s.spawns) row.spawns = true;
     if (s.next) row.next = s.next;
     if (s.op) row.op = s.op;
+    if (s.loop) row.loop = true;
     return row;
   });
   const functions = model.functions.map((f) => ({ name: f.name, parent: f.parent, entry: f.entry, exit: f.exit, line: at(f.funcStart).line }));

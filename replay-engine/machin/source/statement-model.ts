@@ -22,6 +22,8 @@ export interface MflStatement {
   spawns?: true;
   /** The statement after it in the same block (its body, a case's body), if any. */
   next?: number;
+  /** A loop (`for`, `while`): its body runs once per iteration after it. */
+  loop?: true;
   /**
    * The schedule op a simple statement (or a `select`) waits its turn for: a receive (`x := <-ch`,
    * `println(str(<-done))`: the receive comes first), a send, a select, a print. Absent when it does
@@ -341,12 +343,14 @@ class StatementParser {
           break;
         case 'while':
           simple = false;
+          s.loop = true;
           this.next();
           this.expr();
           this.block(fn);
           break;
         case 'for':
           simple = false;
+          s.loop = true;
           this.forLoop(fn);
           break;
         case 'arena':
