@@ -94,6 +94,12 @@ describe('whole-run questions over DAP', () => {
     const counts = (await s.dc.customRequest('frozenRun/lineCounts', {})).body;
     assert.deepEqual(counts.notReached, [WORKERS_NEVER_LINE]);
     assert.equal(counts.lines.find((l: { line: number }) => l.line === WORKERS_LOOP_LINE).hits, 10);
+    assert.deepEqual(counts.lines.find((l: { line: number }) => l.line === WORKERS_LOOP_LINE).byFunction, { work: 10 });
+    // An inline breakpoint's column is bound to the statement there, and answered with its column.
+    const inline = (await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: WORKERS_LOOP_LINE, column: 15 }] })).body.breakpoints[0];
+    assert.equal(inline.verified, true);
+    assert.equal(inline.column, 9);
+    await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [] });
     // Go to main's statement after its first receive, and ask where r came from.
     const receive = (await s.dc.customRequest('frozenRun/logPointHits', { line: WORKERS_RECEIVE_LINE + 1, logMessage: '{r}' })).body.hits[0];
     const stop = await moveAndStop(s, () => s.dc.customRequest('frozenRun/gotoStatement', { seq: receive.seq }));

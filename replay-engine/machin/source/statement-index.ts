@@ -26,7 +26,7 @@ import { lowerBound } from '../../model/lower-bound';
 import { probePlacer, type ProbePlacer } from '../probe-position';
 import { threadListingOrder } from '../../model/thread-order';
 import { Column } from './column';
-import { isArrival } from './line-arrivals';
+import { LineArrivals } from './line-arrivals';
 import type { StatementTable } from './instrument';
 
 export interface StatementProbe {
@@ -84,6 +84,7 @@ export class StatementIndex implements SourceStatements {
   private breakable: number[] | null = null;
   private scratchBytes: Uint8Array | null = null;
   private counts: LineHitCounts | null = null;
+  private arrivalRule: LineArrivals | null = null;
   /** The variables each function binds (read from the program by the enrichment), null when not known. */
   variables: ProgramVariables | null = null;
 
@@ -274,6 +275,7 @@ export class StatementIndex implements SourceStatements {
     if (!any) return new Uint32Array(0);
     // Hits marked by global id, then read off in seq order: one pass over `order`, no search per hit.
     const hit = this.scratch();
+    const arrivals = this.arrivals();
     let count = 0;
     for (let t = 0; t < this.threads.length; t++) {
       const g = this.threads[t];
@@ -289,7 +291,7 @@ export class StatementIndex implements SourceStatements {
         const prev = last[f];
         last[f] = s;
         // With a column: every run of that one statement is a hit (an inline breakpoint).
-        const arrival = row.kind !== 'exit' && (only ? s === only : isArrival(rows, prev, s, arrived[f] === 1));
+        const arrival = row.kind !== 'exit' && (only ? s === only : arrivals.is(prev, s, arrived[f] === 1));
         arrived[f] = arrival ? 1 : 0;
         if (on[s] && arrival) {
           hit[this.base[t] + i] = 1;
@@ -322,6 +324,11 @@ export class StatementIndex implements SourceStatements {
     }
     const id = best || first;
     return id ? { id, column: this.table.rows[id - 1].column } : null;
+  }
+
+  private arrivals(): LineArrivals {
+    if (!this.arrivalRule) this.arrivalRule = new LineArrivals(this.table.rows);
+    return this.arrivalRule;
   }
 
   /** A zeroed byte per event, shared by the queries (each leaves it zeroed). */
@@ -365,6 +372,7 @@ export class StatementIndex implements SourceStatements {
       rowPair[r.id] = pairOf.get(key)!;
     }
     const pairCounts = new Uint32Array(pairs.length);
+    const arrivals = this.arrivals();
     for (let t = 0; t < this.threads.length; t++) {
       const g = this.threads[t];
       const counts = new Uint32Array(g ? lines.length : 0);
@@ -383,7 +391,7 @@ export class StatementIndex implements SourceStatements {
         const prev = last[f];
         last[f] = s;
         const k = rowSlot[s];
-        const arrival = k >= 0 && isArrival(rows, prev, s, arrived[f] === 1);
+        const arrival = k >= 0 && arrivals.is(prev, s, arrived[f] === 1);
         arrived[f] = arrival ? 1 : 0;
         if (!arrival) continue;
         counts[k]++;
