@@ -6,6 +6,7 @@
 // line hit 500,000 times costs its arrivals' list and the page asked for.
 import type { Recording } from '../replay-engine/model/recording';
 import type { SourceStatements } from '../replay-engine/model/source-level';
+import { statementPlace } from '../replay-engine/model/step-words';
 import { parseLogMessage } from './breakpoints';
 import { evaluate, namesIn, parseExpression, truthy, type Expr } from './expression';
 import { hitMatches, parseHitCondition, type HitCondition } from './hit-condition';
@@ -13,6 +14,8 @@ import { StatementScope } from './source-breakpoints';
 
 export interface LogPointSpec {
   line: number;
+  /** An inline log point's column: hits are the runs of the statement there (SourceStatements.statementAt). */
+  column?: number;
   logMessage: string;
   condition?: string;
   hitCondition?: string;
@@ -45,6 +48,8 @@ export interface LogHitPage {
   arrivals: number;
   /** The arrival index to go on from (arrivals: every arrival was looked at). */
   next: number;
+  /** Why the condition could not be evaluated at some arrivals looked at (those left out), once per reason. */
+  conditionProblems: string[];
 }
 
 /** Names a message, a condition may use besides the program's variables (StatementScope's). */
@@ -58,6 +63,8 @@ export class LogPoint {
   private readonly hit?: HitCondition;
   /** The run's arrivals at the line, as seqs ascending. */
   readonly seqs: Uint32Array;
+  /** Why the condition had no value at an arrival looked at so far, once per reason. */
+  private readonly conditionProblems = new Set<string>();
 
   constructor(
     private readonly recording: Recording,
@@ -75,7 +82,8 @@ export class LogPoint {
       if (typeof h === 'string') throw new LogPointError(`line ${spec.line}: ${h}`);
       this.hit = h;
     }
-    this.seqs = statements.lineHits(spec.line);
+    const at = spec.column !== undefined ? statements.statementAt(spec.line, spec.column) : null;
+    this.seqs = statements.lineHits(spec.line, at ? at.column : undefined);
   }
 
   /**
@@ -99,7 +107,7 @@ export class LogPoint {
       if (needle && !h.text.toLowerCase().includes(needle)) continue;
       hits.push(h);
     }
-    return { hits, arrivals: this.seqs.length, next: i };
+    return { hits, arrivals: this.seqs.length, next: i, conditionProblems: [...this.conditionProblems] };
   }
 
   /** Every hit (for the CLI and tests; the views page). */
@@ -111,17 +119,21 @@ export class LogPoint {
   private at(seq: number, i: number, thread: number, event: number): LogHit | null {
     const s = this.statements;
     const scope = new StatementScope(this.recording, s, seq);
+    const loc = s.location(thread, event);
     if (this.condition) {
       let ok = false;
       try {
-        ok = truthy(evaluate(this.condition, scope));
-      } catch {
-        ok = false;
+        const v = evaluate(this.condition, scope);
+        ok = v !== undefined && truthy(v);
+        // A comparison with a name that has no value is false: say which name, as the message parts do.
+        const why = ok ? null : v === undefined ? this.whyUnknown(this.condition, scope, loc.function) : this.missingName(this.condition, scope, loc.function);
+        if (why) this.conditionProblems.add(why);
+      } catch (e) {
+        this.conditionProblems.add((e as Error).message);
       }
       if (!ok) return null;
     }
     if (this.hit && !hitMatches(this.hit, i + 1)) return null;
-    const loc = s.location(thread, event);
     const problems: string[] = [];
     const text = this.parts
       .map((p) => {
@@ -156,6 +168,11 @@ export class LogPoint {
 
   /** Why an expression has no value at this statement, in one line: the first name that has none. */
   private whyUnknown(e: Expr, scope: StatementScope, fn: string): string {
+    return this.missingName(e, scope, fn) ?? 'no value (a division by zero, or arithmetic on text)';
+  }
+
+  /** The first name the expression reads that has no value here, and why; null when every one has a value. */
+  private missingName(e: Expr, scope: StatementScope, fn: string): string | null {
     const locals = this.statements.localsOf(fn);
     for (const name of namesIn(e)) {
       if (SCOPE_NAMES.has(name)) continue;
@@ -163,12 +180,12 @@ export class LogPoint {
       if (locals && !locals.includes(name)) return `${name}: not a variable of ${fn}`;
       return `${name}: no value yet at this statement (or not a scalar machin prints)`;
     }
-    return 'no value (a division by zero, or arithmetic on text)';
+    return null;
   }
 }
 
-/** The line a hit says in the Debug Console and the CLI: where, then what. */
-export function hitLine(h: LogHit): string {
+/** The line a hit says in the Debug Console and the CLI: where (in the status bar's words for `total` steps), then what. */
+export function hitLine(h: LogHit, total: number, unit = 'op'): string {
   const marks = [h.thisReplayOnly ? 'this replay only' : '', ...h.problems].filter(Boolean);
-  return `[goroutine ${h.goroutine} ${h.function} line ${h.line}:${h.column} op ${h.position}] ${h.text}${marks.length ? `  (${marks.join('; ')})` : ''}`;
+  return `[goroutine ${h.goroutine} ${h.function} line ${h.line}:${h.column} ${statementPlace(h.position, total, unit)}] ${h.text}${marks.length ? `  (${marks.join('; ')})` : ''}`;
 }

@@ -21,12 +21,12 @@ function statementsOf(rt: ReplayRuntime) {
   return s;
 }
 
-/** `frozenRun/logPointHits { line, logMessage, condition?, hitCondition?, offset?, limit?, goroutine?, text? }`. */
+/** `frozenRun/logPointHits { line, column?, logMessage, condition?, hitCondition?, offset?, limit?, goroutine?, text? }`. */
 export function logPointHits(rt: ReplayRuntime, a: Record<string, unknown>): LogPointHitsBody {
   const s = statementsOf(rt);
   if (typeof a.line !== 'number' || typeof a.logMessage !== 'string') throw new RuntimeRefusal(1100, 'logPointHits needs { line } (1-based, of the program) and { logMessage }.');
   try {
-    const lp = new LogPoint(rt.recording, s, { line: a.line, logMessage: a.logMessage, condition: str(a.condition), hitCondition: str(a.hitCondition) });
+    const lp = new LogPoint(rt.recording, s, { line: a.line, column: typeof a.column === 'number' ? a.column : undefined, logMessage: a.logMessage, condition: str(a.condition), hitCondition: str(a.hitCondition) });
     const offset = typeof a.offset === 'number' ? a.offset : 0;
     const limit = typeof a.limit === 'number' ? Math.max(1, Math.min(a.limit, 10_000)) : HITS_PAGE;
     return { line: a.line, ...lp.page(offset, limit, { goroutine: str(a.goroutine), text: str(a.text) }) };
@@ -37,14 +37,15 @@ export function logPointHits(rt: ReplayRuntime, a: Record<string, unknown>): Log
 }
 
 /** The first hits of a log point for the Debug Console, and a closing line when there are more. */
-export function consoleHits(rt: ReplayRuntime, spec: { line: number; logMessage: string; condition?: string; hitCondition?: string }): { hits: LogHit[]; lines: string[]; more: string | null } {
+export function consoleHits(rt: ReplayRuntime, spec: { line: number; column?: number; logMessage: string; condition?: string; hitCondition?: string }): { hits: LogHit[]; lines: string[]; more: string | null } {
   const s = rt.statements;
   if (!s) return { hits: [], lines: [], more: null };
   try {
     const lp = new LogPoint(rt.recording, s, spec);
     const page = lp.page(0, CONSOLE_HITS);
-    const more = page.next < page.arrivals ? `log point on line ${spec.line}: the first ${page.hits.length} hits are above; ${page.arrivals - page.next} more arrivals at the line are in the Hits view (Frozen Run: Show Log Point Hits)` : page.hits.length === 0 ? `log point on line ${spec.line}: no hit in this run${page.arrivals ? ` (${page.arrivals} arrivals, none passed the condition or hit count)` : ' (the run never reaches this line)'}` : null;
-    return { hits: page.hits, lines: page.hits.map(hitLine), more };
+    const unknown = page.conditionProblems.length ? `; the condition has no value at some: ${page.conditionProblems.join('; ')}` : '';
+    const more = page.next < page.arrivals ? `log point on line ${spec.line}: the first ${page.hits.length} hits are above; ${page.arrivals - page.next} more arrivals at the line are in the Hits view (Frozen Run: Show Log Point Hits)${unknown}` : page.hits.length === 0 ? `log point on line ${spec.line}: no hit in this run${page.arrivals ? ` (${page.arrivals} arrivals, none passed the condition or hit count${unknown})` : ' (the run never reaches this line)'}` : unknown ? `log point on line ${spec.line}: the condition left out the arrivals where it has no value${unknown}` : null;
+    return { hits: page.hits, lines: page.hits.map((h) => hitLine(h, rt.timeline.stepCount)), more };
   } catch (e) {
     return { hits: [], lines: [], more: `log point on line ${spec.line}: ${(e as Error).message}` };
   }

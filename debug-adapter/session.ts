@@ -26,6 +26,7 @@ import { listedThreads, listedThreadsNote } from './thread-list';
 import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { TracedSession } from './traced-session';
+import { LogPointChanges } from './log-point-changes';
 import { cutText } from '../replay-engine/model/cut-text';
 import { VariableStore } from './variables';
 
@@ -73,6 +74,8 @@ export class FrozenRunSession extends TracedSession {
   private variables: VariableStore | undefined;
   /** The program's breakpoints asked for while its statements were coming (bound when they are in). */
   private programBreakpointsWaiting: { args: DebugProtocol.SetBreakpointsArguments; ids: number[] } | null = null;
+  /** The log points whose hits were printed, so a setBreakpoints request prints only new or changed ones. */
+  private readonly logPointChanges = new LogPointChanges();
   private configured: () => void = () => undefined;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
   /** The values of a deferred enrichment while machin still prints them (see dispatchRequest). */
@@ -295,13 +298,11 @@ export class FrozenRunSession extends TracedSession {
     if (rt && args.source.path && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(args.source.path))) {
       // The program's `.mfl` file: verified where a statement starts (docs/source-level.md).
       this.programBreakpointsWaiting = null;
-      const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
-      response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: args.source })) };
+      const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line), column: (b as DebugProtocol.SourceBreakpoint).column === undefined ? undefined : this.convertClientColumnToDebugger((b as DebugProtocol.SourceBreakpoint).column!) })));
+      response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), ...(r.column !== undefined ? { column: this.convertDebuggerColumnToClient(r.column) } : {}), source: args.source })) };
       this.sendResponse(response);
       // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
-      (wanted as DebugProtocol.SourceBreakpoint[]).forEach((b, k) => {
-        if (b.logMessage && results[k].verified) this.printHits(rt, args.source.path!, { ...b, line: results[k].line, logMessage: b.logMessage });
-      });
+      this.printLogPoints(rt, args.source.path, wanted as DebugProtocol.SourceBreakpoint[], results);
       return;
     }
     if (rt && rt.statements === null && rt.recording.sourceLevel?.state === 'pending' && /\.mfl$/i.test(args.source.path ?? '')) {
@@ -555,15 +556,19 @@ export class FrozenRunSession extends TracedSession {
     const path = waiting?.args.source.path;
     if (!waiting || !path || !rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(path))) return;
     const wanted = (waiting.args.breakpoints ?? (waiting.args.lines ?? []).map((line) => ({ line }))) as DebugProtocol.SourceBreakpoint[];
-    const results = rt.sourceBreakpoints.set(wanted.map((b, k) => ({ ...b, id: waiting.ids[k], line: this.convertClientLineToDebugger(b.line) })));
-    results.forEach((r) => this.sendEvent(new BreakpointEvent('changed', { id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), source: waiting.args.source } as DebugProtocol.Breakpoint)));
-    wanted.forEach((b, k) => {
-      if (b.logMessage && results[k].verified) this.printHits(rt, path, { ...b, line: results[k].line, logMessage: b.logMessage });
-    });
+    const results = rt.sourceBreakpoints.set(wanted.map((b, k) => ({ ...b, id: waiting.ids[k], line: this.convertClientLineToDebugger(b.line), column: b.column === undefined ? undefined : this.convertClientColumnToDebugger(b.column) })));
+    results.forEach((r) => this.sendEvent(new BreakpointEvent('changed', { id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), ...(r.column !== undefined ? { column: this.convertDebuggerColumnToClient(r.column) } : {}), source: waiting.args.source } as DebugProtocol.Breakpoint)));
+    this.printLogPoints(rt, path, wanted, results);
+  }
+
+  /** Prints the hits of the verified log points that are new or changed (not every one again on each request). */
+  private printLogPoints(rt: ReplayRuntime, path: string, wanted: DebugProtocol.SourceBreakpoint[], results: Array<{ verified: boolean; line: number; column?: number }>): void {
+    const logPoints = wanted.flatMap((b, k) => (b.logMessage && results[k].verified ? [{ ...b, line: results[k].line, column: results[k].column, logMessage: b.logMessage }] : []));
+    for (const p of this.logPointChanges.fresh(logPoints)) this.printHits(rt, path, p);
   }
 
   /** A log point's hits in run order, each with the program's source and line (a click opens it there). */
-  private printHits(rt: ReplayRuntime, path: string, spec: { line: number; logMessage: string; condition?: string; hitCondition?: string }): void {
+  private printHits(rt: ReplayRuntime, path: string, spec: { line: number; column?: number; logMessage: string; condition?: string; hitCondition?: string }): void {
     const { hits, lines, more } = consoleHits(rt, spec);
     const source = new Source(basename(path), path);
     hits.forEach((h, k) => {

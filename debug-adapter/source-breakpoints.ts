@@ -18,6 +18,8 @@ import { lowerBound } from '../replay-engine/model/lower-bound';
 
 export interface SourceBreakpointRequest {
   line: number;
+  /** An inline breakpoint's column (1-based): met at every run of the statement there, not at each arrival at the line. */
+  column?: number;
   /** Keep this id (a breakpoint answered unverified while the statements were coming). */
   id?: number;
   condition?: string;
@@ -29,6 +31,8 @@ export interface SourceBreakpointResult {
   id: number;
   verified: boolean;
   line: number;
+  /** The column of the statement an inline breakpoint was bound to (absent for a line breakpoint). */
+  column?: number;
   message?: string;
 }
 
@@ -133,7 +137,8 @@ export class SourceBreakpoints {
         const next = breakable[at];
         return { id, verified: false, line: b.line, message: `No statement starts on line ${b.line}${next !== undefined ? ` (the next one is on line ${next})` : ''}.` };
       }
-      const bp: Candidate = { id, hits: s.lineHits(b.line) };
+      const at2 = b.column !== undefined ? s.statementAt(b.line, b.column) : null;
+      const bp: Candidate = { id, hits: s.lineHits(b.line, at2 ? at2.column : undefined) };
       try {
         if (b.condition?.trim()) bp.condition = parseExpression(b.condition);
         if (b.hitCondition?.trim()) {
@@ -146,7 +151,7 @@ export class SourceBreakpoints {
         return { id, verified: false, line: b.line, message: `condition: ${(e as Error).message}` };
       }
       this.list.push(bp);
-      return { id, verified: true, line: b.line, message: bp.hits.length === 0 ? 'The run never reaches this line.' : undefined };
+      return { id, verified: true, line: b.line, ...(at2 ? { column: at2.column } : {}), message: bp.hits.length === 0 ? `The run never reaches this ${at2 ? 'statement' : 'line'}.` : undefined };
     });
   }
 

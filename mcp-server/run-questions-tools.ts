@@ -20,7 +20,7 @@ const hitSchema = z.object({
   position: z.number().describe('ops done when the statement ran'), text: z.string().describe('the expression\'s value (or the message) at this hit'),
   thisReplayOnly: z.boolean().describe('machin may not print this statement or value in another replay'), problems: z.array(z.string()),
 });
-const countSchema = z.object({ line: z.number(), hits: z.number(), thisReplayOnly: z.number(), byGoroutine: z.record(z.string(), z.number()), functions: z.array(z.string()) });
+const countSchema = z.object({ line: z.number(), hits: z.number(), thisReplayOnly: z.number(), byGoroutine: z.record(z.string(), z.number()), functions: z.array(z.string()), byFunction: z.record(z.string(), z.number()).describe('arrivals per function (several on a line of one-line functions)') });
 const lineHitsOutput = {
   file: z.string(),
   line: z.number().nullable(),

@@ -2,6 +2,7 @@
 // TRACE VAR [--at POSITION] [--goroutine G] [--json]` (issue 30): every hit of a program line with
 // an expression's value at each, or how often each line ran (LINE omitted: `FILE` alone); where a
 // variable's value came from. Both need machin's replay against the instrumented program.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { hitLine, LogPoint, LogPointError } from '../../debug-adapter/log-point-hits';
 import { OriginError, ValueOrigins } from '../machin/source/value-origin';
@@ -11,6 +12,7 @@ import { readyStatements, type Recording } from '../model/recording';
 import type { SourceStatements } from '../model/source-level';
 import { openRecording } from '../open';
 import { OPEN_OPTIONS, parse, timeLimitMs, UsageError, type Parsed } from './args';
+import { statementPlace } from '../model/step-words';
 import { writeText } from './printable';
 
 async function openAtSourceLevel(file: string, values: Parsed['values']): Promise<{ rec: Recording; s: SourceStatements }> {
@@ -44,6 +46,8 @@ export async function runHits(argv: string[]): Promise<number> {
     return 0;
   }
   const line = Number(m[2]);
+  const programLines = readFileSync(s.file, 'utf8').replace(/\n$/, '').split('\n').length;
+  if (line < 1 || line > programLines) throw new UsageError(`line ${line} is not in ${s.file} (it has ${programLines} lines)`);
   let hits;
   try {
     const expr = (values.expr as string | undefined) ?? '';
@@ -54,7 +58,7 @@ export async function runHits(argv: string[]): Promise<number> {
     throw e;
   }
   if (values.json) process.stdout.write(JSON.stringify({ file: s.file, line, expression: values.expr ?? null, hits }, null, 2) + '\n');
-  else writeText(process.stdout, `${s.file}:${line}: ${hits.length} hit${hits.length === 1 ? '' : 's'}\n${hits.map((h) => `  ${hitLine(h)}`).join('\n')}${hits.length ? '\n' : ''}`);
+  else writeText(process.stdout, `${s.file}:${line}: ${hits.length} hit${hits.length === 1 ? '' : 's'}\n${hits.map((h) => `  ${hitLine(h, rec.timeline.stepCount)}`).join('\n')}${hits.length ? '\n' : ''}`);
   return 0;
 }
 
@@ -80,7 +84,7 @@ export async function runOrigin(argv: string[]): Promise<number> {
   }
   if (values.json) process.stdout.write(JSON.stringify(chain, null, 2) + '\n');
   else {
-    const steps = chain.steps.map((x, k) => `  ${k + 1}. ${x.via.padEnd(7)} goroutine ${x.goroutine} ${x.function} line ${x.line}:${x.column} op ${x.position}  ${x.text}${x.value !== null ? `  (${x.variable} = ${x.value})` : ''}${x.thisReplayOnly ? '  (this replay only)' : ''}`);
+    const steps = chain.steps.map((x, k) => `  ${k + 1}. ${x.via.padEnd(7)} goroutine ${x.goroutine} ${x.function} line ${x.line}:${x.column} ${statementPlace(x.position, tl.stepCount, 'op')}  ${x.text}${x.value !== null ? `  (${x.variable} = ${x.value})` : ''}${x.thisReplayOnly ? '  (this replay only)' : ''}`);
     writeText(process.stdout, `${variable} = ${chain.value} in goroutine ${chain.goroutine}\n${steps.join('\n')}\n  end: ${chain.end.message}\n`);
   }
   return 0;

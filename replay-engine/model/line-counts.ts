@@ -16,6 +16,8 @@ export interface LineCount {
   byGoroutine: Record<string, number>;
   /** The functions with a statement on the line (several for one-line functions). */
   functions: string[];
+  /** Function name to its arrivals at the line (only functions that arrived; several for one-line functions). */
+  byFunction: Record<string, number>;
 }
 
 export interface LineCounts {
@@ -27,7 +29,18 @@ export interface LineCounts {
   notReached: number[];
 }
 
+/** Answers already built, per statement index (the counts never change for an index). */
+const built = new WeakMap<SourceStatements, LineCounts>();
+
 export function lineCounts(statements: SourceStatements, tl: Timeline): LineCounts {
+  const known = built.get(statements);
+  if (known) return known;
+  const answer = countLines(statements, tl);
+  built.set(statements, answer);
+  return answer;
+}
+
+function countLines(statements: SourceStatements, tl: Timeline): LineCounts {
   const c = statements.lineHitCounts();
   const lines: LineCount[] = [];
   const notReached: number[] = [];
@@ -46,7 +59,7 @@ export function lineCounts(statements: SourceStatements, tl: Timeline): LineCoun
       byGoroutine[tl.threads[t]?.id ?? String(t)] = n;
     });
     if (hits === 0) notReached.push(line);
-    else lines.push({ line, hits, thisReplayOnly: unsure, byGoroutine, functions: [...c.functions[k]] });
+    else lines.push({ line, hits, thisReplayOnly: unsure, byGoroutine, functions: [...c.functions[k]], byFunction: Object.fromEntries(c.byFunction[k]) });
   });
   return { file: statements.file, lines, notReached };
 }

@@ -95,9 +95,13 @@ export interface SourceStatements {
   /**
    * Every arrival at `line` in the run, as seqs ascending: an event of a statement starting on the
    * line that is not a continuation of the same line in the same frame (a one-line loop body is
-   * one hit per iteration; a statement after a call returns on the same line is no new hit).
+   * one hit per iteration, also in a one-line function where the loop begins mid-line; a statement
+   * after a call returns on the same line is no new hit: machin/source/line-arrivals.ts). With a
+   * `column` (an inline breakpoint): every run of the statement it names (`statementAt`).
    */
-  lineHits(line: number): Uint32Array;
+  lineHits(line: number, column?: number): Uint32Array;
+  /** The statement a column of a line names: the last one starting at or before it, else the line's first; null when none starts on the line. */
+  statementAt(line: number, column: number): { id: number; column: number } | null;
   /**
    * How often each line ran, per thread, counted as lineHits counts arrivals (one pass over all
    * events; one integer per line per thread, plus the few hits of this replay only).
@@ -148,6 +152,8 @@ export interface LineHitCounts {
   readonly thisReplayOnly: ReadonlyArray<ReadonlyMap<number, number>>;
   /** By index into `lines`: the functions with a statement on that line (several for one-line functions). */
   readonly functions: ReadonlyArray<readonly string[]>;
+  /** By index into `lines`: arrivals per function (only functions that arrived). */
+  readonly byFunction: ReadonlyArray<ReadonlyMap<string, number>>;
 }
 
 /** Which variables each function binds: the program's, read from its source. */

@@ -26,3 +26,12 @@ export function stepAtPosition(position: number, unit: string): string {
 export function afterPosition(position: number, total: number, unit: string): string {
   return position <= 0 ? `before ${unit} 0/${total}` : `after ${unit} ${position - 1}/${total}`;
 }
+
+/**
+ * Where a source statement ran, given the steps done when it ran: between two ops, so `before op
+ * 5/22` (5 done), or `after op 21/22` once every op is done; the same words as an I/O record's,
+ * which is consumed at the same place.
+ */
+export function statementPlace(position: number, total: number, unit: string): string {
+  return ioPlace(position, total, unit);
+}

@@ -53,10 +53,27 @@ describe('whole-run questions over DAP', () => {
     const want = [...truth].flatMap(([g, list]) => list.filter((t) => t.line === WORKERS_LOOP_LINE).map((t) => `${g} i=${t.values.i} acc=${t.values.acc}`));
     assert.equal(hits.length, want.length);
     for (const h of hits) assert.equal(h.body.line, WORKERS_LOOP_LINE);
-    const said = hits.map((h) => /^\[goroutine (\S+) work line 5:\d+ op \d+\] (.*)\n$/.exec(h.body.output)).map((m) => `${m![1]} ${m![2]}`);
+    const said = hits.map((h) => /^\[goroutine (\S+) work line 5:\d+ before op \d+\/\d+\] (.*)\n$/.exec(h.body.output)).map((m) => `${m![1]} ${m![2]}`);
     assert.deepEqual([...said].sort(), [...want].sort());
     // Per goroutine in its own order (run order keeps each goroutine's order)
     for (const g of truth.keys()) assert.deepEqual(said.filter((x) => x.startsWith(`${g} `)), want.filter((x) => x.startsWith(`${g} `)));
+    // Another request with the log point unchanged and a plain breakpoint added prints nothing again.
+    const settled = () => new Promise((res) => setTimeout(res, 1500));
+    const mark = outputs.length;
+    await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: WORKERS_LOOP_LINE, logMessage: 'i={i} acc={acc}' }, { line: WORKERS_RECEIVE_LINE }] });
+    await settled();
+    assert.deepEqual(outputs.slice(mark).map((e) => e.body.output), []);
+    // A changed condition prints again; one that has no value at the hits says why, once.
+    await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: WORKERS_LOOP_LINE, logMessage: 'i={i} acc={acc}', condition: 'zz > 1' }, { line: WORKERS_RECEIVE_LINE }] });
+    for (let waited = 0; outputs.length === mark && waited < 5000; waited += 50) await new Promise((res) => setTimeout(res, 50));
+    await settled();
+    const said2 = outputs.slice(mark).map((e) => e.body.output);
+    assert.deepEqual(said2, [`log point on line ${WORKERS_LOOP_LINE}: no hit in this run (${want.length} arrivals, none passed the condition or hit count; the condition has no value at some: zz: not a variable of work)\n`]);
+    // The plain breakpoint removed (the log point as it is): nothing printed again.
+    const mark2 = outputs.length;
+    await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: WORKERS_LOOP_LINE, logMessage: 'i={i} acc={acc}', condition: 'zz > 1' }] });
+    await settled();
+    assert.equal(outputs.length, mark2);
     // Continue to the end: the log point neither stops the run nor prints again.
     const printed = outputs.length;
     await moveAndStop(s, () => s.dc.continueRequest({ threadId: 1 }));
@@ -77,6 +94,12 @@ describe('whole-run questions over DAP', () => {
     const counts = (await s.dc.customRequest('frozenRun/lineCounts', {})).body;
     assert.deepEqual(counts.notReached, [WORKERS_NEVER_LINE]);
     assert.equal(counts.lines.find((l: { line: number }) => l.line === WORKERS_LOOP_LINE).hits, 10);
+    assert.deepEqual(counts.lines.find((l: { line: number }) => l.line === WORKERS_LOOP_LINE).byFunction, { work: 10 });
+    // An inline breakpoint's column is bound to the statement there, and answered with its column.
+    const inline = (await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: WORKERS_LOOP_LINE, column: 15 }] })).body.breakpoints[0];
+    assert.equal(inline.verified, true);
+    assert.equal(inline.column, 9);
+    await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [] });
     // Go to main's statement after its first receive, and ask where r came from.
     const receive = (await s.dc.customRequest('frozenRun/logPointHits', { line: WORKERS_RECEIVE_LINE + 1, logMessage: '{r}' })).body.hits[0];
     const stop = await moveAndStop(s, () => s.dc.customRequest('frozenRun/gotoStatement', { seq: receive.seq }));

@@ -53,7 +53,7 @@ describe('frozen-run hits / origin', () => {
     const line = readFileSync(clock.trace, 'utf8').split('\n')[chain.end.recordLine - 1];
     assert.equal(Buffer.from(line.split(' ')[2], 'hex').toString(), chain.value);
     const text = run(['origin', clock.trace, 'w']);
-    assert.match(text.stdout, /4\. store +goroutine 0\.1 reader line 2:5 op 0 +t := now_ms\(\)/);
+    assert.match(text.stdout, /4\. store +goroutine 0\.1 reader line 2:5 before op 0\/\d+ +t := now_ms\(\)/);
     assert.match(text.stdout, /end: read from outside by now_ms\(\) on line 2/);
   });
 
@@ -65,6 +65,11 @@ describe('frozen-run hits / origin', () => {
     const expr = run(['hits', workers.trace, 'workers.mfl:5', '--expr', 'i +']);
     assert.equal(expr.code, 1);
     assert.match(expr.stderr, /line 5: the expression ends too early/);
+    const past = run(['hits', workers.trace, 'workers.mfl:99']);
+    assert.equal(past.code, 2);
+    assert.match(past.stderr, /line 99 is not in .*workers\.mfl \(it has 27 lines\)/);
+    const text = run(['hits', workers.trace, `workers.mfl:${WORKERS_LOOP_LINE}`, '--expr', 'i']);
+    assert.match(text.stdout, /\[goroutine 0\.1 work line 5:9 before op \d+\/\d+\] 0\n/);
     const other = run(['hits', workers.trace, 'other.mfl:5']);
     assert.equal(other.code, 2);
     assert.match(other.stderr, /other\.mfl is not the recording's program/);

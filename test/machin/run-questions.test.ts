@@ -14,21 +14,21 @@ import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { lineCounts } from '../../replay-engine/model/line-counts';
 import type { Recording } from '../../replay-engine/model/recording';
 import { machinPath, recordProgram, scheduleOf } from '../support/machin';
-import { CLOCK_READER, WORKERS, WORKERS_LOOP_LINE, WORKERS_NEVER_LINE, WORKERS_RECEIVE_LINE } from '../support/question-programs';
+import { CLOCK_READER, ONE_LINE, ONE_LINE_BODY_COLUMN, RANGES, RANGES_CHANNEL_BODY_LINE, RANGES_SLICE_BODY_LINE, STDIN_THEN_CLOCK, WORKERS, WORKERS_LOOP_LINE, WORKERS_NEVER_LINE, WORKERS_RECEIVE_LINE } from '../support/question-programs';
 import { truthReplay, type TruthStatement } from '../support/truth-probes';
 import { tempDir } from './support';
 
-async function enriched(name: string, source: string): Promise<{ rec: Recording; trace: string; program: string }> {
+async function enriched(name: string, source: string, stdin?: string): Promise<{ rec: Recording; trace: string; program: string; stdout: string }> {
   const dir = tempDir(`questions-${name}-`);
-  const { trace, program } = recordProgram(dir, name, source);
+  const { trace, program, record } = recordProgram(dir, name, source, { stdin });
   const rec = await readMflrr(trace);
   await enrichWithMachin(rec, { machinPath: machinPath(), programRoots: [dir], timeLimitMs: 60_000 });
   assert.equal(rec.sourceLevel?.state, 'ready', JSON.stringify(rec.warnings));
-  return { rec, trace, program };
+  return { rec, trace, program, stdout: record.stdout };
 }
 
 describe('asking the whole run, against an independent truth', () => {
-  let workers: { rec: Recording; trace: string; program: string };
+  let workers: { rec: Recording; trace: string; program: string; stdout: string };
   let truth: Map<string, TruthStatement[]>;
   before(async () => {
     workers = await enriched('workers', WORKERS);
@@ -122,5 +122,61 @@ describe('asking the whole run, against an independent truth', () => {
     const line = readFileSync(trace, 'utf8').split('\n')[c.end.recordLine! - 1];
     assert.match(line, /^I 0\.1 [0-9a-f]+$/);
     assert.equal(Buffer.from(line.split(' ')[2], 'hex').toString(), c.value);
+  });
+
+  it('origins at I/O: a stdin read sent across goroutines ends at its I record; a clock read after it at the next one', async () => {
+    const { rec, trace } = await enriched('stdin-clock', STDIN_THEN_CLOCK, 'typed in\n');
+    const s = rec.statements!;
+    const lines = readFileSync(trace, 'utf8').split('\n');
+    const bytesOf = (recordLine: number) => Buffer.from(lines[recordLine - 1].split(' ')[2] ?? '', 'hex').toString();
+    const main = rec.timeline.threadIndex('0');
+    const k = new ValueOrigins(rec, s).chain('k', main, s.eventsOf(main) - 1);
+    assert.deepEqual(k.steps.map((x) => `${x.via} ${x.goroutine} ${x.text}`), ['copy 0 k := got', 'receive 0 got := <-ch', 'send 0.1 out <- s', 'store 0.1 s := read_stdin()']);
+    assert.equal(k.end.kind, 'io', k.end.message);
+    assert.match(lines[k.end.recordLine! - 1], /^I 0\.1 /);
+    assert.equal(bytesOf(k.end.recordLine!), 'typed in\n');
+    assert.equal(k.value, 'typed in\n');
+    // The clock is the reader's second I record: the stdin read before it is counted.
+    const reader = rec.timeline.threadIndex('0.1');
+    const t = new ValueOrigins(rec, s).chain('t', reader, s.eventsOf(reader) - 1);
+    assert.equal(t.end.kind, 'io', t.end.message);
+    assert.equal(t.end.recordLine, k.end.recordLine! + 1);
+    assert.match(lines[t.end.recordLine! - 1], /^I 0\.1 [0-9a-f]+$/);
+    assert.equal(bytesOf(t.end.recordLine!), t.value);
+    assert.match(t.value, /^\d{10,}$/);
+  });
+
+  it('range-bound names have their value at every iteration: a channel range and a slice range, as the recorded run printed them', async () => {
+    const { rec, stdout } = await enriched('ranges', RANGES);
+    const printed = stdout.split('\n');
+    const overChannel = new LogPoint(rec, rec.statements!, { line: RANGES_CHANNEL_BODY_LINE, logMessage: 'v {v}' }).all();
+    assert.deepEqual(overChannel.map((h) => h.text), printed.filter((l) => l.startsWith('v ')));
+    assert.equal(overChannel.length, 3);
+    const overSlice = new LogPoint(rec, rec.statements!, { line: RANGES_SLICE_BODY_LINE, logMessage: 'ix {i} {x}' }).all();
+    assert.deepEqual(overSlice.map((h) => h.text), printed.filter((l) => l.startsWith('ix ')));
+    assert.equal(overSlice.length, 3);
+    assert.ok([...overChannel, ...overSlice].every((h) => h.problems.length === 0));
+  });
+
+  it('a one-line function whose loop begins mid-line: one hit per iteration with that iteration\'s values, after the arrival at the line; a column names one statement', async () => {
+    const { rec } = await enriched('one-line', ONE_LINE);
+    const s = rec.statements!;
+    // The program's own arithmetic: iteration k of work(id, n) starts with i = k, acc = id * k * (k - 1) / 2.
+    const iterations = (id: number, n: number) => Array.from({ length: n }, (_, k) => `${k} ${(id * k * (k - 1)) / 2}`);
+    const byLine = new LogPoint(rec, s, { line: 1, logMessage: '{i} {acc}' }).all();
+    const atColumn = new LogPoint(rec, s, { line: 1, column: ONE_LINE_BODY_COLUMN, logMessage: '{i} {acc}' }).all();
+    for (const [g, id, n] of [['0.1', 1, 3], ['0.2', 2, 4]] as const) {
+      assert.deepEqual(byLine.filter((h) => h.goroutine === g).map((h) => h.text), ['? ?', ...iterations(id, n)], g);
+      assert.deepEqual(atColumn.filter((h) => h.goroutine === g).map((h) => h.text), iterations(id, n), g);
+    }
+    assert.ok(atColumn.every((h) => h.column === ONE_LINE_BODY_COLUMN));
+    const counts = lineCounts(s, rec.timeline).lines.find((l) => l.line === 1)!;
+    assert.deepEqual(counts.byGoroutine, { '0.1': 4, '0.2': 5 });
+    assert.deepEqual(counts.byFunction, { work: 9 });
+    // main's line holds main and its function literal, called twice: counted per function.
+    const mainLine = lineCounts(s, rec.timeline).lines.find((l) => l.line === 2)!;
+    assert.equal(mainLine.functions.length, 2);
+    const literal = mainLine.functions.find((f) => f !== 'main')!;
+    assert.deepEqual(mainLine.byFunction, { main: 1, [literal]: 2 });
   });
 });

@@ -33,8 +33,8 @@ export interface MachinResult {
 }
 
 /** Runs the real machin directly (not through the engine), with a time limit. */
-export function runMachin(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): MachinResult {
-  const r = spawnSync(machinPath(), args, { cwd: options.cwd, encoding: 'utf8', timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL' });
+export function runMachin(args: string[], options: { cwd?: string; timeoutMs?: number; input?: string } = {}): MachinResult {
+  const r = spawnSync(machinPath(), args, { cwd: options.cwd, input: options.input, encoding: 'utf8', timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL' });
   const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
   return { exit: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut };
 }
@@ -51,12 +51,12 @@ export interface Recorded {
  * Writes `source` as DIR/NAME.mfl and records one run of it into DIR/NAME.mflrr with
  * `machin run --safe --record` (the trace's program line names the file just written).
  */
-export function recordProgram(dir: string, name: string, source: string, options: { safe?: boolean } = {}): Recorded {
+export function recordProgram(dir: string, name: string, source: string, options: { safe?: boolean; stdin?: string } = {}): Recorded {
   mkdirSync(dir, { recursive: true });
   const program = path.join(dir, `${name}.mfl`);
   const trace = path.join(dir, `${name}.mflrr`);
   writeFileSync(program, source);
-  const record = runMachin(['run', ...(options.safe === false ? [] : ['--safe']), '--record', trace, program], { cwd: dir });
+  const record = runMachin(['run', ...(options.safe === false ? [] : ['--safe']), '--record', trace, program], { cwd: dir, input: options.stdin });
   if (record.timedOut || !existsSync(trace)) throw new Error(`machin run --record ${program}: no trace\n${record.stderr}`);
   return { dir, program, trace, record };
 }

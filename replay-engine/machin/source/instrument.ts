@@ -33,6 +33,8 @@ export interface StatementRow {
   next?: number;
   /** The schedule op it waits its turn for (MflStatement.op). */
   op?: StatementOp;
+  /** A loop statement (MflStatement.loop). */
+  loop?: true;
 }
 
 export interface StatementTable {
@@ -86,7 +88,7 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
   }
   const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
   const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
-  // Parameters and select-bound names: machin prints neither, so each is copied to a probe local.
+  // Parameters, select-bound and range-bound names: machin prints none of them, so each is copied to a probe local.
   const params = [...new Set([...model.functions.flatMap((f) => f.params), ...model.caseBindings.flatMap((c) => c.names)])].filter((p) => p !== '_');
   const paramProbe = chooseParamProbes(model.identifiers, params);
 
@@ -102,7 +104,8 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
     else if (s.kind === 'exit') inserts.push({ at: fn.bodyClose, order: 2, text: ` ${name} = ${s.id}; ` });
     else inserts.push({ at: s.start, order: 1, text: `${name} = ${s.id}; ` });
   }
-  // A case's bound names, copied where its body starts (stored by the `select`'s statement event).
+  // A select case's or a range loop's bound names, copied where its body starts (stored by the `select`'s,
+  // or the `for`'s or the previous iteration's last, statement event: before the body's first statement).
   for (const c of model.caseBindings) inserts.push({ at: c.at, order: 0, text: ` ${c.names.map((n) => `${paramProbe.get(n)} := ${n};`).join(' ')}` });
   inserts.sort((a, b) => a.at - b.at || a.order - b.order);
   let text = '';
@@ -126,6 +129,7 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
     if (s.spawns) row.spawns = true;
     if (s.next) row.next = s.next;
     if (s.op) row.op = s.op;
+    if (s.loop) row.loop = true;
     return row;
   });
   const functions = model.functions.map((f) => ({ name: f.name, parent: f.parent, entry: f.entry, exit: f.exit, line: at(f.funcStart).line }));

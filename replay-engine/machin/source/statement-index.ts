@@ -26,6 +26,7 @@ import { lowerBound } from '../../model/lower-bound';
 import { probePlacer, type ProbePlacer } from '../probe-position';
 import { threadListingOrder } from '../../model/thread-order';
 import { Column } from './column';
+import { LineArrivals } from './line-arrivals';
 import type { StatementTable } from './instrument';
 
 export interface StatementProbe {
@@ -81,6 +82,9 @@ export class StatementIndex implements SourceStatements {
   private readonly byRank: number[];
   private readonly placer: ProbePlacer;
   private breakable: number[] | null = null;
+  private scratchBytes: Uint8Array | null = null;
+  private counts: LineHitCounts | null = null;
+  private arrivalRule: LineArrivals | null = null;
   /** The variables each function binds (read from the program by the enrichment), null when not known. */
   variables: ProgramVariables | null = null;
 
@@ -258,24 +262,27 @@ export class StatementIndex implements SourceStatements {
     return this.breakable;
   }
 
-  lineHits(line: number): Uint32Array {
+  lineHits(line: number, column?: number): Uint32Array {
     const rows = this.table.rows;
     const on = new Uint8Array(rows.length + 1);
     let any = false;
+    const only = column === undefined ? 0 : (this.statementAt(line, column)?.id ?? 0);
     for (const r of rows) {
-      if (r.line !== line || (r.kind !== 'statement' && r.kind !== 'return')) continue;
+      if (r.line !== line || (r.kind !== 'statement' && r.kind !== 'return') || (only && r.id !== only)) continue;
       on[r.id] = 1;
       any = true;
     }
     if (!any) return new Uint32Array(0);
     // Hits marked by global id, then read off in seq order: one pass over `order`, no search per hit.
-    const hit = new Uint8Array(this.eventCount);
+    const hit = this.scratch();
+    const arrivals = this.arrivals();
     let count = 0;
     for (let t = 0; t < this.threads.length; t++) {
       const g = this.threads[t];
       if (!g) continue;
-      // Per frame: the statement of its last event that was not an entry (0: none yet).
+      // Per frame: the statement of its last event that was not an entry (0: none yet), and whether that event was an arrival.
       const last = new Uint32Array(g.frameFunction.length);
+      const arrived = new Uint8Array(g.frameFunction.length);
       for (let i = 0; i < g.statements.length; i++) {
         const s = g.statements[i];
         const row = rows[s - 1];
@@ -283,18 +290,60 @@ export class StatementIndex implements SourceStatements {
         const f = g.frames[i];
         const prev = last[f];
         last[f] = s;
-        if (on[s] && !(prev !== 0 && rows[prev - 1].line === line && prev < s)) {
+        // With a column: every run of that one statement is a hit (an inline breakpoint).
+        const arrival = row.kind !== 'exit' && (only ? s === only : arrivals.is(prev, s, arrived[f] === 1));
+        arrived[f] = arrival ? 1 : 0;
+        if (on[s] && arrival) {
           hit[this.base[t] + i] = 1;
           count++;
         }
       }
     }
     const hits = new Uint32Array(count);
-    for (let q = 0, k = 0; k < count; q++) if (hit[this.order[q]]) hits[k++] = q;
+    for (let q = 0, k = 0; k < count; q++) {
+      const id = this.order[q];
+      if (hit[id]) {
+        hits[k++] = q;
+        hit[id] = 0;
+      }
+    }
     return hits;
   }
 
+  /**
+   * The statement a column of a line names (an inline breakpoint): the last statement starting on
+   * the line at or before the column, else the line's first; null when no statement starts on the line.
+   */
+  statementAt(line: number, column: number): { id: number; column: number } | null {
+    let best = 0;
+    let first = 0;
+    for (const r of this.table.rows) {
+      if (r.line !== line || (r.kind !== 'statement' && r.kind !== 'return')) continue;
+      if (!first || r.column < this.table.rows[first - 1].column) first = r.id;
+      if (r.column <= column && (!best || r.column >= this.table.rows[best - 1].column)) best = r.id;
+    }
+    const id = best || first;
+    return id ? { id, column: this.table.rows[id - 1].column } : null;
+  }
+
+  private arrivals(): LineArrivals {
+    if (!this.arrivalRule) this.arrivalRule = new LineArrivals(this.table.rows);
+    return this.arrivalRule;
+  }
+
+  /** A zeroed byte per event, shared by the queries (each leaves it zeroed). */
+  private scratch(): Uint8Array {
+    if (!this.scratchBytes) this.scratchBytes = new Uint8Array(this.eventCount);
+    return this.scratchBytes;
+  }
+
   lineHitCounts(): LineHitCounts {
+    // Once per index: the events never change.
+    if (!this.counts) this.counts = this.countLineHits();
+    return this.counts;
+  }
+
+  private countLineHits(): LineHitCounts {
     const rows = this.table.rows;
     const lines = this.breakableLines();
     const slot = new Map(lines.map((l, k) => [l, k]));
@@ -308,6 +357,22 @@ export class StatementIndex implements SourceStatements {
     }
     const byThread: Uint32Array[] = [];
     const thisReplayOnly: Array<Map<number, number>> = [];
+    // Arrivals per (line, function) pair (one-line functions put several functions on a line).
+    const pairOf = new Map<string, number>();
+    const pairs: Array<{ k: number; fn: string }> = [];
+    const rowPair = new Int32Array(rows.length + 1).fill(-1);
+    for (const r of rows) {
+      if (rowSlot[r.id] < 0) continue;
+      const name = this.table.functions[r.fn].name;
+      const key = `${rowSlot[r.id]}\u0000${name}`;
+      if (!pairOf.has(key)) {
+        pairOf.set(key, pairs.length);
+        pairs.push({ k: rowSlot[r.id], fn: name });
+      }
+      rowPair[r.id] = pairOf.get(key)!;
+    }
+    const pairCounts = new Uint32Array(pairs.length);
+    const arrivals = this.arrivals();
     for (let t = 0; t < this.threads.length; t++) {
       const g = this.threads[t];
       const counts = new Uint32Array(g ? lines.length : 0);
@@ -315,8 +380,9 @@ export class StatementIndex implements SourceStatements {
       byThread.push(counts);
       thisReplayOnly.push(tail);
       if (!g) continue;
-      // The same arrival rule as lineHits: per frame, a statement on the line its last one was on (later in the text) is no new arrival.
+      // The same arrival rule as lineHits (line-arrivals.ts), per frame.
       const last = new Uint32Array(g.frameFunction.length);
+      const arrived = new Uint8Array(g.frameFunction.length);
       for (let i = 0; i < g.statements.length; i++) {
         const s = g.statements[i];
         const row = rows[s - 1];
@@ -325,13 +391,19 @@ export class StatementIndex implements SourceStatements {
         const prev = last[f];
         last[f] = s;
         const k = rowSlot[s];
-        if (k < 0) continue;
-        if (prev !== 0 && rows[prev - 1].line === row.line && prev < s) continue;
+        const arrival = k >= 0 && arrivals.is(prev, s, arrived[f] === 1);
+        arrived[f] = arrival ? 1 : 0;
+        if (!arrival) continue;
         counts[k]++;
+        pairCounts[rowPair[s]]++;
         if (i >= g.sure) tail.set(k, (tail.get(k) ?? 0) + 1);
       }
     }
-    return { lines, byThread, thisReplayOnly, functions: fns.map((f) => [...f]) };
+    const byFunction = lines.map(() => new Map<string, number>());
+    pairs.forEach((p, q) => {
+      if (pairCounts[q]) byFunction[p.k].set(p.fn, pairCounts[q]);
+    });
+    return { lines, byThread, thisReplayOnly, functions: fns.map((f) => [...f]), byFunction };
   }
 
   performerOfStep(step: number): StatementRef | null {

@@ -22,6 +22,8 @@ export interface MflStatement {
   spawns?: true;
   /** The statement after it in the same block (its body, a case's body), if any. */
   next?: number;
+  /** A loop (`for`, `while`): its body runs once per iteration after it. */
+  loop?: true;
   /**
    * The schedule op a simple statement (or a `select`) waits its turn for: a receive (`x := <-ch`,
    * `println(str(<-done))`: the receive comes first), a send, a select, a print. Absent when it does
@@ -62,8 +64,9 @@ export interface MflStatementModel {
   identifiers: Set<string>;
   /**
    * The names a `select` case binds (`case r := <-ch:`, `case v, ok := <-ch:`), with the offset
-   * just past the case's `:` (where its body starts). machin's `--print` probes no select-bound
-   * name, so the instrumenter copies them there.
+   * just past the case's `:` (where its body starts), and those a `for ... range` binds (`for v :=
+   * range ch {`, `for i, x := range xs {`), with the offset just past the body's `{`. machin's
+   * `--print` probes neither, so the instrumenter copies them there.
    */
   caseBindings: Array<{ fn: number; at: number; names: string[] }>;
 }
@@ -340,12 +343,14 @@ class StatementParser {
           break;
         case 'while':
           simple = false;
+          s.loop = true;
           this.next();
           this.expr();
           this.block(fn);
           break;
         case 'for':
           simple = false;
+          s.loop = true;
           this.forLoop(fn);
           break;
         case 'arena':
@@ -423,14 +428,18 @@ class StatementParser {
     this.expectText('for');
     if (this.at('{')) return this.block(fn);
     if (this.peek().kind === 'ident' && (this.peek(1).text === ':=' || this.peek(1).text === ',')) {
-      this.bind(this.next().text);
+      const names = [this.next().text];
       if (this.at(',')) {
         this.next();
-        this.bind(this.expect('ident').text);
+        names.push(this.expect('ident').text);
       }
+      for (const n of names) this.bind(n);
       this.expectText(':=');
       this.expectText('range');
       this.expr();
+      // The range-bound names, copied where the body starts (each iteration), as a select case's.
+      const bound = names.filter((n) => n !== '_');
+      if (bound.length && this.at('{')) this.caseBindings.push({ fn, at: this.peek().end, names: bound });
       return this.block(fn);
     }
     this.expr();

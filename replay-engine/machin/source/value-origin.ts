@@ -15,14 +15,9 @@
 import { readFileSync } from 'node:fs';
 import type { HistoryEntry, Recording } from '../../model/recording';
 import type { SourceStatements, StatementLocation } from '../../model/source-level';
+import { IO_BUILTIN_RECORDS, SELECT_IO_RECORDS } from './io-builtins';
 import { lexMfl, positionOf, type MflToken } from './mfl-lexer';
 import { parseStatements, type MflStatementModel } from './statement-model';
-
-/** Builtins whose result machin records as I/O (an `I` line of the goroutine): the chain ends at that record. */
-const IO_BUILTINS = new Set([
-  'input', 'read_line', 'read', 'read_file', 'read_file_bytes', 'now', 'now_ms', 'rand_bytes', 'rand_int', 'env',
-  'http_get', 'http_post', 'dial', 'accept', 'listen', 'recv', 'send_bytes', 'tls_dial', 'tls_accept', 'tls_recv', 'ws_dial', 'ws_recv',
-]);
 
 export type OriginVia = 'store' | 'copy' | 'receive' | 'send' | 'call';
 
@@ -287,7 +282,7 @@ export class ValueOrigins {
 
   /** Where an expression's value came from: one variable (follow it), an I/O read, a constant, or several names. */
   private fromExpression(rhs: MflToken[], t: number, event: number, loc: StatementLocation): { name: string; t: number; entry: HistoryEntry } | { end: OriginEnd } {
-    const io = rhs.find((k, i) => k.kind === 'ident' && IO_BUILTINS.has(k.text) && rhs[i + 1]?.text === '(');
+    const io = rhs.find((k, i) => k.kind === 'ident' && IO_BUILTIN_RECORDS.has(k.text) && rhs[i + 1]?.text === '(');
     if (io) return { end: this.ioEnd(t, event, io.text) };
     if (rhs.length === 1 && rhs[0].kind === 'ident') {
       const e = this.entry(rhs[0].text, t, event);
@@ -444,8 +439,8 @@ export class ValueOrigins {
     let before = 0;
     for (let e = 0; e < event; e++) {
       const toks = this.program.tokens(s.location(t, e));
-      if (toks[0]?.text === 'select') before++;
-      for (let i = 0; i < toks.length; i++) if (toks[i].kind === 'ident' && IO_BUILTINS.has(toks[i].text) && toks[i + 1]?.text === '(') before += toks[i].text === 'http_get' ? 3 : 1;
+      if (toks[0]?.text === 'select') before += SELECT_IO_RECORDS;
+      for (let i = 0; i < toks.length; i++) if (toks[i].kind === 'ident' && toks[i + 1]?.text === '(') before += IO_BUILTIN_RECORDS.get(toks[i].text) ?? 0;
     }
     let seen = 0;
     for (let r = 0; r < tl.recordCount; r++) {
