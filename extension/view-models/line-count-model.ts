@@ -4,12 +4,6 @@
 // lines no goroutine reached, dimmed "not reached in this run".
 import type { LineCount, LineCounts } from '../../replay-engine/model/line-counts';
 
-/**
- * Per function counts of a line holding several functions (a one-line function and its caller),
- * when the adapter's answer carries them; until it does, the hover names the functions only.
- */
-type WithFunctions = LineCount & { byFunction?: Record<string, number> };
-
 export interface LineCountMark {
   /** 0-based line of the editor. */
   line: number;
@@ -26,7 +20,7 @@ export interface LineCountModel {
 export const NOT_REACHED = 'not reached in this run';
 
 export function lineCountModel(c: LineCounts): LineCountModel {
-  const marks = c.lines.map((l: WithFunctions): LineCountMark => {
+  const marks = c.lines.map((l): LineCountMark => {
     const per = Object.entries(l.byGoroutine).map(([g, n]) => `- goroutine ${g}: ${n}`);
     const fns = l.functions.length > 1 ? `\n\n${functionsPart(l)}` : '';
     const unsure = l.thisReplayOnly ? `\n\n${l.thisReplayOnly} of them this replay only (machin may not run them before the end in another replay)` : '';
@@ -39,7 +33,7 @@ export function lineCountModel(c: LineCounts): LineCountModel {
   return { marks, notReached: c.notReached.map((l) => l - 1) };
 }
 
-function functionsPart(l: WithFunctions): string {
-  if (!l.byFunction) return `functions on this line: ${l.functions.join(', ')}`;
-  return `per function:\n\n${l.functions.map((f) => `- ${f}: ${l.byFunction?.[f] ?? 0}`).join('\n')}`;
+/** Per function counts of a line holding several functions (a one-line function and its caller). */
+function functionsPart(l: LineCount): string {
+  return `per function:\n\n${l.functions.map((f) => `- ${f}: ${l.byFunction[f] ?? 0}`).join('\n')}`;
 }

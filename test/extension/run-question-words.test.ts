@@ -44,14 +44,14 @@ describe('the words of the whole run in the editor', () => {
     assert.equal(endRow({ kind: 'io', message: 'now_ms() read the clock', record: 3, recordLine: 7 }).detail, "now_ms() read the clock (the recording's line 7)");
   });
 
-  it('a line count hover says per goroutine, and per function where the answer has them', () => {
-    const base = { line: 1, hits: 4, thisReplayOnly: 0, byGoroutine: { '0.1': 1, '0.2': 3 }, functions: ['sq', 'main'] };
-    const without = lineCountModel({ file: '/p.mfl', lines: [base], notReached: [3] });
-    assert.match(without.marks[0].hover, /per goroutine:\n\n- goroutine 0\.1: 1\n- goroutine 0\.2: 3/);
-    assert.match(without.marks[0].hover, /functions on this line: sq, main/);
-    assert.deepEqual(without.notReached, [2]);
-    const withFns = lineCountModel({ file: '/p.mfl', lines: [{ ...base, byFunction: { sq: 3, main: 1 } } as typeof base], notReached: [] });
-    assert.match(withFns.marks[0].hover, /per function:\n\n- sq: 3\n- main: 1/);
+  it('a line count hover says per goroutine, and per function where the line holds several', () => {
+    const one = { line: 1, hits: 4, thisReplayOnly: 0, byGoroutine: { '0.1': 1, '0.2': 3 }, functions: ['sq'], byFunction: { sq: 4 } };
+    const single = lineCountModel({ file: '/p.mfl', lines: [one], notReached: [3] });
+    assert.match(single.marks[0].hover, /per goroutine:\n\n- goroutine 0\.1: 1\n- goroutine 0\.2: 3/);
+    assert.doesNotMatch(single.marks[0].hover, /per function/);
+    assert.deepEqual(single.notReached, [2]);
+    const two = lineCountModel({ file: '/p.mfl', lines: [{ ...one, functions: ['sq', 'main'], byFunction: { sq: 3, main: 1 } }], notReached: [] });
+    assert.match(two.marks[0].hover, /per function:\n\n- sq: 3\n- main: 1/);
   });
 
   it('the timeline marks land on the lanes of their goroutines', () => {
