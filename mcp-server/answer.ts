@@ -2,7 +2,7 @@
 // (checked against the tool's outputSchema) and as the text block older clients read; or one line
 // of error: the engine's own message (which names the file, the place and what to do), never a
 // stack trace. Every answer fits the page bound (fitAnswer): lists are cut with the cursor to go on.
-import { UsageError } from '../replay-engine/cli/args';
+import { UsageError } from '../replay-engine/model/errors';
 import { RecordingError } from '../replay-engine/model/errors';
 import { fitAnswer, pageBytes } from './fit-answer';
 import { forMcp } from './mcp-wording';

@@ -1,7 +1,7 @@
 // compare_recordings and test_secret: `frozen-run compare --json` and `frozen-run secret --json`
 // over held recordings. A candidate secret is only compared, never kept or echoed; the key is
 // never part of any answer.
-import { compareJson } from '../replay-engine/cli/compare-command';
+import { compareJson } from '../replay-engine/compare/compare-json';
 import { compareRecordings } from '../replay-engine/compare/compare-recordings';
 import { RecordingError } from '../replay-engine/model/errors';
 import { checkSecret } from '../replay-engine/tcap/secret';

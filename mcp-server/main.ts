@@ -5,7 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../package.json';
-import { UsageError } from '../replay-engine/cli/args';
+import { UsageError } from '../replay-engine/model/errors';
 import { killAllProcessesNow, stopAllProcesses } from '../replay-engine/toolchain/run-process';
 import { oneLine } from './answer';
 import { ClientRoots } from './client-roots';

@@ -5,7 +5,8 @@
 // process list.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError, timeLimitMs } from '../replay-engine/cli/args';
+import { UsageError } from '../replay-engine/model/errors';
+import { timeLimitMs } from '../replay-engine/option-values';
 import type { OpenOptions } from '../replay-engine/open-options';
 import { DEFAULT_PAGE_BYTES } from './fit-answer';
 

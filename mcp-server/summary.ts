@@ -2,7 +2,7 @@
 // that grow with the run paged (threads, the causal chain) and a capsule's effects left to
 // list_records. Computed once per held recording.
 import { noStatementsWhy, panicStatement } from '../debug-adapter/statement-place';
-import { traceInspectJson } from '../replay-engine/cli/inspect-trace';
+import { traceInspectJson } from '../replay-engine/mflrr/inspect-document';
 import { MflrrRecording } from '../replay-engine/mflrr/recording';
 import { capsuleInspectJson } from '../replay-engine/tcap/inspect';
 import type { HeldRecording } from './held-recordings';

@@ -1,6 +1,6 @@
 // variable_history and find_value_change: the value history of a variable, as `frozen-run history
 // --json` gives it, and where its value changed (the data breakpoint's search) in either direction.
-import { historyAnswer, type HistoryJson } from '../replay-engine/cli/history-command';
+import { historyAnswer, type HistoryJson } from '../replay-engine/model/history-answer';
 import { RecordingError } from '../replay-engine/model/errors';
 import { readyStatements } from '../replay-engine/model/recording';
 import type { HeldRecording } from './held-recordings';

@@ -1,7 +1,7 @@
 // Command-line parsing for `frozen-run`: Node's util.parseArgs, with usage errors (exit 2) kept
 // apart from recordings that cannot be read (exit 1).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { MAX_CAPSULE_LIMIT_MB, validCapsuleLimit } from '../tcap/size-limit';
+import { UsageError } from '../model/errors';
 
 export const USAGE = `usage:
   frozen-run inspect FILE [--json] [--machin PATH] [--program PATH] [--no-toolchain] [--key HEX | --key-file PATH]
@@ -26,8 +26,6 @@ export const USAGE = `usage:
       a Model Context Protocol server over stdio for agents (mcp --help, docs/mcp.md)
 
 exit status: 0 read, 1 the recording cannot be read (one line on stderr), 2 usage error`;
-
-export class UsageError extends Error {}
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -62,17 +60,3 @@ export const OPEN_OPTIONS: Options = {
   'capsule-limit-mb': { type: 'string' },
 };
 
-/** --capsule-limit-mb N: the capsule size limit in MiB (else FROZEN_RUN_CAPSULE_LIMIT_MB, else 1,024). */
-export function capsuleLimitMB(v: string | boolean | undefined): number | undefined {
-  if (typeof v !== 'string') return undefined;
-  const mb = Number(v);
-  if (!validCapsuleLimit(mb)) throw new UsageError(`--capsule-limit-mb wants a size in MiB from 1 to ${MAX_CAPSULE_LIMIT_MB}, got \`${v}\``);
-  return mb;
-}
-
-export function timeLimitMs(v: string | boolean | undefined): number | undefined {
-  if (typeof v !== 'string') return undefined;
-  const s = Number(v);
-  if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--time-limit wants seconds, got \`${v}\``);
-  return Math.round(s * 1000);
-}

@@ -1,11 +1,13 @@
 // `frozen-run compare A B [--json] [--no-toolchain]`: where two runs of the same program part.
 // Exit 0 when both were read and compared (whether or not they differ), 1 when either cannot be
 // read or they are not comparable (different programs or formats), 2 for a usage error.
-import { compareRecordings, type Comparison } from '../compare/compare-recordings';
+import { compareRecordings } from '../compare/compare-recordings';
+import { compareJson } from '../compare/compare-json';
 import { formatComparison } from '../compare/format-comparison';
 import type { OpenOptions } from '../open-options';
 import { openRecording } from '../open';
-import { capsuleLimitMB, OPEN_OPTIONS, parse, timeLimitMs } from './args';
+import { OPEN_OPTIONS, parse } from './args';
+import { capsuleLimitMB, timeLimitMs } from '../option-values';
 import { writeText } from './printable';
 
 export async function runCompareCommand(argv: string[]): Promise<number> {
@@ -27,9 +29,4 @@ export async function runCompareCommand(argv: string[]): Promise<number> {
   if (values.json === true) process.stdout.write(JSON.stringify(compareJson(comparison), null, 2) + '\n');
   else writeText(process.stdout, formatComparison(comparison) + '\n');
   return 0;
-}
-
-/** The JSON document of `compare --json` (docs/compare.md describes every key). */
-export function compareJson(c: Comparison): object {
-  return { version: 1, ...c };
 }

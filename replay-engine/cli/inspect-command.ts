@@ -4,8 +4,9 @@ import { MflrrRecording } from '../mflrr/recording';
 import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
 import { capsuleInspectDocument, capsuleInspectText } from '../tcap/inspect';
-import { capsuleLimitMB, OPEN_OPTIONS, parse, timeLimitMs } from './args';
-import { traceInspectDocument, traceInspectText } from './inspect-trace';
+import { OPEN_OPTIONS, parse } from './args';
+import { capsuleLimitMB, timeLimitMs } from '../option-values';
+import { traceInspectDocument, traceInspectText } from '../mflrr/inspect-document';
 import { writeText } from './printable';
 import { writeJsonDocument } from './write-chunks';
 

@@ -11,7 +11,9 @@ import { RecordingError } from '../model/errors';
 import { readyStatements, type Recording } from '../model/recording';
 import type { SourceStatements } from '../model/source-level';
 import { openRecording } from '../open';
-import { OPEN_OPTIONS, parse, timeLimitMs, UsageError, type Parsed } from './args';
+import { OPEN_OPTIONS, parse, type Parsed } from './args';
+import { timeLimitMs } from '../option-values';
+import { UsageError } from '../model/errors';
 import { statementPlace } from '../model/step-words';
 import { writeText } from './printable';
 

@@ -7,7 +7,9 @@ import type { CapsuleSummary } from '../tcap/spool/capsule-summary';
 import { describeSignature } from '../tcap/spool/signature';
 import { groupSpool, type SpoolGroup, type SpoolGroups } from '../tcap/spool/spool-groups';
 import { readSpool } from '../tcap/spool/spool-index';
-import { capsuleLimitMB, parse, UsageError, type Options } from './args';
+import { parse, type Options } from './args';
+import { capsuleLimitMB } from '../option-values';
+import { UsageError } from '../model/errors';
 import { printable, writeText } from './printable';
 
 export const SPOOL_USAGE = `usage:

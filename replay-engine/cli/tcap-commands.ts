@@ -12,7 +12,9 @@ import { checkSecret } from '../tcap/secret';
 import { findTin } from '../tin/find-tin';
 import type { ReplayReport } from '../tin/replay-report';
 import { checkReplayRequest, runTinReplay } from '../tin/tin-replay';
-import { capsuleLimitMB, parse, timeLimitMs, UsageError, type Options } from './args';
+import { parse, type Options } from './args';
+import { capsuleLimitMB, timeLimitMs } from '../option-values';
+import { UsageError } from '../model/errors';
 import { writeText } from './printable';
 
 export const TCAP_USAGE = `usage:

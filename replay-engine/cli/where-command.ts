@@ -10,7 +10,9 @@ import { ReplayRuntime } from '../../debug-adapter/runtime';
 import { frameLocals, noStatementsWhy, programLines, programStack, statementPlace, type FrameLocals, type StatementPlace } from '../../debug-adapter/statement-place';
 import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
-import { OPEN_OPTIONS, parse, timeLimitMs, UsageError } from './args';
+import { OPEN_OPTIONS, parse } from './args';
+import { timeLimitMs } from '../option-values';
+import { UsageError } from '../model/errors';
 import { writeText } from './printable';
 
 /** Source lines shown either side of the panicking statement (--context). */

@@ -50,3 +50,6 @@ export interface EngineWarning {
   column?: number;
   offset?: number;
 }
+
+/** A command or tool called with arguments of the wrong form (the CLI's exit 2; an MCP tool error). */
+export class UsageError extends Error {}

@@ -8,7 +8,7 @@ import { before, describe, it } from 'node:test';
 import { openRecording } from '../../replay-engine/open';
 import type { Recording } from '../../replay-engine/model/recording';
 import { statementVariables, keyFor, type StatementVariable } from '../../replay-engine/model/statement-histories';
-import { historyAnswer } from '../../replay-engine/cli/history-command';
+import { historyAnswer } from '../../replay-engine/model/history-answer';
 import { dataChanges } from '../../debug-adapter/data-changes';
 import { readFileSync } from 'node:fs';
 import { machinPath, probeLines, recordProgram, runMachin, type Recorded } from '../support/machin';

@@ -1,6 +1,6 @@
-// `frozen-run inspect` for a machin trace: the JSON document (shape in docs/cli.md) and the short
-// summary for a human. Never lists every record.
-import type { MflrrRecording } from '../mflrr/recording';
+// The inspect document of a machin trace (`frozen-run inspect`, the MCP server's open): the JSON
+// document (shape in docs/cli.md) and the short summary for a human. Never lists every record.
+import type { MflrrRecording } from './recording';
 import { piece } from '../byte-sink';
 import { JsonSequence } from '../json-chunks';
 import { panicVerdictOf, programFact, programText, type PanicVerdict } from '../model/run-facts';
