@@ -100,10 +100,10 @@ test('log point hits at once, the Hits view filtered and clicked, line counts, a
     let text = '';
     for (let waited = 0; waited < 30_000; waited += 250) {
       text = (await repl.allTextContents()).join('\n');
-      if ((text.match(/work line 5:9 op \d+\] i=\d/g) ?? []).length >= 7) break;
+      if ((text.match(/work line 5:9 (?:before|after) op \d+\/\d+\] i=\d/g) ?? []).length >= 7) break;
       await page.waitForTimeout(250);
     }
-    const said = (text.match(/goroutine \S+ work line 5:9 op \d+\] i=\d+ acc=\d+/g) ?? []).map((x) => x.replace(/ op \d+/, ''));
+    const said = (text.match(/goroutine \S+ work line 5:9 (?:before|after) op \d+\/\d+\] i=\d+ acc=\d+/g) ?? []).map((x) => x.replace(/ (?:before|after) op \d+\/\d+/, ''));
     assert.deepEqual([...said].sort(), [
       'goroutine 0.1 work line 5:9] i=0 acc=0', 'goroutine 0.1 work line 5:9] i=1 acc=0', 'goroutine 0.1 work line 5:9] i=2 acc=1',
       'goroutine 0.2 work line 5:9] i=0 acc=0', 'goroutine 0.2 work line 5:9] i=1 acc=0', 'goroutine 0.2 work line 5:9] i=2 acc=2', 'goroutine 0.2 work line 5:9] i=3 acc=6',
