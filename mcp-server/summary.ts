@@ -8,6 +8,7 @@ import { capsuleInspectJson } from '../replay-engine/tcap/inspect';
 import type { HeldRecording } from './held-recordings';
 import { forMcp } from './mcp-wording';
 import { page } from './paging';
+import { panicRecord } from './runtime-at';
 
 export const THREADS_SHOWN = 50;
 export const CHAIN_SHOWN = 100;
@@ -68,7 +69,7 @@ function panicAtJson(held: HeldRecording): object {
     message: p.message,
     thread: tl.threads[p.thread].id,
     position: p.position,
-    record: tl.frontier(p.position) - 1,
+    record: panicRecord(rec),
     source: p.source,
     statement: at?.statement ?? null,
     frames: at?.frames ?? [],

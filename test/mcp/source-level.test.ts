@@ -203,6 +203,36 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
     }
   });
 
+  it('asked at the panic\'s position or record, get_state, evaluate and get_source stand on the statement that panicked', async () => {
+    for (const { p, rec } of programs) {
+      const opened = await mcp.ok('open_recording', { path: rec.trace });
+      const h = opened.recording;
+      const at = opened.panicAt;
+      const [fn, lc] = p.frames[0].split(' ');
+      const line = Number(lc.split(':')[0]);
+      for (const q of [{ position: at.position }, { record: at.record }]) {
+        const what = `${p.name} at ${JSON.stringify(q)}`;
+        const state = await mcp.ok('get_state', { recording: h, thread: p.thread, ...q });
+        assert.equal(state.panicked, true, what);
+        const t = state.threads.items[0];
+        assert.deepEqual([t.location.function, t.location.line, t.location.text], [fn, line, p.text], what);
+        assert.deepEqual(t.frames.map((f: Frame) => `${f.function} ${f.line}:${f.column}`), p.frames, what);
+        for (const v of p.values) {
+          const e = await mcp.ok('evaluate', { recording: h, expression: v.expression, thread: p.thread, frame: v.frame, ...q });
+          assert.equal(e.result, v.result, `${what}: ${v.expression} in frame ${v.frame}`);
+        }
+        const src = await mcp.ok('get_source', { recording: h, thread: p.thread, around: 0, ...q });
+        assert.equal(src.line, line, what);
+        assert.equal(src.location.text, p.text, what);
+      }
+      // One record before the panic's, the run has not panicked, and the goroutine is not on the panic's statement.
+      const before = await mcp.ok('get_state', { recording: h, thread: p.thread, record: at.record - 1 });
+      assert.equal(before.panicked, false, p.name);
+      assert.notDeepEqual(before.threads.items[0].location, at.statement, p.name);
+      assert.equal((await mcp.ok('get_state', { recording: h })).position, 0, 'the cursor did not move');
+    }
+  });
+
   it('evaluate at another position does not move the cursor', async () => {
     const { p, rec } = programs[0]; // DIVIDER: sum is 6 after the first value, 18 at the panic
     const h = (await mcp.ok('open_recording', { path: rec.trace })).recording;
