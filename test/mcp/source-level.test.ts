@@ -11,7 +11,7 @@ import { DIGGER } from '../support/programs';
 import { PANIC_PROGRAMS } from '../support/panic-programs';
 import { tempDir } from '../machin/support';
 import { launchAndStop, machinEnv, moveAndStop, startAdapter, type Session } from '../dap/support';
-import { MACHIN, McpSession } from './support';
+import { MACHIN, McpSession, undeclared } from './support';
 
 const LOOP_LINE = 23; // DIGGER: `total = total + v`, once per value main receives
 
@@ -176,13 +176,18 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
       assert.equal(stop.stop.reason, 'exception');
       assert.equal(stop.stop.thread, p.thread);
       assert.deepEqual(stop.stop.location, at.statement, p.name);
-      assert.deepEqual(stop.stop.frames, at.frames, p.name);
+      const atFrames = at.frames as Array<Frame & { locals: Record<string, string> }>;
+      assert.deepEqual(stop.stop.frames, atFrames.map(({ locals: _locals, ...f }) => f), p.name);
       const state = await mcp.ok('get_state', { recording: opened.recording, thread: p.thread });
       assert.deepEqual(state.threads.items[0].location, at.statement, p.name);
       const frames = state.threads.items[0].frames as Array<Frame & { locals: Record<string, string> }>;
-      assert.deepEqual(frames.map(({ locals: _locals, ...f }) => f), at.frames, p.name);
-      // Each frame with the values it holds at the panic (its own, not its callee's).
-      for (const v of p.values.filter((x) => /^[a-z]+$/.test(x.expression))) assert.equal(frames[v.frame].locals[v.expression], v.result, `${p.name}: ${v.expression} in frame ${v.frame}`);
+      // get_state's frames at the panic are panicAt's, locals and all.
+      assert.deepEqual(frames, atFrames, p.name);
+      // Each frame with the values it holds at the panic (its own, not its callee's), in both answers.
+      for (const v of p.values.filter((x) => /^[a-z]+$/.test(x.expression))) {
+        assert.equal(frames[v.frame].locals[v.expression], v.result, `${p.name}: ${v.expression} in frame ${v.frame}`);
+        assert.equal(atFrames[v.frame].locals[v.expression], v.result, `${p.name}: panicAt's ${v.expression} in frame ${v.frame}`);
+      }
     }
   });
 
@@ -208,6 +213,7 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
       const opened = await mcp.ok('open_recording', { path: rec.trace });
       const h = opened.recording;
       const at = opened.panicAt;
+      const cursor = opened.cursor.position;
       const [fn, lc] = p.frames[0].split(' ');
       const line = Number(lc.split(':')[0]);
       for (const q of [{ position: at.position }, { record: at.record }]) {
@@ -229,8 +235,28 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
       const before = await mcp.ok('get_state', { recording: h, thread: p.thread, record: at.record - 1 });
       assert.equal(before.panicked, false, p.name);
       assert.notDeepEqual(before.threads.items[0].location, at.statement, p.name);
-      assert.equal((await mcp.ok('get_state', { recording: h })).position, 0, 'the cursor did not move');
+      assert.equal((await mcp.ok('get_state', { recording: h })).position, cursor, 'the cursor did not move');
     }
+  });
+
+  it('the statement and frame fields are declared in each tool\'s outputSchema', async () => {
+    const { tools } = await mcp.client.listTools();
+    const schema = (name: string) => tools.find((t) => t.name === name)!.outputSchema as Parameters<typeof undeclared>[0];
+    const { rec } = programs[2]; // LEAF: three frames deep in a goroutine started by another
+    const opened = await mcp.ok('open_recording', { path: rec.trace });
+    const h = opened.recording;
+    assert.ok(opened.panicAt.frames.length > 0 && opened.panicAt.frames[0].locals, JSON.stringify(opened.panicAt));
+    assert.deepEqual(undeclared(schema('open_recording'), { panicAt: opened.panicAt }), []);
+    const moved = await mcp.ok('move', { recording: h, action: 'to_panic' });
+    assert.ok(moved.stop.location && moved.stop.frames.length > 0);
+    assert.deepEqual(undeclared(schema('move'), moved), []);
+    for (const q of [{}, { position: 1 }]) {
+      const state = await mcp.ok('get_state', { recording: h, ...q });
+      assert.ok(state.threads.items.some((t: { frames: unknown[] }) => t.frames.length > 0));
+      assert.deepEqual(undeclared(schema('get_state'), state), [], JSON.stringify(q));
+    }
+    assert.deepEqual(undeclared(schema('get_source'), await mcp.ok('get_source', { recording: h })), []);
+    assert.deepEqual(undeclared(schema('evaluate'), await mcp.ok('evaluate', { recording: h, expression: 'i' })), []);
   });
 
   it('evaluate at another position does not move the cursor', async () => {
