@@ -153,6 +153,11 @@ export class HeldRecordings {
     return entry;
   }
 
+  /** Where a path an agent gives points: a file:// URI, `~/…`, absolute, or relative to the client's first root (client-roots.ts). */
+  resolvePath(path: string): string {
+    return this.roots ? this.roots.resolvePath(path) : resolve(path);
+  }
+
   /** A handle from open_recording, or a path (opened on first use). */
   async get(ref: string): Promise<HeldRecording> {
     const held = this.byHandle.get(ref);

@@ -5,6 +5,7 @@
 // hand; get_source marks the lines that ran; `until.line` is a `.mfl` line breakpoint both ways;
 // evaluate answers as the debug console does, at a frame and at another position.
 import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { recordProgram, type Recorded } from '../support/machin';
 import { DIGGER } from '../support/programs';
@@ -158,6 +159,10 @@ describe('MCP at source level: the runtime\'s moves, the same stops as the debug
     await mcp.ok('move', { recording: h, action: 'to_start' });
     assert.match(await mcp.error('move', { recording: h, action: 'continue', until: { line: 4 } }), /digger\.mfl:4: No statement starts on line 4 \(the next one is on line 6\)/);
     assert.match(await mcp.error('move', { recording: h, action: 'continue', until: { line: 4, path: 'other.mfl' } }), /names the program .*digger\.mfl.* or the recording/);
+    // until.path as a file:// URI (as clients give paths) names the program too.
+    const byUri = await mcp.ok('move', { recording: h, action: 'continue', until: { line: LOOP_LINE, path: pathToFileURL(digger.program).href } });
+    assert.deepEqual([byUri.stop.reason, byUri.stop.location.line, byUri.stop.location.path], ['breakpoint', LOOP_LINE, digger.program]);
+    assert.match(await mcp.error('move', { recording: h, action: 'continue', until: { line: LOOP_LINE, path: 'https://example.com/digger.mfl' } }), /only file:\/\/ URIs/);
   });
 });
 
