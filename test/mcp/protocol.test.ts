@@ -73,6 +73,9 @@ describe('MCP server: structured output, paths, roots, resources', () => {
       // A link inside a root to a file outside it is outside.
       assert.match(await s.error('open_recording', { path: join(inside, 'link.mflrr') }), /outside the client's roots/);
       assert.match(await s.error('get_state', { recording: join(outside, 'crash.mflrr') }), /outside the client's roots/);
+      // Outside the roots, a file that does not exist is refused the same way: no word on what exists there.
+      assert.match(await s.error('open_recording', { path: join(outside, 'no-such.mflrr') }), /outside the client's roots/);
+      const before = (await s.ok('open_recording', { path: join(inside, 'sub', 'crash.mflrr') })).recording;
       await s.setRoots([pathToFileURL(outside).href]);
       // The server asks roots/list again on the notification; the next call sees the new roots.
       const end = Date.now() + 5000;
@@ -83,6 +86,9 @@ describe('MCP server: structured output, paths, roots, resources', () => {
       }
       assert.equal(opened.isError, false, opened.text);
       assert.match(await s.error('open_recording', { path: join(inside, 'sub', 'crash.mflrr') }), /outside the client's roots/);
+      // A handle opened inside the old roots, now outside the new ones, is closed on its next use, saying why.
+      assert.match(await s.error('get_state', { recording: before }), new RegExp(`${before} is closed: the client's roots changed since it was opened, and .*outside the client's roots`));
+      assert.match(await s.error('get_state', { recording: before }), new RegExp(`no open recording ${before}`));
       // Relative paths now go against the new first root.
       assert.equal((await s.ok('open_recording', { path: 'crash.mflrr' })).recording, opened.json.recording);
     } finally {
