@@ -4,7 +4,7 @@
 // relative to the client's first root, the client's roots bounding what may be opened (and asked
 // again when they change), recordings listed and read as resources, errors worded for MCP.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -137,6 +137,14 @@ describe('MCP server: structured output, paths, roots, resources', () => {
       const nokey = await s.error('open_recording', { path: ORDERS });
       assert.match(nokey, /start this MCP server with TIN_REPLAY_KEY in its environment or with --key-file FILE/);
       assert.doesNotMatch(nokey, /Frozen Run:|--key HEX|frozenRun\./);
+      // A trace naming a program outside its folder (no toolchain): the warning names this server's ways, not the CLI's.
+      const far = join(DIR, 'far');
+      mkdirSync(far, { recursive: true });
+      writeFileSync(join(far, 'crash.mflrr'), readFileSync(CRASH, 'utf8').replace(/^program .*$/m, `program ${join(DIR, 'crash.mfl')}`));
+      copyFileSync(join(MACHIN_FIXTURES, 'crash', 'crash.mfl'), join(DIR, 'crash.mfl'));
+      const warned = (await s.ok('open_recording', { path: join(far, 'crash.mflrr') })).warnings.find((w: { code: string }) => w.code === 'program-not-read');
+      assert.match(warned.message, /give it as open_recording's `program` argument .* to use it \(outside the trace's folder, the server needs --program-root for it\)/);
+      assert.doesNotMatch(warned.message, /CLI: --program|open its folder/);
     } finally {
       await s.close();
     }
