@@ -99,6 +99,9 @@ describe('MCP at source level: the runtime\'s moves, the same stops as the debug
     // Over, out and their reverses, on the stop's thread and on main's.
     await both('next', { action: 'next' }, (id) => s.dc.nextRequest({ threadId: id }));
     await both('step_back', { action: 'step_back' }, (id) => s.dc.stepBackRequest({ threadId: id }));
+    // Out and back out on main, whose statements are all sure: compared always (not only when the worker did not race).
+    await both('step_out', { action: 'step_out' }, (id) => s.dc.stepOutRequest({ threadId: id }));
+    await both('step_back_out', { action: 'step_back_out' }, (id) => s.dc.customRequest('frozenRun/stepBackOut', { threadId: id }));
     // On the worker (0.1): its statements, one past the cursor; then back to main's.
     const worker = (await s.dc.threadsRequest()).body.threads.find((t) => t.name.startsWith('0.1 '))!.id;
     // The adapter and the server each replayed the trace: statements of this replay only (the
@@ -111,6 +114,7 @@ describe('MCP at source level: the runtime\'s moves, the same stops as the debug
       assert.equal(inWorker.thread, '0.1');
       assert.match(inWorker.frames[0], /^worker /);
     }
+    // Only the worker's own steps are skipped when a statement of this replay only is in either stop (the part that truly races).
     if (!raced) {
       assert.deepEqual(mcpWorker, dapWorker, 'step_back_in on the worker: MCP and DAP stop in different places');
       await both('next on the worker', { action: 'next', thread: '0.1' }, () => s.dc.nextRequest({ threadId: worker }));
