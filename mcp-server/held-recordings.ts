@@ -71,8 +71,9 @@ export class HeldRecordings {
   async open(path: string, req: OpenRequest = {}): Promise<HeldRecording> {
     await this.roots?.asking;
     const file = this.roots ? this.roots.resolvePath(path) : resolve(path);
-    const stamp = await fileStamp(file);
+    // The roots first: outside them, whether a file exists is not told (no existence oracle).
     this.roots?.checkOpen(file);
+    const stamp = await fileStamp(file);
     let program: string | undefined;
     if (req.program !== undefined) {
       program = this.roots ? this.roots.resolvePath(req.program) : resolve(req.program);
@@ -130,7 +131,8 @@ export class HeldRecordings {
     // A cancel that came while machin was ending: no handle is made.
     if (signal.aborted) throw new RecordingError('cancelled', `${file}: open_recording cancelled`, { file });
     progress('indexed: ready');
-    for (const [h, e] of this.byHandle) if (e.file === file) this.byHandle.delete(h);
+    // The same file read before against the same program is let go (it changed); against another program it stays open under its own handle.
+    for (const [h, e] of this.byHandle) if (e.file === file && e.program === program) this.byHandle.delete(h);
     let io: ThreadIo | null = null;
     const entry: Entry = {
       handle: `r${this.next++}`,
@@ -153,14 +155,37 @@ export class HeldRecordings {
     return entry;
   }
 
+  /** Where a path an agent gives points: a file:// URI, `~/…`, absolute, or relative to the client's first root (client-roots.ts). */
+  resolvePath(path: string): string {
+    return this.roots ? this.roots.resolvePath(path) : resolve(path);
+  }
+
   /** A handle from open_recording, or a path (opened on first use). */
   async get(ref: string): Promise<HeldRecording> {
     const held = this.byHandle.get(ref);
-    if (held) return this.settled(this.touch(held));
+    if (held) {
+      this.checkStillInRoots(held);
+      return this.settled(this.touch(held));
+    }
     if (/^r\d+$/.test(ref)) {
       throw new RecordingError('usage', `no open recording ${ref} (open: ${[...this.byHandle.keys()].join(', ') || 'none'}); call open_recording with the file's path`);
     }
     return this.open(ref);
+  }
+
+  /**
+   * A handle opened before the client's roots narrowed, whose file is now outside them, is closed
+   * on its next use, with an error that says so (as a new open of it would be refused).
+   */
+  private checkStillInRoots(e: Entry): void {
+    try {
+      this.roots?.checkOpen(e.file);
+    } catch (err) {
+      this.byHandle.delete(e.handle);
+      this.onChange?.();
+      const why = err instanceof Error ? err.message : String(err);
+      throw new RecordingError('usage', `${e.handle} is closed: the client's roots changed since it was opened, and ${why}`, { file: e.file });
+    }
   }
 
   close(ref: string): boolean {

@@ -58,7 +58,8 @@ const STEP_KIND: Partial<Record<MoveAction, StepKind>> = {
 };
 
 /** The move a request names, made by the runtime (the same rules and stops as the debug adapter's); this only translates. */
-export async function move(held: HeldRecording, req: MoveRequest, signal?: AbortSignal, progress?: (message: string) => void): Promise<object> {
+/** `resolvePath`: where a path the agent gives points (a file:// URI, `~`, relative to the client's first root: client-roots.ts). */
+export async function move(held: HeldRecording, req: MoveRequest, signal?: AbortSignal, progress?: (message: string) => void, resolvePath: (path: string) => string = resolve): Promise<object> {
   const { runtime, recording: rec } = held;
   const tl = rec.timeline;
   const thread = (): number => (req.thread !== undefined ? threadIndexOf(held, req.thread) : runtime.lastStop.thread);
@@ -85,7 +86,7 @@ export async function move(held: HeldRecording, req: MoveRequest, signal?: Abort
         break;
       case 'continue':
       case 'reverse_continue':
-        stop = await withUntil(held, req.until, () => budgeted(held, signal, progress, () => runtime.run(req.action === 'continue')));
+        stop = await withUntil(held, req.until, resolvePath, () => budgeted(held, signal, progress, () => runtime.run(req.action === 'continue')));
         if (req.until?.condition && req.until.breakpoint === undefined && req.until.line === undefined && req.until.variable === undefined && stop.reason === 'function breakpoint') {
           // The condition rode on one breakpoint per kind: say what the agent asked for.
           description = `Condition \`${req.until.condition}\` holds (${rec.describe(runtime.record).summary})`;
@@ -137,7 +138,7 @@ async function budgeted(held: HeldRecording, signal: AbortSignal | undefined, pr
 }
 
 /** Run `go` with the breakpoints `until` names set, and cleared again afterwards. */
-async function withUntil(held: HeldRecording, until: Until | undefined, go: () => Promise<Stop>): Promise<Stop> {
+async function withUntil(held: HeldRecording, until: Until | undefined, resolvePath: (path: string) => string, go: () => Promise<Stop>): Promise<Stop> {
   const bps = held.runtime.breakpoints;
   const tl = held.recording.timeline;
   if (until?.thread !== undefined && until.variable === undefined) throw new RecordingError('usage', '`until.thread` goes with `until.variable` (the thread whose variable is watched)');
@@ -156,7 +157,7 @@ async function withUntil(held: HeldRecording, until: Until | undefined, go: () =
         throw new RecordingError('usage', `${tl.file}: \`${until.variable}\` takes no value on ${tl.threads[t].id} (variables: ${held.recording.histories.names.slice(0, 20).join(', ')})`, { file: tl.file });
       }
     }
-    if (until.line !== undefined && inProgram(held, until.path)) {
+    if (until.line !== undefined && inProgram(held, until.path, resolvePath)) {
       const s = held.runtime.statements!;
       const [res] = held.runtime.sourceBreakpoints.set([{ line: until.line, condition }]);
       if (!res.verified) throw new RecordingError('usage', `${s.file}:${until.line}: ${res.message}`, { file: s.file, line: until.line });
@@ -184,12 +185,15 @@ async function withUntil(held: HeldRecording, until: Until | undefined, go: () =
  * Whether `until.line` is a line of the program: `path` names it (its path or file name), or no
  * path and the statements are known. A path naming neither file is an error that names both.
  */
-function inProgram(held: HeldRecording, path: string | undefined): boolean {
+function inProgram(held: HeldRecording, path: string | undefined, resolvePath: (path: string) => string): boolean {
   const s = held.runtime.statements;
   const tl = held.recording.timeline;
   if (path === undefined) return s !== null;
-  if (s && (held.runtime.sourceBreakpoints.isProgram(path) || path === basename(s.file))) return true;
-  if (resolve(path) === resolve(tl.file) || path === basename(tl.file)) return false;
+  if (s && path === basename(s.file)) return true;
+  if (path === basename(tl.file)) return false;
+  const file = resolvePath(path);
+  if (s && held.runtime.sourceBreakpoints.isProgram(file)) return true;
+  if (file === resolve(tl.file)) return false;
   if (!s && /\.mfl$/i.test(path)) {
     throw new RecordingError('usage', `${tl.file}: no line breakpoint in ${path}: the program's statements are not known (${noStatementsWhy(held.recording)}); a line of the trace has no path`, { file: tl.file });
   }

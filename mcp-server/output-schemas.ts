@@ -16,16 +16,19 @@ const record = z.looseObject({
   value: z.unknown().optional(), source: z.looseObject({ path: str, line: num, name: str }).optional(),
 });
 
-/** A program frame (debug-adapter/statement-place.ts): its statement, and with `locals` its values and which are this replay's only. */
-const frame = z.looseObject({
-  path: str, line: num, column: num, endLine: num, endColumn: num, function: str, text: str,
-  thisReplayOnly: z.literal(true).optional(),
-  locals: z.record(str, str).optional(),
-  localsThisReplayOnly: z.array(str).optional(),
+/** A statement of the program (debug-adapter/statement-place.ts): 1-based, `end` just past it, `text` its first line. */
+const statement = z.looseObject({
+  path: str, line: num, column: num, endLine: num, endColumn: num, function: str, text: str, thisReplayOnly: z.literal(true).optional(),
 });
-const where = { location: nullable(frame).optional(), frames: z.array(frame).optional(), framesTotal: num.optional() };
+/** A frame of a program stack: the statement it stands at (a caller's: the call it is making), with its values where asked for and which of them are this replay's only. */
+const frame = statement.extend({ locals: z.record(str, str).optional(), localsThisReplayOnly: z.array(str).optional() });
+/** Where a thread is in the program: null / [] without statements; `framesTotal` past the frames listed. */
+const where = { location: nullable(statement), frames: z.array(frame), framesTotal: num.optional() };
 
-const stop = z.looseObject({ reason: str, description: str, text: str.optional(), exception: str.optional(), thread: nullable(str), ...where });
+const stop = z.looseObject({
+  reason: str, description: str, text: str.optional(), exception: str.optional(), thread: nullable(str),
+  location: nullable(statement).optional(), frames: z.array(frame).optional(), framesTotal: num.optional(),
+});
 
 const chain = z.looseObject({ to: num, length: num, offset: num, threads: z.array(z.unknown()), nextOffset: nullable(num) });
 
@@ -35,7 +38,10 @@ const SHAPES = {
     format: str,
     threadCount: num,
     threads: page(z.unknown()),
-    panicAt: nullable(z.looseObject({ message: str, thread: str, position: num, record: num, source: str })),
+    panicAt: nullable(z.looseObject({
+      message: str, thread: str, position: num, record: num, source: str,
+      statement: nullable(statement), frames: z.array(frame), framesTotal: num.optional(), statementWhy: str.optional(),
+    })),
     causalChain: nullable(chain),
     variables: nullable(page(str)),
     toolchain: str,
@@ -53,7 +59,8 @@ const SHAPES = {
     justDone: nullable(record),
     panicked: nullable(z.boolean()),
     values: str,
-    threads: page(z.looseObject({ id: str, label: str, current: nullable(record), ...where, values: z.record(str, str), thisReplayOnly: z.array(str).optional(), io: z.looseObject({ consumed: num, last: z.array(record) }) })),
+    statements: str.optional(),
+    threads: page(z.looseObject({ id: str, label: str, current: nullable(record), ...where, values: z.record(str, str), valuesTotal: num.optional(), thisReplayOnly: z.array(str).optional(), io: z.looseObject({ consumed: num, last: z.array(record) }) })),
   },
   move: {
     stop,

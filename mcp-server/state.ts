@@ -5,7 +5,7 @@ import { frameLocals, noStatementsWhy, programStack, statementPlace, type FrameL
 import { RecordingError } from '../replay-engine/model/errors';
 import type { HeldRecording } from './held-recordings';
 import { page } from './paging';
-import { runtimeAt } from './runtime-at';
+import { panickedAt, runtimeAt } from './runtime-at';
 import { recordJson, type RecordJson } from './record-json';
 import { valuesAt } from './values-at';
 
@@ -60,7 +60,8 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
   const histories = rec.histories;
   const io = held.io();
   const last = Math.min(m, tl.recordCount - 1);
-  // At source level, the runtime standing there: the cursor's own (it may stand at a statement), else one moved to the record state.
+  // At source level, the runtime standing there: the cursor's own (it may stand at a statement), else
+  // one moved to the record state (to the statement that panicked when the record is the panic's).
   const at = current || !runtime.statements ? runtime : runtimeAt(held, { record: m });
   const thread = (t: number) => {
     const r = m < 0 ? -1 : runtime.threads.lastRecordAtOrBefore(t, last);
@@ -88,7 +89,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
     of: { positions: tl.stepCount, records: tl.recordCount },
     ...(current ? { lastStop: stopJson(held) } : {}),
     justDone: m >= 0 && m < tl.recordCount ? recordJson(rec, m, q.detail) : null,
-    panicked: rec.panic ? p >= rec.panic.position && m >= tl.frontier(rec.panic.position) - 1 : null,
+    panicked: panickedAt(at, m),
     ...(runtime.statements ? {} : { statements: noStatementsWhy(rec) }),
     values: histories ? 'as of this position, per thread' : tl.format === 'mflrr' ? 'none: value histories come from machin (the server started with --toolchain and machin at hand; the summary\'s warnings say why not)' : 'none',
     threads,

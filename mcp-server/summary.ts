@@ -1,13 +1,14 @@
 // open_recording's answer: what `frozen-run inspect --json` says of the recording, with the parts
 // that grow with the run paged (threads, the causal chain) and a capsule's effects left to
 // list_records. Computed once per held recording.
-import { noStatementsWhy, panicStatement } from '../debug-adapter/statement-place';
+import { frameLocals, noStatementsWhy, panicStatement } from '../debug-adapter/statement-place';
 import { traceInspectJson } from '../replay-engine/mflrr/inspect-document';
 import { MflrrRecording } from '../replay-engine/mflrr/recording';
 import { capsuleInspectJson } from '../replay-engine/tcap/inspect';
 import type { HeldRecording } from './held-recordings';
 import { forMcp } from './mcp-wording';
 import { page } from './paging';
+import { panicRecord, runtimeAt } from './runtime-at';
 
 export const THREADS_SHOWN = 50;
 export const CHAIN_SHOWN = 100;
@@ -64,14 +65,16 @@ function panicAtJson(held: HeldRecording): object {
   const tl = rec.timeline;
   const at = panicStatement(held.runtime);
   const why = at ? null : noStatementsWhy(rec);
+  // Each frame with the values it holds at the panic, as get_state's frames (and `frozen-run where --json`).
+  const rt = at ? runtimeAt(held, { record: panicRecord(rec)! }) : null;
   return {
     message: p.message,
     thread: tl.threads[p.thread].id,
     position: p.position,
-    record: tl.frontier(p.position) - 1,
+    record: panicRecord(rec),
     source: p.source,
     statement: at?.statement ?? null,
-    frames: at?.frames ?? [],
+    frames: at ? at.frames.map((f, i) => ({ ...f, ...frameLocals(rt!, p.thread, i) })) : [],
     ...(at && at.total > at.frames.length ? { framesTotal: at.total } : {}),
     ...(why ? { statementWhy: why } : {}),
   };

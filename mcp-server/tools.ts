@@ -119,7 +119,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
   }, answering(async (a: { recording: string; action: (typeof MOVES)[number]; thread?: string; position?: number; record?: number; count?: number; until?: { breakpoint?: string; condition?: string; line?: number; path?: string; variable?: string; thread?: string } }, extra) =>
     held.get(a.recording).then((h) => {
       if (a.until?.condition !== undefined) checkConditionNames(h, a.until.condition);
-      return h.exclusive(() => move(h, a, extra?.signal, progressReporter(extra)));
+      return h.exclusive(() => move(h, a, extra?.signal, progressReporter(extra), (path) => held.resolvePath(path)));
     })));
 
   server.registerTool('get_source', {

@@ -4,7 +4,7 @@
 // relative to the client's first root, the client's roots bounding what may be opened (and asked
 // again when they change), recordings listed and read as resources, errors worded for MCP.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,6 +73,9 @@ describe('MCP server: structured output, paths, roots, resources', () => {
       // A link inside a root to a file outside it is outside.
       assert.match(await s.error('open_recording', { path: join(inside, 'link.mflrr') }), /outside the client's roots/);
       assert.match(await s.error('get_state', { recording: join(outside, 'crash.mflrr') }), /outside the client's roots/);
+      // Outside the roots, a file that does not exist is refused the same way: no word on what exists there.
+      assert.match(await s.error('open_recording', { path: join(outside, 'no-such.mflrr') }), /outside the client's roots/);
+      const before = (await s.ok('open_recording', { path: join(inside, 'sub', 'crash.mflrr') })).recording;
       await s.setRoots([pathToFileURL(outside).href]);
       // The server asks roots/list again on the notification; the next call sees the new roots.
       const end = Date.now() + 5000;
@@ -83,6 +86,9 @@ describe('MCP server: structured output, paths, roots, resources', () => {
       }
       assert.equal(opened.isError, false, opened.text);
       assert.match(await s.error('open_recording', { path: join(inside, 'sub', 'crash.mflrr') }), /outside the client's roots/);
+      // A handle opened inside the old roots, now outside the new ones, is closed on its next use, saying why.
+      assert.match(await s.error('get_state', { recording: before }), new RegExp(`${before} is closed: the client's roots changed since it was opened, and .*outside the client's roots`));
+      assert.match(await s.error('get_state', { recording: before }), new RegExp(`no open recording ${before}`));
       // Relative paths now go against the new first root.
       assert.equal((await s.ok('open_recording', { path: 'crash.mflrr' })).recording, opened.json.recording);
     } finally {
@@ -131,6 +137,14 @@ describe('MCP server: structured output, paths, roots, resources', () => {
       const nokey = await s.error('open_recording', { path: ORDERS });
       assert.match(nokey, /start this MCP server with TIN_REPLAY_KEY in its environment or with --key-file FILE/);
       assert.doesNotMatch(nokey, /Frozen Run:|--key HEX|frozenRun\./);
+      // A trace naming a program outside its folder (no toolchain): the warning names this server's ways, not the CLI's.
+      const far = join(DIR, 'far');
+      mkdirSync(far, { recursive: true });
+      writeFileSync(join(far, 'crash.mflrr'), readFileSync(CRASH, 'utf8').replace(/^program .*$/m, `program ${join(DIR, 'crash.mfl')}`));
+      copyFileSync(join(MACHIN_FIXTURES, 'crash', 'crash.mfl'), join(DIR, 'crash.mfl'));
+      const warned = (await s.ok('open_recording', { path: join(far, 'crash.mflrr') })).warnings.find((w: { code: string }) => w.code === 'program-not-read');
+      assert.match(warned.message, /give it as open_recording's `program` argument .* to use it \(outside the trace's folder, the server needs --program-root for it\)/);
+      assert.doesNotMatch(warned.message, /CLI: --program|open its folder/);
     } finally {
       await s.close();
     }

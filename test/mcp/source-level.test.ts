@@ -5,13 +5,14 @@
 // hand; get_source marks the lines that ran; `until.line` is a `.mfl` line breakpoint both ways;
 // evaluate answers as the debug console does, at a frame and at another position.
 import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { recordProgram, type Recorded } from '../support/machin';
 import { DIGGER } from '../support/programs';
 import { PANIC_PROGRAMS } from '../support/panic-programs';
 import { tempDir } from '../machin/support';
 import { launchAndStop, machinEnv, moveAndStop, startAdapter, type Session } from '../dap/support';
-import { MACHIN, McpSession } from './support';
+import { MACHIN, McpSession, undeclared } from './support';
 
 const LOOP_LINE = 23; // DIGGER: `total = total + v`, once per value main receives
 
@@ -98,6 +99,9 @@ describe('MCP at source level: the runtime\'s moves, the same stops as the debug
     // Over, out and their reverses, on the stop's thread and on main's.
     await both('next', { action: 'next' }, (id) => s.dc.nextRequest({ threadId: id }));
     await both('step_back', { action: 'step_back' }, (id) => s.dc.stepBackRequest({ threadId: id }));
+    // Out and back out on main, whose statements are all sure: compared always (not only when the worker did not race).
+    await both('step_out', { action: 'step_out' }, (id) => s.dc.stepOutRequest({ threadId: id }));
+    await both('step_back_out', { action: 'step_back_out' }, (id) => s.dc.customRequest('frozenRun/stepBackOut', { threadId: id }));
     // On the worker (0.1): its statements, one past the cursor; then back to main's.
     const worker = (await s.dc.threadsRequest()).body.threads.find((t) => t.name.startsWith('0.1 '))!.id;
     // The adapter and the server each replayed the trace: statements of this replay only (the
@@ -110,6 +114,7 @@ describe('MCP at source level: the runtime\'s moves, the same stops as the debug
       assert.equal(inWorker.thread, '0.1');
       assert.match(inWorker.frames[0], /^worker /);
     }
+    // Only the worker's own steps are skipped when a statement of this replay only is in either stop (the part that truly races).
     if (!raced) {
       assert.deepEqual(mcpWorker, dapWorker, 'step_back_in on the worker: MCP and DAP stop in different places');
       await both('next on the worker', { action: 'next', thread: '0.1' }, () => s.dc.nextRequest({ threadId: worker }));
@@ -152,12 +157,20 @@ describe('MCP at source level: the runtime\'s moves, the same stops as the debug
   it('a forward move with nothing ahead is the runtime\'s refusal, as the debugger\'s', async () => {
     const h = (await mcp.ok('open_recording', { path: digger.trace })).recording;
     await mcp.ok('move', { recording: h, action: 'to_panic' });
-    assert.match(await mcp.error('move', { recording: h, action: 'continue' }), /panicked \(index out of range \[5\] with length 2\) and nothing was recorded after that/);
+    const refusal = await mcp.error('move', { recording: h, action: 'continue' });
+    assert.match(refusal, /panicked \(index out of range \[5\] with length 2\) and nothing was recorded after that/);
+    // Worded with this server's actions, not the debugger's buttons.
+    assert.match(refusal, /move with step_back, step_back_in or reverse_continue to go earlier/);
+    assert.doesNotMatch(refusal, /Step Back|Reverse Continue/);
     assert.match(await mcp.error('move', { recording: h, action: 'step_in', count: 2 }), /nothing was recorded after that/);
     // until.line that no statement starts on: the breakpoint's own words, with the program's path.
     await mcp.ok('move', { recording: h, action: 'to_start' });
     assert.match(await mcp.error('move', { recording: h, action: 'continue', until: { line: 4 } }), /digger\.mfl:4: No statement starts on line 4 \(the next one is on line 6\)/);
     assert.match(await mcp.error('move', { recording: h, action: 'continue', until: { line: 4, path: 'other.mfl' } }), /names the program .*digger\.mfl.* or the recording/);
+    // until.path as a file:// URI (as clients give paths) names the program too.
+    const byUri = await mcp.ok('move', { recording: h, action: 'continue', until: { line: LOOP_LINE, path: pathToFileURL(digger.program).href } });
+    assert.deepEqual([byUri.stop.reason, byUri.stop.location.line, byUri.stop.location.path], ['breakpoint', LOOP_LINE, digger.program]);
+    assert.match(await mcp.error('move', { recording: h, action: 'continue', until: { line: LOOP_LINE, path: 'https://example.com/digger.mfl' } }), /only file:\/\/ URIs/);
   });
 });
 
@@ -176,13 +189,18 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
       assert.equal(stop.stop.reason, 'exception');
       assert.equal(stop.stop.thread, p.thread);
       assert.deepEqual(stop.stop.location, at.statement, p.name);
-      assert.deepEqual(stop.stop.frames, at.frames, p.name);
+      const atFrames = at.frames as Array<Frame & { locals: Record<string, string> }>;
+      assert.deepEqual(stop.stop.frames, atFrames.map(({ locals: _locals, ...f }) => f), p.name);
       const state = await mcp.ok('get_state', { recording: opened.recording, thread: p.thread });
       assert.deepEqual(state.threads.items[0].location, at.statement, p.name);
-      const frames = state.threads.items[0].frames as Array<Frame & { locals: Record<string, string>; localsThisReplayOnly?: string[] }>;
-      assert.deepEqual(frames.map(({ locals: _locals, localsThisReplayOnly: _marked, ...f }) => f), at.frames, p.name);
-      // Each frame with the values it holds at the panic (its own, not its callee's).
-      for (const v of p.values.filter((x) => /^[a-z]+$/.test(x.expression))) assert.equal(frames[v.frame].locals[v.expression], v.result, `${p.name}: ${v.expression} in frame ${v.frame}`);
+      const frames = state.threads.items[0].frames as Array<Frame & { locals: Record<string, string> }>;
+      // get_state's frames at the panic are panicAt's, locals and all.
+      assert.deepEqual(frames, atFrames, p.name);
+      // Each frame with the values it holds at the panic (its own, not its callee's), in both answers.
+      for (const v of p.values.filter((x) => /^[a-z]+$/.test(x.expression))) {
+        assert.equal(frames[v.frame].locals[v.expression], v.result, `${p.name}: ${v.expression} in frame ${v.frame}`);
+        assert.equal(atFrames[v.frame].locals[v.expression], v.result, `${p.name}: panicAt's ${v.expression} in frame ${v.frame}`);
+      }
     }
   });
 
@@ -201,6 +219,57 @@ describe('MCP at source level: the panic\'s statement, stack and values are fiel
       assert.match(await mcp.error('evaluate', { recording: h, expression: 'nosuchname', thread: p.thread }), /nosuchname: not known in /);
       assert.match(await mcp.error('evaluate', { recording: h, expression: 'x', thread: p.thread, frame: 9 }), /has 2 frames .* not 9/);
     }
+  });
+
+  it('asked at the panic\'s position or record, get_state, evaluate and get_source stand on the statement that panicked', async () => {
+    for (const { p, rec } of programs) {
+      const opened = await mcp.ok('open_recording', { path: rec.trace });
+      const h = opened.recording;
+      const at = opened.panicAt;
+      const cursor = opened.cursor.position;
+      const [fn, lc] = p.frames[0].split(' ');
+      const line = Number(lc.split(':')[0]);
+      for (const q of [{ position: at.position }, { record: at.record }]) {
+        const what = `${p.name} at ${JSON.stringify(q)}`;
+        const state = await mcp.ok('get_state', { recording: h, thread: p.thread, ...q });
+        assert.equal(state.panicked, true, what);
+        const t = state.threads.items[0];
+        assert.deepEqual([t.location.function, t.location.line, t.location.text], [fn, line, p.text], what);
+        assert.deepEqual(t.frames.map((f: Frame) => `${f.function} ${f.line}:${f.column}`), p.frames, what);
+        for (const v of p.values) {
+          const e = await mcp.ok('evaluate', { recording: h, expression: v.expression, thread: p.thread, frame: v.frame, ...q });
+          assert.equal(e.result, v.result, `${what}: ${v.expression} in frame ${v.frame}`);
+        }
+        const src = await mcp.ok('get_source', { recording: h, thread: p.thread, around: 0, ...q });
+        assert.equal(src.line, line, what);
+        assert.equal(src.location.text, p.text, what);
+      }
+      // One record before the panic's, the run has not panicked, and the goroutine is not on the panic's statement.
+      const before = await mcp.ok('get_state', { recording: h, thread: p.thread, record: at.record - 1 });
+      assert.equal(before.panicked, false, p.name);
+      assert.notDeepEqual(before.threads.items[0].location, at.statement, p.name);
+      assert.equal((await mcp.ok('get_state', { recording: h })).position, cursor, 'the cursor did not move');
+    }
+  });
+
+  it('the statement and frame fields are declared in each tool\'s outputSchema', async () => {
+    const { tools } = await mcp.client.listTools();
+    const schema = (name: string) => tools.find((t) => t.name === name)!.outputSchema as Parameters<typeof undeclared>[0];
+    const { rec } = programs[2]; // LEAF: three frames deep in a goroutine started by another
+    const opened = await mcp.ok('open_recording', { path: rec.trace });
+    const h = opened.recording;
+    assert.ok(opened.panicAt.frames.length > 0 && opened.panicAt.frames[0].locals, JSON.stringify(opened.panicAt));
+    assert.deepEqual(undeclared(schema('open_recording'), { panicAt: opened.panicAt }), []);
+    const moved = await mcp.ok('move', { recording: h, action: 'to_panic' });
+    assert.ok(moved.stop.location && moved.stop.frames.length > 0);
+    assert.deepEqual(undeclared(schema('move'), moved), []);
+    for (const q of [{}, { position: 1 }]) {
+      const state = await mcp.ok('get_state', { recording: h, ...q });
+      assert.ok(state.threads.items.some((t: { frames: unknown[] }) => t.frames.length > 0));
+      assert.deepEqual(undeclared(schema('get_state'), state), [], JSON.stringify(q));
+    }
+    assert.deepEqual(undeclared(schema('get_source'), await mcp.ok('get_source', { recording: h })), []);
+    assert.deepEqual(undeclared(schema('evaluate'), await mcp.ok('evaluate', { recording: h, expression: 'i' })), []);
   });
 
   it('evaluate at another position does not move the cursor', async () => {

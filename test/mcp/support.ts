@@ -142,3 +142,35 @@ export function assertSecurityRow(name: string, exit: string, text: string, dir?
   const doc = readFileSync(join(REPO_ROOT, 'SECURITY.md'), 'utf8');
   assert.ok(doc.includes(row), `SECURITY.md must show exactly:\n${row}`);
 }
+
+/** A JSON Schema as the SDK lists a tool's outputSchema (the parts `undeclared` reads). */
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+}
+
+/**
+ * The fields of an answer its tool's outputSchema does not name (`threads.items[].location`), so
+ * a test can hold that every field an agent is told of is declared, not only let through by the
+ * schemas' open objects. A record of names (`values`, `locals`) declares its keys by its value type.
+ */
+export function undeclared(schema: JsonSchema, value: unknown, path = ''): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  const branches = schema.anyOf ?? [schema];
+  if (Array.isArray(value)) {
+    const s = branches.find((b) => b.items);
+    return s ? [...new Set(value.flatMap((v) => undeclared(s.items!, v, `${path}[]`)))] : [`${path}[]`];
+  }
+  const s = branches.find((b) => b.properties || typeof b.additionalProperties === 'object');
+  if (!s) return [path];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    const p = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    if (!p) out.push(`${path}.${k}`);
+    else out.push(...undeclared(p, v, `${path}.${k}`));
+  }
+  return out;
+}
