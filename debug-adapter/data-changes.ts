@@ -21,7 +21,7 @@ export interface DataChanges {
 }
 
 export function dataChanges(histories: ValueHistories, statements: SourceStatements | null, thread: number, asked: string): DataChanges {
-  const { name, fn } = splitAsked(asked);
+  const { name, fn } = splitAsked(asked, histories);
   const ownedBy = (e: HistoryEntry): string | null => (statements ? ownerOfEntry(e, statements, name) : null);
   const positions: number[] = [];
   const atRecords: DataChanges['atRecords'] = [];

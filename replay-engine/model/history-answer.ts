@@ -37,7 +37,7 @@ export function historyAnswer(rec: Recording, file: string, variable: string, go
     if (only < 0) throw new RecordingError('malformed', `${file}: no goroutine ${goroutine} in this recording (it has ${tl.threads.map((t) => t.id).slice(0, 10).join(', ')}${tl.threads.length > 10 ? ', …' : ''})`, { file });
   }
   const histories = rec.histories;
-  const asked = splitAsked(variable);
+  const asked = splitAsked(variable, rec.histories);
   const name = asked.name;
   if (!histories.names.includes(name) || histories.count(name) === 0) {
     const known = histories.names.filter((n) => histories.count(n) > 0).join(', ') || 'none';

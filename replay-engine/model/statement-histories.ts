@@ -91,8 +91,13 @@ export type PickedVariable =
   /** `fn.name` (or the frame's function) names none of them: the ones there are. */
   | { none: StatementVariable[] };
 
-/** `gather.lo` and `main.func1.x` name a function; a bare name never has a dot. */
-export function splitAsked(asked: string): { name: string; fn: string | null } {
+/**
+ * `gather.lo` and `main.func1.x` name a function; a bare program name never has a dot. A name the
+ * histories have as it is (a capsule's `request.method`, `redis GET a.b`) is that name: pass
+ * `histories` so such names are never split.
+ */
+export function splitAsked(asked: string, histories?: ValueHistories): { name: string; fn: string | null } {
+  if (histories && histories.names.includes(asked)) return { name: asked, fn: null };
   const dot = asked.lastIndexOf('.');
   return dot > 0 ? { name: asked.slice(dot + 1), fn: asked.slice(0, dot) } : { name: asked, fn: null };
 }
