@@ -13,8 +13,8 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { cutText } from '../replay-engine/model/cut-text';
 
-/** Longest error text sent, in characters (the same cut as the tools' own errors, answer.ts). */
-export const ERROR_TEXT_LIMIT = 2000;
+/** Longest error text sent, in characters: twice the tools' own cut (answer.ts), so no error they made is cut again. */
+export const ERROR_TEXT_LIMIT = 4000;
 
 /** The most bytes one outgoing message holds, for the server's page bound and the client's limit on a message. */
 export function messageBound(page: number, clientLimit: number): number {
