@@ -180,12 +180,20 @@ export function parseExpression(src: string): Expr {
   return e;
 }
 
+/**
+ * A text longer than this is compared as text: a double holds no more digits (a 4,096-byte
+ * effect's hex, or a 4-million-digit RESP number, was tested as a number by every term of a
+ * condition, 195 terms in a row: issue 31, 4).
+ */
+const NUMBER_TEXT_LIMIT = 400;
+
 function asNumber(v: Value): number | undefined {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && v.trim() !== '' && /^[-+]?(?:0x[0-9a-f]+|[0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)$/i.test(v.trim())) {
-    return Number(v.trim());
-  }
+  if (typeof v !== 'string' || v.length > NUMBER_TEXT_LIMIT) return undefined;
+  const t = v.trim();
+  // One way to match each number (linear time): `[0-9]*\.?[0-9]+` backtracked quadratically over a run of digits.
+  if (t !== '' && /^[-+]?(?:0x[0-9a-f]+|(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:e[-+]?[0-9]+)?)$/i.test(t)) return Number(t);
   return undefined;
 }
 

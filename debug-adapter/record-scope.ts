@@ -3,7 +3,9 @@
 //    summary, value; `record.X` forces this reading;
 // 2. watched variables of the record's thread as of the position the record is done at;
 // 3. the decoded value's named parts (`status`, `key`, ...), as shown under "Record".
-import type { Recording, DecodedValue } from '../replay-engine/model/recording';
+// Each name is looked up once per record (`at` starts afresh): a record's view can be megabytes of
+// text (a 4 MB effect's data as hex), and a condition of 195 terms named it 195 times (issue 31, 4).
+import type { Recording, DecodedValue, RecordView } from '../replay-engine/model/recording';
 import type { Scope, Value } from './expression';
 
 export const RECORD_FIELDS = ['kind', 'thread', 'goroutine', 'task', 'label', 'op', 'record', 'line', 'position', 'summary', 'value'];
@@ -12,6 +14,9 @@ export class RecordScope implements Scope {
   private record = -1;
   private position = 0;
   private thread = -1;
+  /** The record's view and the names looked up, for the record `at` points to. */
+  private view: RecordView | null = null;
+  private readonly known = new Map<string, Value>();
 
   /** `values`: how a watched variable is read (the runtime's, as of the cursor's statement); default as of the position. */
   constructor(
@@ -24,10 +29,19 @@ export class RecordScope implements Scope {
     this.record = record;
     this.position = position;
     this.thread = thread >= 0 ? thread : record >= 0 ? this.recording.timeline.thread[record] : -1;
+    this.view = null;
+    this.known.clear();
     return this;
   }
 
   lookup(name: string): Value {
+    if (this.known.has(name)) return this.known.get(name);
+    const v = this.find(name);
+    this.known.set(name, v);
+    return v;
+  }
+
+  private find(name: string): Value {
     const forced = name.startsWith('record.') ? name.slice(7) : undefined;
     const field = this.field(forced ?? name);
     if (field !== undefined) return field;
@@ -63,16 +77,20 @@ export class RecordScope implements Scope {
       case 'op': return tl.stepOf(r);
       case 'record': return r;
       case 'line': return tl.lineOf(r);
-      case 'summary': return this.recording.describe(r).summary;
-      case 'value': return this.recording.describe(r).value.text;
+      case 'summary': return this.described().summary;
+      case 'value': return this.described().value.text;
     }
     return undefined;
   }
 
   private decodedPart(name: string): Value {
     if (this.record < 0) return undefined;
-    const found = findChild(this.recording.describe(this.record).value, name);
+    const found = findChild(this.described().value, name);
     return found?.text;
+  }
+
+  private described(): RecordView {
+    return (this.view ??= this.recording.describe(this.record));
   }
 }
 

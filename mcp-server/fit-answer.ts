@@ -5,7 +5,8 @@
 // never changed): every string longer than VALUE_TEXT_LIMIT is cut (cutText, as the debugger's
 // Variables), then the largest list that carries its own cursor loses its last items and the cursor
 // says where to go on: a page (`items`/`threads`/`entries` with `offset` and `nextOffset`), the
-// records of list_records (`nextRecord`), a decoded value's children (`childrenOmitted`).
+// records of list_records (`nextRecord`), a decoded value's children (`childrenOmitted`); any other
+// list says how many items it lost in `<name>Omitted` (a request's `headersOmitted`).
 import { cutText } from '../replay-engine/model/cut-text';
 import { RecordingError } from '../replay-engine/model/errors';
 
@@ -106,7 +107,9 @@ function trimmable(v: unknown, out: Trimmable[] = []): Trimmable[] {
     });
   };
   const pageKey = ['items', 'threads', 'entries'].find((k) => Array.isArray(o[k]));
+  let cursored: string | null = null;
   if (pageKey && typeof o.offset === 'number' && 'nextOffset' in o) {
+    cursored = pageKey;
     add(pageKey, 1, (kept) => {
       // A run-length entry of the causal chain ({thread, repeat}) stands for `repeat` steps.
       const items = o[pageKey] as unknown[];
@@ -119,6 +122,7 @@ function trimmable(v: unknown, out: Trimmable[] = []): Trimmable[] {
       o.cutToFit = true;
     });
   } else if (Array.isArray(o.records) && 'nextRecord' in o) {
+    cursored = 'records';
     add('records', 1, (_kept, removed) => {
       const first = removed[0] as { record?: number } | undefined;
       if (first && typeof first.record === 'number') {
@@ -127,8 +131,16 @@ function trimmable(v: unknown, out: Trimmable[] = []): Trimmable[] {
       }
     });
   } else if (Array.isArray(o.children) && typeof o.text === 'string') {
+    cursored = 'children';
     add('children', 0, (_kept, removed) => {
       o.childrenOmitted = ((o.childrenOmitted as number | undefined) ?? 0) + removed.length;
+    });
+  }
+  // Any other list (a capsule request's 100,000 headers, its query): cut, with `<name>Omitted` saying how many went.
+  for (const key of Object.keys(o)) {
+    if (!Array.isArray(o[key]) || key === cursored) continue;
+    add(key, 0, (_kept, removed) => {
+      o[`${key}Omitted`] = ((o[`${key}Omitted`] as number | undefined) ?? 0) + removed.length;
     });
   }
   for (const x of Object.values(o)) trimmable(x, out);

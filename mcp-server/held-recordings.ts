@@ -2,7 +2,9 @@
 // debug adapter's cursor and breakpoint table), named by a short handle (`r1`) or by path. A
 // recording is read once per file content: opening the same unchanged file again returns the
 // same handle, a changed file is read again, and opens of one unchanged file that come while it is
-// being read share that one read (30 concurrent opens of a 20 MB capsule hold one copy). At most
+// being read share that one read (30 concurrent opens of a 20 MB capsule hold one copy). A file is
+// known by what it is, not by its path: its device and inode, size and modification time, so 30
+// links to one capsule share one read too; reads of distinct files take turns (read-slots.ts). At most
 // MAX_HELD stay open (least recently used goes), so a long agent session does not grow without
 // bound. An open is cancelled (machin's process group ended, its temporary copies removed, no
 // handle made) when every request waiting for it is cancelled, or when the server stops.
@@ -15,6 +17,7 @@ import type { Recording } from '../replay-engine/model/recording';
 import { openRecording } from '../replay-engine/open';
 import type { OpenOptions } from '../replay-engine/open-options';
 import type { ClientRoots } from './client-roots';
+import { ReadSlots, READS_AT_ONCE } from './read-slots';
 import { ThreadIo } from './thread-io';
 
 const MAX_HELD = 8;
@@ -59,6 +62,7 @@ interface Entry extends HeldRecording {
 export class HeldRecordings {
   private readonly byHandle = new Map<string, Entry>();
   private readonly reading = new Map<string, Reading>();
+  private readonly slots = new ReadSlots();
   private next = 1;
   private stopping = false;
   /** Called when a recording is added or let go (the resource list changed). */
@@ -80,10 +84,10 @@ export class HeldRecordings {
       this.roots?.checkProgram(program, file);
     }
     for (const e of this.byHandle.values()) {
-      if (e.file === file && e.stamp === stamp && (program === undefined || e.program === program)) return this.settled(this.touch(e));
+      if (e.stamp === stamp && (program === undefined || e.program === program)) return this.settled(this.touch(e));
     }
     if (this.stopping) throw new RecordingError('cancelled', `${file}: the server is stopping`, { file });
-    const key = `${stamp}\0${file}\0${program ?? ''}`;
+    const key = `${stamp}\0${program ?? ''}`;
     let r = this.reading.get(key);
     if (!r) {
       const controller = new AbortController();
@@ -127,12 +131,15 @@ export class HeldRecordings {
 
   private async read(file: string, stamp: string, program: string | undefined, signal: AbortSignal, progress: (message: string) => void): Promise<Entry> {
     const programRoots = this.roots ? this.roots.programRoots() : this.options.programRoots;
-    const recording = await openRecording(file, { ...this.options, programRoots, program, signal, onToolchainProgress: progress });
+    await Promise.resolve(); // the first request has joined the read, so it hears that it waits
+    const onWait = (ahead: number) => progress(`waiting to be read: ${READS_AT_ONCE} reads under way, ${ahead} waiting before this one`);
+    const recording = await this.slots.run(() => openRecording(file, { ...this.options, programRoots, program, signal, onToolchainProgress: progress }), signal, onWait);
     // A cancel that came while machin was ending: no handle is made.
     if (signal.aborted) throw new RecordingError('cancelled', `${file}: open_recording cancelled`, { file });
     progress('indexed: ready');
-    // The same file read before against the same program is let go (it changed); against another program it stays open under its own handle.
-    for (const [h, e] of this.byHandle) if (e.file === file && e.program === program) this.byHandle.delete(h);
+    // The same file (by path or as the same real file) read before against the same program is let
+    // go (it changed); against another program it stays open under its own handle.
+    for (const [h, e] of this.byHandle) if ((e.file === file || sameFile(e.stamp, stamp)) && e.program === program) this.byHandle.delete(h);
     let io: ThreadIo | null = null;
     const entry: Entry = {
       handle: `r${this.next++}`,
@@ -241,9 +248,14 @@ export class HeldRecordings {
 
 async function fileStamp(file: string): Promise<string> {
   try {
-    const s = await stat(file);
-    return `${s.size}:${s.mtimeMs}`;
+    const s = await stat(file, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
   } catch (err) {
     throw fileError(file, err);
   }
+}
+
+/** Two stamps of one file (device and inode), whatever its size and time. */
+function sameFile(a: string, b: string): boolean {
+  return a.split(':', 2).join(':') === b.split(':', 2).join(':');
 }

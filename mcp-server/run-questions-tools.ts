@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { LogPoint } from '../debug-adapter/log-point-hits';
 import { ValueOrigins } from '../replay-engine/machin/source/value-origin';
 import { lineCounts } from '../replay-engine/model/line-counts';
+import { RecordingError } from '../replay-engine/model/errors';
 import { readyStatements } from '../replay-engine/model/recording';
 import { errorText } from './answer';
 import type { HeldRecording, HeldRecordings } from './held-recordings';
@@ -45,7 +46,7 @@ async function statementsOf(h: HeldRecording) {
   const s = readyStatements(h.recording);
   if (!s) {
     const st = h.recording.sourceLevel;
-    throw new Error(`${h.file}: the program's statements are not known${st?.state === 'unavailable' ? `: ${st.reason}` : ' (the server runs machin only with --toolchain)'}`);
+    throw new RecordingError('usage', `${h.file}: the program's statements are not known${st?.state === 'unavailable' ? `: ${st.reason}` : ' (the server runs machin only with --toolchain)'}`, { file: h.file });
   }
   return s;
 }

@@ -3,10 +3,14 @@
 //  - a message longer than MAX_MESSAGE_BYTES is skipped up to its line end, never buffered, and
 //    answered with a JSON-RPC error (its id is read from the message's first or last bytes), where
 //    the SDK's transport closes and the server exits 0 without a word;
-//  - a line that is not JSON-RPC gets a parse error answer and the next line is read.
+//  - a line that is not JSON-RPC gets a parse error answer and the next line is read;
+//  - every message sent is bounded (bounded-message.ts): error texts cut, never a message the
+//    client's reader would refuse.
 // The end of stdin (the client went away) is reported as onclose, so the server can stop machin.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { boundedLine, messageBound } from './bounded-message';
+import { pageBytes } from './fit-answer';
 
 /** The SDK client's own limit on a message (STDIO_DEFAULT_MAX_BUFFER_SIZE): 10 MB. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -109,7 +113,10 @@ export class LineTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
       if (this.closed) return resolve();
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      const { line, note } = boundedLine(message, messageBound(pageBytes(), MAX_MESSAGE_BYTES));
+      if (note) this.onerror?.(new Error(note));
+      if (line === null) return resolve();
+      if (this.output.write(`${line}\n`)) resolve();
       else this.output.once('drain', resolve);
     });
   }

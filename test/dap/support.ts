@@ -9,11 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureBuilt } from '../support/built';
 import { alwaysPrinted, expectedPosition, MACHIN_BIN, machinPath, probeLines, scheduleOf } from '../support/machin';
+import { MACHIN_FIXTURES as SHARED_MACHIN_FIXTURES, TIN_FIXTURES as SHARED_TIN_FIXTURES } from '../support/paths';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const ADAPTER = path.join(ROOT, 'dist/debug-adapter.js');
-export const MACHIN_FIXTURES = path.resolve(ROOT, '../shared/fixtures/machin');
-export const TIN_FIXTURES = path.resolve(ROOT, '../shared/fixtures/tin');
+// Where test/support/paths.ts finds them (FROZEN_RUN_SHARED for a checkout without ../shared beside it).
+export const MACHIN_FIXTURES = SHARED_MACHIN_FIXTURES;
+export const TIN_FIXTURES = SHARED_TIN_FIXTURES;
 export const FIXTURE_KEY = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
 
 /** dist/debug-adapter.js as `npm run build` makes it (test/support/built.ts). */

@@ -103,7 +103,8 @@ describe('MCP server with the real machin: progress, cancel, and what a stop lea
       await until('machin runs', () => childrenOf(sc.tmp, s.pid).length > 0, 30_000);
       await new Promise((r) => setTimeout(r, 500));
       ac.abort('the agent gave up');
-      assert.match(await open, /gave up|abort/i);
+      const said = await open;
+      assert.match(said, /gave up|abort/i);
       assert.equal(s.stderr(), '', 'a cancel is no error of the server');
       await until('machin and its program end', () => childrenOf(sc.tmp, s.pid).length === 0, 5_000);
       await until('the copies go', () => copiesIn(sc.tmp).length === 0, 5_000);
@@ -111,6 +112,7 @@ describe('MCP server with the real machin: progress, cancel, and what a stop lea
       const other = scene(false);
       const next = await s.call('open_recording', { path: other.trace }, { timeout: 120_000 });
       assert.equal(next.json.recording, 'r1');
+      assertSecurityRow('MCP: an open_recording cancelled during a replay that never ends', 'error', `${said}; machin and its program ended, the copies removed, no handle used; the next open is ${JSON.stringify({ recording: next.json.recording })}`);
     } finally {
       await s.close();
     }
@@ -138,7 +140,7 @@ describe('MCP server with the real machin: progress, cancel, and what a stop lea
     }
   });
 
-  for (const how of ['the client closes', 'SIGTERM', 'SIGINT'] as const) {
+  for (const how of ['the client closes', 'SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     it(`${how} during a replay that never ends: machin and its program end, copies removed, the server exits`, async () => {
       const sc = scene(true);
       const s = await start(sc.tmp);
@@ -158,7 +160,7 @@ describe('MCP server with the real machin: progress, cancel, and what a stop lea
       assert.deepEqual(copiesIn(sc.tmp), []);
       assert.ok(Date.now() - started < 8_000);
       const said = s.stderr().trim().split('\n').pop() ?? '';
-      assertSecurityRow(`MCP: ${how} during a replay that never ends`, how === 'SIGTERM' ? '143' : how === 'SIGINT' ? '130' : '0', said);
+      assertSecurityRow(`MCP: ${how} during a replay that never ends`, { SIGTERM: '143', SIGINT: '130', SIGHUP: '129', 'the client closes': '0' }[how], said);
       await open;
       if (how !== 'the client closes') await s.close();
     });

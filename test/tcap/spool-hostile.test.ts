@@ -87,4 +87,18 @@ describe('frozen-run spool against hostile folders and readers', () => {
     assert.deepEqual(j.unreadable.map((u) => u.name), ['x.tcap']);
     assert.match(j.unreadable[0].reason, /named pipe \(FIFO\)/);
   });
+
+  it('a capsule whose name is not UTF-8 (e\\xff.tcap) is counted and listed as unreadable, its name escaped', () => {
+    const folder = mkdtempSync(join(dir, 'bytes-'));
+    const wall = 1_764_600_000_000_000_000n;
+    writeFileSync(join(folder, spoolName(wall, 1, 1)), seal(bugBody(BUGS[0], 1, wall, 1), key));
+    writeFileSync(Buffer.concat([Buffer.from(`${folder}/e`), Buffer.from([0xff]), Buffer.from('.tcap')]), seal(bugBody(BUGS[1], 2, wall + 1n, 1), key));
+    const r = cli(['spool', folder], key);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /: 2 capsules in 1 group, 1 unreadable$/m);
+    assert.match(r.stdout, /^ {2}e\\xff\.tcap: the file name is not valid UTF-8 \(shown with its bytes escaped\), so it cannot be opened by name; rename it/m);
+    const j = JSON.parse(cli(['spool', folder, '--json'], key).stdout) as { capsules: number; unreadable: Array<{ name: string; code: string; reason: string }> };
+    assert.equal(j.capsules, 2);
+    assert.deepEqual(j.unreadable.map((u) => u.name), ['e\\xff.tcap']);
+  });
 });

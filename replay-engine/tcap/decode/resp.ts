@@ -44,9 +44,22 @@ function line(data: Uint8Array, pos: number): { text: string; end: number } {
   throw new RespError('a line without CRLF');
 }
 
+/**
+ * An integer's decimal text as BigInt would print it, without BigInt: its parse and print take
+ * time quadratic in the digits (a RESP3 big number of 4 million digits took 5 to 16 s to decode).
+ */
+function integerText(text: string): string {
+  const m = /^([-+]?)(\d+)$/.exec(text);
+  if (!m) throw new RespError(`${quote(cutText(text, 40))} is not an integer`);
+  const digits = m[2].replace(/^0+(?=\d)/, '');
+  return m[1] === '-' && digits !== '0' ? `-${digits}` : digits;
+}
+
+/** Lengths and counts are compared as BigInt; any of more than 30 digits is beyond every file. */
 function integer(text: string): bigint {
-  if (!/^[-+]?\d+$/.test(text)) throw new RespError(`${quote(text)} is not an integer`);
-  return BigInt(text);
+  const t = integerText(text);
+  if (t.length <= 31) return BigInt(t);
+  return t.startsWith('-') ? -(10n ** 31n) : 10n ** 31n;
 }
 
 function parseReply(data: Uint8Array, pos: number, depth: number): Parsed {
@@ -63,9 +76,9 @@ function parseReply(data: Uint8Array, pos: number, depth: number): Parsed {
       return { value: { text: cutText(`error ${l.text}`), type: 'resp-error' }, end: l.end };
     }
     case ':':
-      return { value: { text: integer(l.text).toString(), type: 'resp-integer' }, end: l.end };
+      return { value: { text: integerText(l.text), type: 'resp-integer' }, end: l.end };
     case '(':
-      return { value: { text: integer(l.text).toString(), type: 'resp-integer' }, end: l.end };
+      return { value: { text: integerText(l.text), type: 'resp-integer' }, end: l.end };
     case ',':
       return { value: { text: cutText(l.text), type: 'resp-double' }, end: l.end };
     case '#':
@@ -92,7 +105,7 @@ function parseReply(data: Uint8Array, pos: number, depth: number): Parsed {
 function blob(data: Uint8Array, l: { text: string; end: number }, type: string, show: (b: Uint8Array) => DecodedValue): Parsed {
   const n = integer(l.text);
   if (n === -1n) return { value: { text: 'nil', type: 'resp-null' }, end: l.end };
-  if (n < 0n || n > BigInt(data.length - l.end - 2)) throw new RespError(`bulk length ${n} is more than the bytes that remain`);
+  if (n < 0n || n > BigInt(data.length - l.end - 2)) throw new RespError(`bulk length ${cutText(integerText(l.text), 40)} is more than the bytes that remain`);
   const len = Number(n);
   const end = l.end + len;
   if (data[end] !== 0x0d || data[end + 1] !== 0x0a) throw new RespError('a bulk string not ended by CRLF');
@@ -105,7 +118,7 @@ function aggregate(data: Uint8Array, type: string, l: { text: string; end: numbe
   if (n === -1n) return { value: { text: 'nil', type: 'resp-null' }, end: l.end };
   const per = type === '%' || type === '|' ? 2n : 1n;
   // Every element takes at least 3 bytes (`_\r\n`): check the count before making room for it.
-  if (n < 0n || n * per * 3n > BigInt(data.length - l.end)) throw new RespError(`${n} elements cannot fit in the bytes that remain`);
+  if (n < 0n || n * per * 3n > BigInt(data.length - l.end)) throw new RespError(`${cutText(integerText(l.text), 40)} elements cannot fit in the bytes that remain`);
   const count = Number(n * per);
   const items: DecodedValue[] = [];
   let pos = l.end;

@@ -13,7 +13,7 @@ import { kindOf, notRegularError } from '../../regular-file';
 import { capsuleLimitBytes, tooLargeError } from '../size-limit';
 import { summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
 import { folderKeyResolver } from './folder-keys';
-import { isCapsuleName, parseSpoolName } from './spool-name';
+import { decodedName, escapedName, isCapsuleName, parseSpoolName } from './spool-name';
 import { summariseOnWorkers, workerCount, workerScriptFound } from './spool-workers';
 
 export interface SpoolProgress {
@@ -31,10 +31,18 @@ export interface SpoolOptions extends Pick<OpenOptions, 'keyHex' | 'keyFile' | '
 
 /** The capsule names of a folder, newest name first. A folder that cannot be listed is a RecordingError. */
 export async function listSpool(folder: string): Promise<string[]> {
+  return (await listSpoolEntries(folder)).names;
+}
+
+/**
+ * The capsule names of a folder, newest name first, and apart those whose bytes are not UTF-8
+ * (escaped, `e\xff.tcap`): read as bytes, so such a name is counted and listed, never lost.
+ */
+export async function listSpoolEntries(folder: string): Promise<{ names: string[]; undecodable: string[] }> {
   const dir = resolve(folder);
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (e) {
     const err = fileError(dir, e);
     if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') {
@@ -42,12 +50,25 @@ export async function listSpool(folder: string): Promise<string[]> {
     }
     throw err;
   }
-  return entries
-    // Every entry but a folder: a FIFO or a device named x.tcap is listed (as unreadable, with
-    // what it is, by readSpoolCapsule), never left out of the counts.
-    .filter((e) => !e.isDirectory() && isCapsuleName(e.name))
-    .map((e) => e.name)
-    .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const names: string[] = [];
+  const undecodable: string[] = [];
+  // Every entry but a folder: a FIFO or a device named x.tcap is listed (as unreadable, with
+  // what it is, by readSpoolCapsule), never left out of the counts.
+  for (const e of entries) {
+    if (e.isDirectory() || !isCapsuleName(e.name.toString('latin1'))) continue;
+    const name = decodedName(e.name);
+    if (name === null) undecodable.push(escapedName(e.name));
+    else names.push(name);
+  }
+  const newestFirst = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+  return { names: names.sort(newestFirst), undecodable: undecodable.sort(newestFirst) };
+}
+
+/** A capsule whose file name is not UTF-8: listed as unreadable, by its escaped name. */
+export function undecodableCapsule(dir: string, name: string): SpoolCapsule {
+  const file = join(dir, name);
+  const reason = `${file}: the file name is not valid UTF-8 (shown with its bytes escaped), so it cannot be opened by name; rename it, e.g. with mv in a shell, and index the spool again`;
+  return { readable: false, file, name, size: 0, wall: null, core: null, code: 'io', reason };
 }
 
 /**
@@ -111,7 +132,8 @@ const SLICE_MS = 10;
  */
 export async function* readSpool(folder: string, options: SpoolOptions = {}): AsyncGenerator<SpoolCapsule> {
   const dir = resolve(folder);
-  const names = await listSpool(dir);
+  const { names, undecodable } = await listSpoolEntries(dir);
+  yield* undecodable.map((name) => undecodableCapsule(dir, name));
   const keysFor = folderKeyResolver({ ...options, env: options.env ?? process.env });
   const limitBytes = capsuleLimitBytes({ capsuleSizeLimitMB: options.capsuleSizeLimitMB, env: options.env ?? process.env }); // a bad limit is said once
   if (names.length) keysFor(join(dir, names[0])); // a malformed key is said once, for the whole spool

@@ -20,3 +20,16 @@ export function parseSpoolName(name: string): SpoolName | undefined {
   if (!m) return undefined;
   return { wall: BigInt(m[1]), core: Number(m[2]), counter: Number(m[3]) };
 }
+
+/** A file name as the folder holds it: its text, or null when its bytes are not UTF-8 (no path string can name it). */
+export function decodedName(bytes: Buffer): string | null {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : null;
+}
+
+/** A name that is not UTF-8, shown with each byte outside ASCII (and each backslash) escaped: `e\xff.tcap`. */
+export function escapedName(bytes: Buffer): string {
+  let out = '';
+  for (const b of bytes) out += b >= 0x80 || b === 0x5c ? `\\x${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b);
+  return out;
+}
