@@ -110,6 +110,7 @@ describe('MCP server: hostile capsules, huge requests, long conditions, concurre
     assert.equal(moved.isError, false, moved.text);
     assert.equal(moved.json.stop.reason, 'pause');
     assert.match(moved.json.note, /paused after 10 s/);
+    assertSecurityRow('MCP: a 4,000-character condition on 300,000 effects', '0', `ping answered at once; ${moved.json.stop.reason}: ${moved.json.note}`);
   });
 
   it('a condition naming no known name is an error listing the names there are', async () => {
