@@ -1,20 +1,21 @@
-// `frozen-run mcp [--toolchain] [--key-file PATH] [--machin PATH] [--time-limit S]`: what the MCP
-// server may do. No toolchain runs unless --toolchain is given (an agent may be pointed at a
-// recording from a folder nobody trusted), and a capsule key comes only from TIN_REPLAY_KEY or a
-// key file: a key given as a tool argument or on the command line would land in a transcript or a
-// process list.
+// `frozen-run mcp [--toolchain] [--key-file PATH] [--machin PATH] [--time-limit S]
+// [--capsule-limit-mb N]`: what the MCP server may do. No toolchain runs unless --toolchain is
+// given (an agent may be pointed at a recording from a folder nobody trusted), and a capsule key
+// comes only from TIN_REPLAY_KEY or a key file: a key given as a tool argument or on the command
+// line would land in a transcript or a process list.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../replay-engine/model/errors';
-import { timeLimitMs } from '../replay-engine/option-values';
+import { capsuleLimitMB, timeLimitMs } from '../replay-engine/option-values';
 import type { OpenOptions } from '../replay-engine/open-options';
 import { DEFAULT_PAGE_BYTES } from './fit-answer';
 
-export const MCP_USAGE = `usage: frozen-run mcp [--toolchain] [--key-file PATH] [--machin PATH] [--program-root DIR]... [--root DIR]... [--time-limit S] [--page-bytes N]
+export const MCP_USAGE = `usage: frozen-run mcp [--toolchain] [--key-file PATH] [--machin PATH] [--program-root DIR]... [--root DIR]... [--time-limit S] [--capsule-limit-mb N] [--page-bytes N]
   a Model Context Protocol server over stdio (docs/mcp.md): agents open recordings and step through them
   --toolchain      let it run machin (panic, causal chain, verify, value histories); off by default
   --program-root DIR  with --toolchain, run only programs in these folders (default: the trace's own folder)
   --root DIR       open only recordings in these folders (the client's roots narrow it further)
+  --capsule-limit-mb N  refuse capsules over N MiB unread (default FROZEN_RUN_CAPSULE_LIMIT_MB, else 1024)
   --page-bytes N   the most JSON one answer holds, in bytes (default 32768; 4096 to 4194304)
   --key-file PATH  capsule key file (64 hex digits, mode 600); else TIN_REPLAY_KEY from the environment`;
 
@@ -44,6 +45,7 @@ export function parseServerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
         'key-file': { type: 'string' },
         machin: { type: 'string' },
         'time-limit': { type: 'string' },
+        'capsule-limit-mb': { type: 'string' },
         'program-root': { type: 'string', multiple: true },
         root: { type: 'string', multiple: true },
         'page-bytes': { type: 'string' },
@@ -72,6 +74,7 @@ export function parseServerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
       machinPath: values.machin as string | undefined,
       keyFile: values['key-file'] as string | undefined,
       timeLimitMs: timeLimitMs(values['time-limit'] as string | undefined),
+      capsuleSizeLimitMB: capsuleLimitMB(values['capsule-limit-mb'] as string | undefined),
       // A program outside the roots (without roots: outside the trace's folder) is never run: no one is there to say yes.
       programRoots: roots.length ? roots : undefined,
       env,
