@@ -104,7 +104,13 @@ test('timeline clicks, the debug toolbar, variables and nothing stale at the pan
     ], labels.join(' | '));
     assert.match(labels[0], /^(Continue|Pause)$/);
     // Own icons: no reverse button draws a forward one.
-    const icons = await page.locator('.debug-toolbar .action-item .action-label').evaluateAll((els) => els.map((e) => `${e.className} ${getComputedStyle(e).backgroundImage}`));
+    // (The toolbar can be drawn a moment before its items get their icon classes: read them once they have.)
+    const readIcons = () => page.locator('.debug-toolbar .action-item .action-label').evaluateAll((els) => els.map((e) => `${e.className} ${getComputedStyle(e).backgroundImage}`));
+    let icons = await readIcons();
+    for (let waited = 0; waited < 10_000 && !/step-back-into/.test(icons[6] ?? ''); waited += 250) {
+      await page.waitForTimeout(250);
+      icons = await readIcons();
+    }
     for (const i of [6, 7, 8]) assert.doesNotMatch(icons[i], /codicon-debug-step-(into|out)|codicon-debug-reverse-continue/, `button ${labels[i]}: ${icons[i]}`);
     assert.match(icons[6], /step-back-into/);
     assert.match(icons[7], /step-back-out/);
