@@ -10,6 +10,7 @@
 // (most of them) and else an index into the distinct texts. HistoryEntry objects are made when
 // asked for.
 import type { HistoryEntry, ValueHistories } from './recording';
+import { Column } from './int-column';
 import { lowerBound } from './lower-bound';
 
 export interface NamedHistoryEntry extends HistoryEntry {
@@ -23,23 +24,6 @@ const TEXT = 2;
 /** A canonical decimal integer that fits 32 bits whatever its digits (String(Number(t)) === t): kept as a number. */
 export const SMALL_INT = /^-?(?:0|[1-9]\d{0,8})$/;
 
-/** A growable column of 32-bit entries (doubling while built, trimmed when done). */
-class Grow {
-  data = new Int32Array(256);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = v;
-  }
-  trimmed(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
-}
-
 /**
  * Entries added one at a time, then made into histories: `finish(true)` orders them by position
  * (then thread, then as added: each goroutine's own order is kept), `finish(false)` keeps the
@@ -48,11 +32,11 @@ class Grow {
 export class ProbeHistoriesBuilder {
   private readonly names: string[] = [];
   private readonly nameIds = new Map<string, number>();
-  private readonly name = new Grow();
-  private readonly thread = new Grow();
-  private readonly position = new Grow();
-  private readonly event = new Grow();
-  private readonly value = new Grow();
+  private readonly name = new Column();
+  private readonly thread = new Column();
+  private readonly position = new Column();
+  private readonly event = new Column();
+  private readonly value = new Column();
   private flags = new Uint8Array(256);
   private readonly texts: string[] = [];
   private readonly textIds = new Map<string, number>();
@@ -105,10 +89,10 @@ export class ProbeHistoriesBuilder {
   finish(byPosition: boolean): ProbeHistories {
     const n = this.name.length;
     const columns: Columns = {
-      thread: this.thread.trimmed(),
-      position: this.position.trimmed(),
-      event: this.event.trimmed(),
-      value: this.value.trimmed(),
+      thread: this.thread.int32(),
+      position: this.position.int32(),
+      event: this.event.int32(),
+      value: this.value.int32(),
       flags: this.flags.slice(0, n),
       texts: this.texts,
     };
@@ -119,22 +103,22 @@ export class ProbeHistoriesBuilder {
     }
     // Per name, then per name and thread: the entries' indices in order (counted, then filled).
     const names = this.names;
-    const nameOf = this.name.data;
+    const nameOf = this.name.view();
     const perName = new Uint32Array(names.length);
     for (let k = 0; k < n; k++) perName[nameOf[k]]++;
     const byName = Array.from(perName, (c) => new Uint32Array(c));
     const filled = new Uint32Array(names.length);
-    const threadLists = names.map(() => new Map<number, Grow>());
+    const threadLists = names.map(() => new Map<number, Column>());
     for (let i = 0; i < n; i++) {
       const k = order ? order[i] : i;
       const id = nameOf[k];
       byName[id][filled[id]++] = k;
       const lists = threadLists[id];
       let own = lists.get(columns.thread[k]);
-      if (!own) lists.set(columns.thread[k], (own = new Grow()));
+      if (!own) lists.set(columns.thread[k], (own = new Column()));
       own.push(k);
     }
-    const byThread = threadLists.map((lists) => new Map([...lists].map(([t, g]) => [t, g.trimmed()] as const)));
+    const byThread = threadLists.map((lists) => new Map([...lists].map(([t, g]) => [t, g.int32()] as const)));
     return new ProbeHistories(names, columns, byName, byThread);
   }
 }

@@ -25,7 +25,7 @@ import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
 import { probePlacer, type ProbePlacer } from '../probe-position';
 import { threadListingOrder } from '../../model/thread-order';
-import { Column } from './column';
+import { Column } from '../../model/int-column';
 import { LineArrivals } from './line-arrivals';
 import type { StatementTable } from './instrument';
 

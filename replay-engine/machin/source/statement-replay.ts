@@ -9,7 +9,8 @@ import { CancelledReading, parseReplayOutputInSlices, ReplayOutputStream, type R
 import type { Timeline } from '../../model/timeline';
 import type { ReplayRun, ValueColumns } from '../run-replay';
 import type { StatementTable } from './instrument';
-import { Column, TextColumn } from './column';
+import { Column } from '../../model/int-column';
+import { TextColumn } from './text-column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
 import { sureValue, type SureEvents } from './happens-before';
 import { probePlacer } from '../probe-position';
