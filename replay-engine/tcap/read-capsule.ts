@@ -17,6 +17,7 @@ import { warmUpScan } from './scan-warm-up';
 import { TcapRecording } from './tcap-recording';
 import { capsuleFileBuffer } from './keystream-parallel';
 import { capsuleLimitBytes, tooLargeError } from './size-limit';
+import { streamedTagKey } from './streamed-tag';
 
 export async function readCapsule(file: string, options: OpenOptions): Promise<Recording> {
   return openCapsuleFile(file, options);
@@ -25,17 +26,24 @@ export async function readCapsule(file: string, options: OpenOptions): Promise<R
 /** Same as readCapsule, typed as the capsule it is (for the CLI and tests). */
 export async function openCapsuleFile(file: string, options: OpenOptions = {}): Promise<TcapRecording> {
   const path = resolve(file);
+  const streamed = await streamedKey(path, options);
   const bytes = await readCapsuleBytes(path, options);
-  return openCapsuleBytesAsync(bytes, path, options, true);
+  return openCapsuleBytesAsync(bytes, path, options, true, streamed && [streamed]);
 }
 
 /**
  * openCapsuleBytes, decrypting a large capsule on two threads. `inPlace`: the caller hands over
  * `bytes` (openCapsuleFile's own copy of the file), and the body is decrypted in it.
  */
-export async function openCapsuleBytesAsync(bytes: Uint8Array, file: string, options: OpenOptions = {}, inPlace = false): Promise<TcapRecording> {
-  checkEnvelopeV1(bytes, file);
-  const opened = await withFirstKey(capsuleKeyCandidates(file, options), async (keys) => ({ keys, body: await openEnvelopeV1Async(bytes, keys, file, inPlace) }));
+export async function openCapsuleBytesAsync(
+  bytes: Uint8Array,
+  file: string,
+  options: OpenOptions = {},
+  inPlace = false,
+  candidates?: readonly KeyCandidate[],
+): Promise<TcapRecording> {
+  checkEnvelopeV1(bytes, file); // said before any key is asked for
+  const opened = await withFirstKey(candidates ?? capsuleKeyCandidates(file, options), async (keys) => ({ keys, body: await openEnvelopeV1Async(bytes, keys, file, inPlace) }));
   return fromBody(opened.body, file, opened.keys.ks, options);
 }
 
@@ -51,6 +59,8 @@ export function openCapsuleBytes(bytes: Uint8Array, file: string, options: OpenO
  */
 export async function authenticatedKey(file: string, options: OpenOptions = {}): Promise<KeyCandidate> {
   const path = resolve(file);
+  const streamed = await streamedKey(path, options);
+  if (streamed) return streamed;
   const bytes = await readCapsuleBytes(path, options);
   checkEnvelopeV1(bytes, path);
   return withFirstKey(capsuleKeyCandidates(path, options), (keys, candidate) => {
@@ -86,6 +96,20 @@ function fromBody(body: Uint8Array, file: string, ks: Uint8Array, options: OpenO
   const firstRecordLine = documentHeaderLines(file, parsed.header, facts).length + 1;
   const timeline = new CapsuleTimeline(file, facts, parsed.threads, parsed.kinds, parsed.kind, parsed.thread, parsed.effects, firstRecordLine);
   return new TcapRecording(timeline, 1, parsed.header, parsed.effects, ks, options.programRoots ?? [], [], parsed.counts);
+}
+
+/**
+ * For a capsule too large to read whole before its tag is known to match, the key whose tag
+ * matches, found while streaming (streamed-tag.ts); undefined for a smaller one.
+ */
+async function streamedKey(path: string, options: OpenOptions): Promise<KeyCandidate | undefined> {
+  let candidates: KeyCandidate[] = [];
+  const k = await streamedTagKey({
+    file: path,
+    limitBytes: capsuleLimitBytes(options),
+    kms: () => (candidates = capsuleKeyCandidates(path, options)).map((c) => deriveKeys(c.key).km),
+  });
+  return k === undefined ? undefined : candidates[k];
 }
 
 /**

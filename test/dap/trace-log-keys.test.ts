@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { assertSecurityRow } from '../support/security-row';
 import { buildAdapter, MACHIN_FIXTURES, startAdapter, type Session } from './support';
 
 const TRACE = path.join(MACHIN_FIXTURES, 'reader/reader.mflrr');
@@ -39,6 +40,8 @@ describe('the protocol log never holds a key a client sends', () => {
     assert.match(log, /From client: restart\(/, 'the restart is in the protocol log');
     assert.ok(!log.toLowerCase().includes(KEY), `the key reached the Debug Console:\n${log}`);
     assert.match(log, /"key":"<not logged>"/);
+    const line = log.split('\n').find((l) => l.includes('From client: restart(')) ?? '';
+    assertSecurityRow('adapter: a `key` in a restart, with the `trace` attribute', 'refused', line.trim(), path.dirname(TRACE));
   });
 
   test('a second launch carrying `keyHex` or `capsuleKey` is refused, and neither key is logged', async () => {

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { ensureBuilt } from '../support/built';
 import { MACHIN, machinPath } from '../support/machin';
 import { MACHIN_FIXTURES, REPO_ROOT } from '../support/paths';
+import { assertSecurityRow } from '../support/security-row';
 import { launchAndStop, machinEnv, startAdapter } from '../dap/support';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -26,6 +27,7 @@ describe("machin's compiled program is not left in TMPDIR after a panicking repl
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  let machinLeft = -1;
   const left = () => readdirSync(tmp).filter((n) => n.startsWith('mfl-replay-'));
 
   test('machin itself leaves one (the reason for the private TMPDIR)', () => {
@@ -35,6 +37,7 @@ describe("machin's compiled program is not left in TMPDIR after a panicking repl
     const r = spawnSync(MACHIN, ['replay', trace, '--verify'], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8', timeout: 60_000 });
     assert.match(r.stderr, /panic: index out of range/);
     assert.equal(left().length, 1, `machin left ${left().join(', ') || 'nothing'}`);
+    machinLeft = left().length;
   });
 
   test('frozen-run inspect: the panic is found, and TMPDIR holds nothing afterwards', () => {
@@ -58,6 +61,7 @@ describe("machin's compiled program is not left in TMPDIR after a panicking repl
       const stop = await launchAndStop(s, { recording: path.join(dir, 'crash.mflrr'), replayToPanic: true, timeLimitSeconds: 60 });
       assert.equal(stop.body.reason, 'exception');
       assert.deepEqual(left(), [], 'after the replays');
+      assertSecurityRow('a panicking replay: machin\'s compiled program in TMPDIR', '0', `machin replay alone leaves ${machinLeft} \`mfl-replay-*\` folder; Replay to Panic (two replays) leaves ${left().length}`);
     } finally {
       await s.dc.stop();
     }

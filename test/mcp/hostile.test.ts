@@ -87,7 +87,8 @@ describe('MCP server: hostile capsules, huge requests, long conditions, concurre
   });
 
   it('a condition longer than 4,096 characters is refused; a long one leaves ping prompt and pauses within the 10 s budget', async () => {
-    const many = capsule('many.tcap', Array.from({ length: 300_000 }, (_, i) => ({ kind: 'redis@1', key: GET, data: `:${i}\r\n` })));
+    // 600,000 effects: the whole run takes well over the 10 s budget on a quiet machine too (300,000 took about 9 s here).
+    const many = capsule('many.tcap', Array.from({ length: 600_000 }, (_, i) => ({ kind: 'redis@1', key: GET, data: `:${i}\r\n` })));
     await s.ok('open_recording', { path: many });
     const tooLong = await s.call('move', { recording: many, action: 'continue', until: { condition: `summary == "${'q'.repeat(4100)}"` } });
     assert.equal(tooLong.isError, true);
@@ -110,7 +111,7 @@ describe('MCP server: hostile capsules, huge requests, long conditions, concurre
     assert.equal(moved.isError, false, moved.text);
     assert.equal(moved.json.stop.reason, 'pause');
     assert.match(moved.json.note, /paused after 10 s/);
-    assertSecurityRow('MCP: a 4,000-character condition on 300,000 effects', '0', `ping answered at once; ${moved.json.stop.reason}: ${moved.json.note}`);
+    assertSecurityRow('MCP: a 4,000-character condition on 600,000 effects', '0', `ping answered at once; ${moved.json.stop.reason}: ${moved.json.note}`);
   });
 
   it('a condition naming no known name is an error listing the names there are', async () => {

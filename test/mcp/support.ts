@@ -132,16 +132,7 @@ export function expandChain(entries: Array<string | { thread: string; repeat: nu
   return entries.flatMap((e) => (typeof e === 'string' ? [e] : Array.from({ length: e.repeat }, () => e.thread)));
 }
 
-/**
- * SECURITY.md's catalogue shows what an agent meets for each hostile use of the server: the row
- * `| name | exit | text |` must be there exactly (the message with `dir` taken out of paths).
- */
-export function assertSecurityRow(name: string, exit: string, text: string, dir?: string): void {
-  const shown = (dir ? text.split(`${dir}/`).join('') : text).replace(/\|/g, '\\|');
-  const row = `| ${name} | ${exit} | ${shown} |`;
-  const doc = readFileSync(join(REPO_ROOT, 'SECURITY.md'), 'utf8');
-  assert.ok(doc.includes(row), `SECURITY.md must show exactly:\n${row}`);
-}
+export { assertSecurityRow } from '../support/security-row';
 
 /** A JSON Schema as the SDK lists a tool's outputSchema (the parts `undeclared` reads). */
 interface JsonSchema {

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MACHIN_FIXTURES } from '../support/paths';
+import { assertSecurityRow } from '../support/security-row';
 import { buildAdapter, machinEnv, startAdapter } from '../dap/support';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -72,6 +73,8 @@ describe('the standalone adapter stopped by a signal during a replay that never 
       assert.deepEqual(end, { code, signal: null }, 'exits with the signal\'s status after its clean-up');
       assert.deepEqual(groupAlive(machin.pgid), [], "machin's process group outlived the adapter");
       assert.deepEqual(readdirSync(tmp), [], 'a temporary folder was left');
+      const seen = `while machin ran: ${made.length} temporary folder${made.length === 1 ? '' : 's'}; after: ${groupAlive(machin.pgid).length} processes of machin's group, ${readdirSync(tmp).length} temporary folders`;
+      assertSecurityRow(`adapter: ${signal} during a replay that never ends`, String(end.code), seen);
     });
   }
 });

@@ -6,7 +6,7 @@
 // reader that the inline adapter and the MCP server use.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,10 +15,11 @@ import { readRecording } from '../../replay-engine/open';
 import { authenticatedKey } from '../../replay-engine/tcap/read-capsule';
 import { readSpool } from '../../replay-engine/tcap/spool/spool-index';
 import { DEFAULT_CAPSULE_LIMIT_MB } from '../../replay-engine/tcap/size-limit';
+import { STREAMED_TAG_ABOVE } from '../../replay-engine/tcap/streamed-tag';
 import { ensureBuilt } from '../support/built';
 import { REPO_ROOT, TIN_FIXTURES } from '../support/paths';
 import { startAdapter } from '../dap/support';
-import { FIXTURE_KEY } from '../tcap/support/seal';
+import { FIXTURE_KEY, buildBody, seal } from '../tcap/support/seal';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const GiB = 1024 ** 3;
@@ -116,5 +117,73 @@ describe('capsules larger than the capsule size limit', () => {
     const r = spawnSync(process.execPath, [CLI, 'spool', spool, '--key', FIXTURE_KEY], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^ {2}huge\.tcap: the file is 2,048 MiB \(2,147,483,648 bytes\), more than the capsule size limit of 1,024 MiB/m);
+  });
+});
+
+// Under the limit, a large file's tag is checked while it streams through a small buffer, before it
+// is read whole (streamed-tag.ts): a damaged or wrong-key file of 1,000 MiB is refused in about a
+// second with tens of MB resident (it took 1.09 GB and 17 s read whole); a real capsule above the
+// streaming threshold still opens, and only with its key.
+describe('large capsules under the limit: the tag checked while streaming', () => {
+  let dir = '';
+  let damaged = '';
+  let real = '';
+  const OTHER_KEY = 'ff'.repeat(32);
+  before(() => {
+    ensureBuilt();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'frozen-run-streamed-tag-'));
+    damaged = path.join(dir, 'damaged.tcap');
+    writeFileSync(damaged, Buffer.concat([Buffer.from('TINCAP\x01\x00', 'latin1'), Buffer.alloc(16, 7)]));
+    truncateSync(damaged, 1000 * MiB);
+    real = path.join(dir, 'real.tcap');
+    const big = 'x'.repeat(3 * MiB);
+    const effects = Array.from({ length: Math.ceil(STREAMED_TAG_ABOVE / big.length) + 1 }, (_, i) => ({ kind: 'quarry.read@1', key: `/srv/data/${i}.bin`, data: big }));
+    writeFileSync(real, seal(buildBody({ effects }), FIXTURE_KEY));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const maxrss = (args: string[]) => {
+    const r = spawnSync('/usr/bin/time', ['-f', 'maxrss %M', process.execPath, CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+    const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('Command exited with'));
+    return { status: r.status, stdout: r.stdout, lines, rssKb: Number(/maxrss (\d+)/.exec(lines.pop() ?? '')?.[1]) };
+  };
+
+  test('the CLI refuses a damaged 1,000 MiB file in one line with tens of MB resident; the spool lists it so', () => {
+    let r = maxrss(['inspect', damaged, '--key', FIXTURE_KEY]);
+    assert.equal(r.status, 1, r.lines.join('\n'));
+    assert.deepEqual(r.lines.length, 1, r.lines.join('\n'));
+    assert.match(r.lines[0], /damaged\.tcap: capsule: wrong key or damaged \(the tag does not match/);
+    assert.ok(r.rssKb < 200 * 1024, `${r.rssKb} KB resident: the file was read whole`);
+    const spool = mkdtempSync(path.join(dir, 'spool-'));
+    copyFileSync(path.join(TIN_FIXTURES, 'orders-panic.tcap'), path.join(spool, 'orders.tcap'));
+    symlinkSync(damaged, path.join(spool, 'damaged.tcap'));
+    r = maxrss(['spool', spool, '--key', FIXTURE_KEY]);
+    assert.equal(r.status, 0, r.lines.join('\n'));
+    assert.match(r.stdout, /^ {2}damaged\.tcap: capsule: wrong key or damaged/m);
+    assert.match(r.stdout, /orders\.tcap/);
+    assert.ok(r.rssKb < 200 * 1024, `${r.rssKb} KB resident: the spool read it whole`);
+  });
+
+  test('the engine reader and the key check refuse it with the wrong-key-or-damaged error, not a thing else', async () => {
+    for (const read of [() => readRecording(damaged, { keyHex: FIXTURE_KEY }), () => authenticatedKey(damaged, { keyHex: FIXTURE_KEY })]) {
+      await assert.rejects(read(), (e: unknown) => e instanceof RecordingError && e.code === 'wrong-key-or-damaged');
+    }
+    // The envelope is still checked first, and before any key is asked for.
+    const notCapsule = path.join(dir, 'not.tcap');
+    writeFileSync(notCapsule, 'PK\x03\x04');
+    truncateSync(notCapsule, 100 * MiB);
+    await assert.rejects(readRecording(notCapsule, {}), (e: unknown) => e instanceof RecordingError && e.code === 'not-a-recording');
+    await assert.rejects(readRecording(damaged, { env: {} }), (e: unknown) => e instanceof RecordingError && e.code === 'no-key');
+  });
+
+  test('a real capsule above the streaming threshold opens with its key and is refused under another', async () => {
+    const r = maxrss(['inspect', real, '--key', FIXTURE_KEY]);
+    assert.equal(r.status, 0, r.lines.join('\n'));
+    assert.match(r.stdout, /quarry\.read@1/);
+    const rec = await readRecording(real, { keyHex: FIXTURE_KEY });
+    assert.equal(rec.timeline.recordCount, Math.ceil(STREAMED_TAG_ABOVE / (3 * MiB)) + 1);
+    assert.equal((await authenticatedKey(real, { keyHex: FIXTURE_KEY })).source, 'the given key');
+    await assert.rejects(readRecording(real, { keyHex: OTHER_KEY }), (e: unknown) => e instanceof RecordingError && e.code === 'wrong-key-or-damaged');
+    await assert.rejects(authenticatedKey(real, { keyHex: OTHER_KEY }), (e: unknown) => e instanceof RecordingError && e.code === 'wrong-key-or-damaged');
   });
 });

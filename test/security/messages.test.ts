@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { MAX_EXPRESSION_DEPTH } from '../../debug-adapter/expression';
 import { MAX_PROGRAM_NESTING } from '../../replay-engine/machin/source/statement-model';
 import { openRecording } from '../../replay-engine/open';
+import { assertSecurityRow } from '../support/security-row';
 import { ensureBuilt } from '../support/built';
 import { MACHIN, recordProgram } from '../support/machin';
 import { MACHIN_FIXTURES, REPO_ROOT } from '../support/paths';
@@ -49,6 +50,7 @@ describe('a condition nested deeper than the limit', () => {
       assert.equal(b.verified, false, what);
       assert.doesNotMatch(b.message ?? '', /call stack/i, what);
       assert.match(b.message ?? '', new RegExp(`nests too deeply at column \\d+: at most ${MAX_EXPRESSION_DEPTH} levels`), `${what}: ${b.message}`);
+      if (what === 'parentheses') assertSecurityRow('adapter: a breakpoint condition in 20,000 parentheses', 'unverified', b.message ?? '');
     }
     // Just within the limit is a condition like any other.
     const ok = await s.dc.setBreakpointsRequest({ source: { path: TRACE }, breakpoints: [{ line, condition: `${'('.repeat(150)}op${')'.repeat(150)} >= 0` }] });
@@ -83,6 +85,7 @@ describe('programs: nested too deeply, a FIFO, outside the trace folder', () => 
     assert.ok(w, JSON.stringify(rec.warnings));
     assert.doesNotMatch(w.message, /call stack/i);
     assert.match(w.message, new RegExp(`deep\\.mfl:\\d+:\\d+: the program nests too deeply here: more than ${MAX_PROGRAM_NESTING} levels of blocks and expressions`));
+    assertSecurityRow(`a program nested ${n} deep, at source level`, '0', w.message, path.join(dir, 'deep'));
     assert.equal(rec.warnings.some((x) => /toolchain/.test(x.code)), false, 'the plain replay still ran');
   });
 

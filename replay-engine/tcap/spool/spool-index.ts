@@ -10,7 +10,9 @@ import { fileError } from '../../file-error';
 import { RecordingError } from '../../model/errors';
 import type { OpenOptions } from '../../open-options';
 import { kindOf, notRegularError } from '../../regular-file';
+import { wrongKeyOrDamagedError } from '../envelope';
 import { capsuleLimitBytes, tooLargeError } from '../size-limit';
+import { STREAMED_TAG_ABOVE, streamedTagKeySync } from '../streamed-tag';
 import { summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
 import { folderKeyResolver } from './folder-keys';
 import { decodedName, escapedName, isCapsuleName, parseSpoolName } from './spool-name';
@@ -82,7 +84,7 @@ export function readSpoolCapsule(file: string, keysFor: (file: string) => Folder
   try {
     let bytes: Uint8Array;
     try {
-      bytes = readIntoScratch(file, limitBytes, (s) => (size = s));
+      bytes = readIntoScratch(file, limitBytes, keysFor, (s) => (size = s));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw fileError(file, e);
@@ -96,11 +98,18 @@ export function readSpoolCapsule(file: string, keysFor: (file: string) => Folder
   }
 }
 
+function throwMissing(keys: FolderKeys, file: string): never {
+  throw keys.missing?.(file) ?? wrongKeyOrDamagedError(file);
+}
+
 /** One read buffer per thread, grown to the largest capsule: reading a spool allocates nothing per capsule. */
 let scratch = new Uint8Array(256 * 1024);
 
-/** The file's bytes in the scratch buffer (valid until the next call). */
-function readIntoScratch(file: string, limitBytes: number, sized: (size: number) => void): Uint8Array {
+/**
+ * The file's bytes in the scratch buffer (valid until the next call). A large capsule's tag is
+ * checked streaming first (streamed-tag.ts): a damaged one is never held whole.
+ */
+function readIntoScratch(file: string, limitBytes: number, keysFor: (file: string) => FolderKeys, sized: (size: number) => void): Uint8Array {
   // As every recording is opened (regular-file.ts): O_NONBLOCK so a FIFO's open returns, and only a
   // regular file is read, never past the size it had when opened, nor above the size limit.
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -110,14 +119,20 @@ function readIntoScratch(file: string, limitBytes: number, sized: (size: number)
     const size = stat.size;
     sized(size);
     if (size > limitBytes) throw tooLargeError(file, size, limitBytes);
-    if (scratch.length < size) scratch = new Uint8Array(size);
+    const kms = (): Uint8Array[] => {
+      const keys = keysFor(file);
+      return keys.keys.length ? keys.keys.map((k) => k.km) : throwMissing(keys, file);
+    };
+    streamedTagKeySync(fd, size, { file, limitBytes, kms, passVersion2: true });
+    // A large capsule gets a buffer of its own: the scratch stays small for the rest of the spool.
+    const into = size > STREAMED_TAG_ABOVE ? new Uint8Array(size) : scratch.length < size ? (scratch = new Uint8Array(size)) : scratch;
     let at = 0;
     while (at < size) {
-      const n = readSync(fd, scratch, at, size - at, at);
+      const n = readSync(fd, into, at, size - at, at);
       if (n === 0) break; // cut while being read: the envelope checks say so
       at += n;
     }
-    return scratch.subarray(0, at);
+    return into.subarray(0, at);
   } finally {
     closeSync(fd);
   }
