@@ -279,8 +279,7 @@ export class BreakpointTable {
     const id = req.id ?? this.ids.take();
     const r = tl.recordAtLine(req.line);
     if (r < 0) {
-      const what = tl.format === 'tcap' ? 'an effect' : 'a record (an S or I line)';
-      return { id, verified: false, line: req.line, message: `line ${req.line} holds no record: breakpoints bind to lines with ${what}` };
+      return { id, verified: false, line: req.line, message: `line ${req.line} holds no record: breakpoints bind to lines with ${tl.units.record}` };
     }
     const bp: LineBreakpoint = { id, record: r };
     const problem = this.compile(req, bp);

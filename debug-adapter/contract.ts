@@ -113,6 +113,8 @@ export interface CursorEventBody {
   step: number;
   /** What a step is called: `op` or `effect`. */
   unit: string;
+  /** What a thread is called: `goroutine` or `task`. */
+  threadUnit: string;
   total: number;
   /** The current record (-1 before the first). */
   record: number;

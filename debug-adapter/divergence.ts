@@ -13,7 +13,7 @@ export function replayDivergence(rec: Recording, a: Record<string, unknown>): Di
   const tl = rec.timeline;
   if (!('effect' in a)) return 'frozenRun/divergence needs { effect }: the N of "divergence at effect N" from tin replay --against (null to clear it).';
   if (a.effect === null) return null;
-  if (tl.format !== 'tcap') {
+  if (tl.traits.viewAction.id !== 'replayAgainstBuild') {
     return 'frozenRun/divergence marks where a capsule replayed against a build diverged (tin replay --against); a trace\'s divergence comes from machin replay --verify.';
   }
   const n = a.effect;

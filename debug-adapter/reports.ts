@@ -10,7 +10,8 @@ const CHAIN_STEPS_SENT = 10_000;
 
 /** After the toolchain ran (or was meant to): done with a summary, or unavailable and why. */
 export function toolchainOutcome(rec: Recording): ToolchainEventBody {
-  if (rec.timeline.format === 'tcap') return { state: 'done', message: 'Capsule opened' };
+  const opened = rec.timeline.traits.opened;
+  if (opened) return { state: 'done', message: opened };
   if (rec.panic === null && rec.verify === null && rec.histories === null) {
     const why = rec.warnings.filter((w) => /toolchain|machin|program/.test(w.code)).map((w) => w.message).join('; ');
     return { state: 'unavailable', message: why || 'The toolchain added nothing: showing the recording only' };
@@ -56,6 +57,7 @@ export function cursorBody(rt: ReplayRuntime, stop: Stop): CursorEventBody {
     position: rt.position,
     step: last >= 0 ? tl.stepOf(last) : -1,
     unit: tl.units.step,
+    threadUnit: tl.units.thread,
     total: tl.stepCount,
     record: last,
     line: r >= 0 && tl.recordCount > 0 ? tl.lineOf(last) : null,

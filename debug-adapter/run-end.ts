@@ -5,7 +5,7 @@ import type { ReplayRuntime } from './runtime';
 /** Why the replay cannot go forward from here, or undefined when it can. */
 export function nothingAhead(rt: ReplayRuntime): string | undefined {
   const tl = rt.timeline;
-  const unit = tl.format === 'tcap' ? 'effect' : 'op';
+  const unit = tl.units.step;
   if (tl.recordCount === 0) return undefined;
   const back = 'Step Back or Reverse Continue to go earlier.';
   const panic = rt.recording.panic;

@@ -94,7 +94,7 @@ export class ReplayRuntime {
   lastStop: Stop;
 
   constructor(readonly recording: Recording, events: RuntimeEvents) {
-    this.breakpoints = new BreakpointTable(recording, () => this.threads, () => this.findFaults(), (t, r) => events.log(t, r));
+    this.breakpoints = new BreakpointTable(recording, () => this.threads, () => recording.faults(), (t, r) => events.log(t, r));
     this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)), () => this.breakpoints.dataBreakpoints, () => this.breakpoints.ids);
     this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
   }
@@ -595,7 +595,7 @@ export class ReplayRuntime {
 
   private noPanicWhy(): string {
     const rec = this.recording;
-    if (rec.timeline.format === 'tcap' || rec.verify) return 'the run did not panic';
+    if (rec.timeline.traits.endRecorded || rec.verify) return 'the run did not panic';
     if (rec.histories) return 'machin gave no --json / --verify answer';
     return 'machin did not run: trace only';
   }
@@ -732,8 +732,8 @@ export class ReplayRuntime {
     const thread = rec.panic ? rec.panic.thread : tl.recordCount > 0 ? tl.thread[tl.recordCount - 1] : 0;
     const total = `${tl.stepCount} ${this.unitWord(2)}`;
     let text: string;
-    if (rec.panic) text = `End of the recording (${total}); the run panicked after ${rec.panic.position} ${tl.format === 'tcap' ? 'effects' : 'ops'}: ${rec.panic.message}`;
-    else if (tl.format === 'tcap' || rec.verify) text = `End of the recording (${total}): the run did not panic`;
+    if (rec.panic) text = `End of the recording (${total}); the run panicked after ${rec.panic.position} ${tl.units.steps}: ${rec.panic.message}`;
+    else if (tl.traits.endRecorded || rec.verify) text = `End of the recording (${total}): the run did not panic`;
     else if (rec.histories) text = `End of the recording (${total}): no panic is known (machin gave no --json / --verify answer)`;
     else text = `End of the recording (${total}): no panic is known (machin did not run: trace only)`;
     return { reason: 'end', thread, description: why ? `${why}: end of the recording` : 'End of the recording', text };
@@ -741,7 +741,7 @@ export class ReplayRuntime {
 
   private threadName(t: number): string {
     const tl = this.timeline;
-    return `${tl.units.thread} ${tl.format === 'tcap' ? tl.threads[t].id : tl.label(t)}`;
+    return `${tl.units.thread} ${tl.nameOf(t)}`;
   }
 
   /**
@@ -836,21 +836,6 @@ export class ReplayRuntime {
     return this.sourceBreakpoints.first(from, to, forward);
   }
 
-  /** Records whose outcome is a fault (capsule effects); none for machin traces. */
-  private findFaults(): number[] {
-    const rec = this.recording;
-    if (rec.timeline.format !== 'tcap') return [];
-    const out: number[] = [];
-    for (let r = 0; r < rec.timeline.recordCount; r++) if (isFault(rec, r)) out.push(r);
-    return out;
-  }
-}
-
-/** A capsule effect is a fault when its decoded value says so (type `fault`, or an `outcome` part `fault`). */
-export function isFault(rec: Recording, r: number): boolean {
-  const v = rec.describe(r).value;
-  if (v.type === 'fault') return true;
-  return (v.children ?? []).some((c) => c.name === 'outcome' && /fault/i.test(c.value.text));
 }
 
 /** Index of the first entry >= r in an ascending list (list.length when none). */

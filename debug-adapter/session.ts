@@ -428,7 +428,7 @@ export class FrozenRunSession extends TracedSession {
     const key = typeof a.keyHex === 'string' ? a.keyHex.trim() : '';
     if (!KEY_PATTERN.test(key)) return this.fail(response, 1060, 'A capsule key is 64 hex digits (32 bytes).');
     this.keyHex = key.toLowerCase();
-    response.body = { accepted: true, reopenNeeded: this.runtime?.timeline.format === 'tcap' } satisfies SetKeyResponseBody;
+    response.body = { accepted: true, reopenNeeded: this.runtime?.timeline.traits.keyed === true } satisfies SetKeyResponseBody;
     this.sendResponse(response);
   }
 

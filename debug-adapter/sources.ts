@@ -30,13 +30,8 @@ export interface ServedSource {
 
 export function servedSource(recording: Recording): ServedSource {
   const file = recording.timeline.file;
-  const capsule = recording.timeline.format === 'tcap';
-  return {
-    name: `${basename(file)} (${capsule ? 'decoded' : 'replay'})`,
-    sourceReference: RECORDING_SOURCE_REFERENCE,
-    mimeType: capsule ? 'text/x-tcap-decoded' : 'text/x-mflrr',
-    origin: capsule ? 'decoded capsule (read-only)' : 'recording (read-only)',
-  };
+  const served = recording.timeline.traits.served;
+  return { name: `${basename(file)} (${served.suffix})`, sourceReference: RECORDING_SOURCE_REFERENCE, mimeType: served.mimeType, origin: served.origin };
 }
 
 /**

@@ -77,7 +77,7 @@ export function panicStatement(rt: ReplayRuntime, limit = FRAMES_LISTED): { stat
 export function noStatementsWhy(rec: Recording): string | null {
   const status = rec.sourceLevel;
   if (status?.state === 'ready' && rec.statements) return null;
-  if (rec.timeline.format === 'tcap') return 'a capsule has no program statements';
+  if (rec.timeline.traits.statements !== true) return rec.timeline.traits.statements;
   if (!status) return 'machin did not replay the program (no toolchain): records only';
   if (status.state === 'pending') return 'machin is still replaying the program';
   return status.state === 'unavailable' ? status.reason : 'not known';

@@ -21,6 +21,6 @@ export function listedThreads(rec: Recording, first: Array<number | undefined>, 
 export function listedThreadsNote(rec: Recording, max = MAX_LISTED_THREADS): string | null {
   const n = rec.timeline.threads.length;
   if (n <= max) return null;
-  const what = rec.timeline.format === 'tcap' ? 'tasks' : 'goroutines';
+  const what = rec.timeline.units.threads;
   return `${n.toLocaleString('en-US')} ${what}: the Threads view lists ${max.toLocaleString('en-US')} of them (the one stopped on, the one that panicked, then the first in order). The others are still there: stop on one with a function breakpoint such as \`goroutine 0.1\`, or go to its ops from the timeline.\n`;
 }

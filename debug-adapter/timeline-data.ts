@@ -58,9 +58,9 @@ export interface TimelineChunkBody extends TimelineSummary {
 
 export function threadName(rec: Recording, t: number): string {
   const tl = rec.timeline;
-  if (tl.format === 'tcap') {
+  if (tl.traits.threadName === 'id') {
     const info = tl.threads[t];
-    return info.label ? `task ${info.id} (${info.label})` : `task ${info.id}`;
+    return info.label ? `${tl.units.thread} ${info.id} (${info.label})` : `${tl.units.thread} ${info.id}`;
   }
   return tl.label(t);
 }

@@ -6,7 +6,7 @@ import type { DecodedValue } from '../replay-engine/model/recording';
 import { readyStatements } from '../replay-engine/model/recording';
 import { pickVariable, splitAsked, variablesNamed } from '../replay-engine/model/statement-histories';
 import { stepAtPosition } from '../replay-engine/model/step-words';
-import { TcapRecording } from '../replay-engine/tcap/tcap-recording';
+import type { CapsuleRecording } from '../replay-engine/model/recording';
 import { divergenceText } from './breakpoints';
 import type { ReplayRuntime } from './runtime';
 import { frameNames } from './statement-place';
@@ -86,7 +86,8 @@ export class VariableStore {
     const rt = this.runtime;
     const rec = rt.recording;
     const tl = rt.timeline;
-    const capsule = rec instanceof TcapRecording ? rec : null;
+    // The adapter's one narrowing of the recording to its format: a capsule's request and outcome.
+    const capsule = rec.format === 'tcap' ? rec : null;
     const scopes: DebugProtocol.Scope[] = [];
     const r = rt.currentRecordOf(t);
     const fn = rt.frameFunction(t, frame);
@@ -94,13 +95,13 @@ export class VariableStore {
     if (fn === null && frame > 0) return this.scopes(t, 0);
     // At source level a frame in another function than the goroutine's own says which: `goroutine 0 main · dig`.
     const inner = fn !== null && fn !== tl.threads[t]?.label ? ` · ${fn}` : '';
-    const who = capsule ? `task ${tl.threads[t]?.id ?? t}` : `goroutine ${tl.label(t)}${inner}`;
+    const who = `${tl.units.thread} ${tl.threads[t] ? tl.nameOf(t) : t}${inner}`;
     const ref = this.ref(() => this.programValues(t, frame));
     if (rec.histories) this.watchedScopes.set(ref, t);
     if (rec.histories && fn) this.watchedFunctions.set(ref, fn);
     scopes.push({ name: `Program (${who})`, variablesReference: ref, expensive: false, presentationHint: 'locals' });
     scopes.push({ name: r >= 0 ? 'Record' : 'Next record', variablesReference: this.ref(() => this.recordVariables(r >= 0 ? r : rt.threads.firstRecord(t))), expensive: false });
-    scopes.push({ name: capsule ? 'Effects of this task so far' : 'I/O consumed so far', variablesReference: this.ref(() => this.consumed(t)), expensive: false });
+    scopes.push({ name: tl.traits.takenScope, variablesReference: this.ref(() => this.consumed(t)), expensive: false });
     if (capsule) {
       scopes.push({ name: 'Request', variablesReference: this.ref(() => this.request(capsule)), expensive: false });
       scopes.push({ name: 'Outcome', variablesReference: this.ref(() => this.outcome(capsule)), expensive: false });
@@ -118,13 +119,10 @@ export class VariableStore {
     const out = this.watchedVariables(t, frame);
     const h = rec.histories;
     if (!h) {
-      const why = rec.timeline.format === 'tcap'
-        ? 'this capsule has no effect results to show'
-        : 'machin did not run: program values come from `machin replay --print` (set frozenRun.machinPath, or install machin)';
-      out.push(this.plain('(no values)', why, 'note'));
+      out.push(this.plain('(no values)', rec.timeline.traits.noValues, 'note'));
       return out;
     }
-    if (rec.timeline.format === 'mflrr') {
+    if (rec.timeline.traits.statements === true) {
       const none = this.namesOf(t, frame).filter((n) => h.count(n) === 0);
       if (none.length) {
         const shown = none.slice(0, 8).join(', ') + (none.length > 8 ? `, and ${none.length - 8} more` : '');
@@ -146,12 +144,10 @@ export class VariableStore {
     const out: DebugProtocol.Variable[] = [
       this.plain('summary', view.summary, 'text', 'summary'),
       this.plain('kind', view.kind, 'kind', 'kind'),
-      this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(view.thread), 'thread', 'thread'),
+      this.plain(tl.units.thread, tl.label(view.thread), 'thread', 'thread'),
       // Numbers as the Call Stack, the status bar and the timeline say them: 0-based, "n/total".
-      tl.format === 'tcap'
-        ? this.plain('effect', `${view.step}/${tl.stepCount}`, 'number', 'op')
-        : this.plain('op', view.step >= 0 ? `${view.step}/${tl.stepCount}` : 'not a schedule op (I/O)', 'number', 'op'),
-      this.plain('position', `${view.position} (${tl.format === 'tcap' ? 'effects' : 'ops'} done)`, 'number', 'position'),
+      this.plain(tl.units.step, view.step >= 0 ? `${view.step}/${tl.stepCount}` : `not a ${tl.units.stepLong} (I/O)`, 'number', 'op'),
+      this.plain('position', `${view.position} (${tl.units.steps} done)`, 'number', 'position'),
       this.plain('line', view.line, 'number', 'line'),
       this.plain('record', `${r}/${tl.recordCount}`, 'number', 'record'),
     ];
@@ -185,28 +181,29 @@ export class VariableStore {
     const idx = rt.threads;
     const last = rt.currentRecordOf(t);
     if (last < 0) return [];
-    const capsule = tl.format === 'tcap';
+    // Where every record is a step (a capsule), everything the thread did; else what it read (its I/O).
+    const all = tl.traits.otherRecord === null;
     const picked: number[] = [];
     let total = 0;
     for (let i = idx.lastIndexAtOrBefore(t, last); i >= idx.start[t]; i--) {
       const r = idx.records[i];
-      if (!capsule && tl.stepOf(r) >= 0) continue;
+      if (!all && tl.stepOf(r) >= 0) continue;
       total++;
       if (picked.length < CONSUMED_LIMIT) picked.push(r);
-      else if (!capsule) break;
+      else if (!all) break;
     }
     picked.reverse();
     const out = picked.map((r) => {
       const view = rt.recording.describe(r);
-      return this.decoded(`line ${view.line}`, { ...view.value, text: capsule ? view.summary : view.value.text });
+      return this.decoded(`line ${view.line}`, { ...view.value, text: all ? view.summary : view.value.text });
     });
-    if (picked.length < total || (!capsule && picked.length === CONSUMED_LIMIT)) {
+    if (picked.length < total || (!all && picked.length === CONSUMED_LIMIT)) {
       out.unshift(this.plain('…', `showing the newest ${picked.length}`));
     }
     return out;
   }
 
-  private request(c: TcapRecording): DebugProtocol.Variable[] {
+  private request(c: CapsuleRecording): DebugProtocol.Variable[] {
     const q = c.request;
     const header = (h: { name: string; value: string; secret: boolean }) => this.plain(h.name, h.secret ? `${h.value} (secret handle)` : h.value, h.secret ? 'secret-handle' : 'text');
     const headers = () => this.pages(q.headerCount, (from, to) => Array.from({ length: to - from }, (_, i) => header(q.header(from + i))));
@@ -223,7 +220,7 @@ export class VariableStore {
     return out;
   }
 
-  private outcome(c: TcapRecording): DebugProtocol.Variable[] {
+  private outcome(c: CapsuleRecording): DebugProtocol.Variable[] {
     const h = c.header;
     const out = [this.plain('status', h.status.toString(), 'number'), this.plain('panicked', String(c.panicked)), this.plain('sampled', String(c.sampled))];
     if (c.panic) out.push(this.plain('panic', c.panic.message));
@@ -234,14 +231,14 @@ export class VariableStore {
     const rt = this.runtime;
     const rec = rt.recording;
     const tl = rt.timeline;
-    const unit = tl.format === 'tcap' ? 'effects' : 'ops';
+    const unit = tl.units.steps;
     const out: DebugProtocol.Variable[] = [
       this.plain('file', tl.file),
       this.plain('position', `${rt.position} of ${tl.stepCount} ${unit} done`),
     ];
     for (const f of tl.facts) out.push(this.plain(f.label, f.value));
     out.push(this.plain('records', tl.recordCount), this.plain(unit, tl.stepCount), this.plain('threads', tl.threads.length));
-    out.push(this.plain('verify', rec.verify ? divergenceText(rec.verify) : tl.format === 'tcap' ? 'n/a (capsule)' : 'not run'));
+    out.push(this.plain('verify', rec.verify ? divergenceText(rec.verify) : tl.traits.endRecorded ? 'n/a (capsule)' : 'not run'));
     if (rec.panic) {
       const p = rec.panic;
       out.push({
@@ -249,13 +246,13 @@ export class VariableStore {
         value: p.message,
         variablesReference: this.ref(() => [
           this.plain('message', p.message),
-          this.plain(tl.format === 'tcap' ? 'task' : 'goroutine', tl.label(p.thread)),
+          this.plain(tl.units.thread, tl.label(p.thread)),
           this.plain('after', `${p.position} of ${tl.stepCount} ${unit}`),
           this.plain('source', p.source),
           this.plain('causal chain', `${p.causalChain.length} ${unit}`),
         ]),
       });
-    } else out.push(this.plain('panic', tl.format === 'tcap' || rec.verify ? 'none' : 'unknown (machin did not run)'));
+    } else out.push(this.plain('panic', tl.traits.endRecorded || rec.verify ? 'none' : 'unknown (machin did not run)'));
     if (rec.bestEffort) out.push(this.plain('best-effort', 'yes: the program uses FFI; a replay may diverge from the recorded run'));
     if (rec.warnings.length) {
       const w = rec.warnings.map((x, i) => this.plain(String(i + 1), x.line ? `line ${x.line}: ${x.message}` : x.message));

@@ -22,7 +22,7 @@ const NO_MACHIN = new Set(['toolchain-missing']);
 
 /** The header's one line when machin was looked for and not found; undefined otherwise. */
 export function toolchainNoteOf(rec: Recording): string | undefined {
-  if (rec.timeline.format !== 'mflrr' || rec.verify || rec.panic?.source === 'machin') return undefined;
+  if (rec.timeline.traits.endRecorded || rec.verify || rec.panic?.source === 'machin') return undefined;
   if (!rec.warnings.some((w) => NO_MACHIN.has(w.code))) return undefined;
   return 'No machin: with it Frozen Run adds the panic and its causal chain, the verify verdict (is this replay faithful?), every variable\'s values, and stepping through the program\'s statements.';
 }

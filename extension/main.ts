@@ -39,8 +39,8 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     ctx.sessions.onDidMoveCursor((c) => {
       if (c.session.id !== vscode.debug.activeDebugSession?.id) return;
-      const { thread, threadLabel, unit } = c.body;
-      const label = thread === null ? '' : `${unit === 'effect' ? 'task' : 'goroutine'} ${threadLabel ? `${thread} ${threadLabel}` : thread}`;
+      const { thread, threadLabel, threadUnit, unit } = c.body;
+      const label = thread === null ? '' : `${threadUnit} ${threadLabel ? `${thread} ${threadLabel}` : thread}`;
       ctx.statusBar.show({ position: c.position, total: c.total, thread: label, step: c.body.step, unit, atStart: c.body.atStart, beforeFirst: c.record < 0 });
     }),
     // DebugSessions subscribed first, so its list is up to date in these handlers.

@@ -13,7 +13,7 @@ export interface CursorFacts {
   thread: string;
   /** The step number of the record the cursor is on (-1: an I/O record); unknown from an older adapter. */
   step?: unknown;
-  /** 'op' (trace) or 'effect' (capsule). */
+  /** What a step is called, as the adapter says it: 'op' (trace) or 'effect' (capsule). */
   unit?: unknown;
   atStart?: boolean;
   /** No record has happened yet, but (source level) statements have: those before the first op. */
@@ -21,8 +21,13 @@ export interface CursorFacts {
 }
 
 /** The item's text without its icon: what the cursor is on, in the frame's words. */
+/** The adapter's word for a step ('op' from an older adapter that sent none). */
+function unitOf(f: CursorFacts): string {
+  return typeof f.unit === 'string' && /^[a-z ]{1,20}$/.test(f.unit) ? f.unit : 'op';
+}
+
 export function cursorText(f: CursorFacts): string {
-  const unit = f.unit === 'effect' ? 'effect' : 'op';
+  const unit = unitOf(f);
   const thread = f.thread ? ` · ${f.thread}` : '';
   if (f.atStart) return `start · 0/${f.total} ${unit}s done`;
   if (f.beforeFirst) return `before ${unit} 0/${f.total}${thread}`;
@@ -40,7 +45,7 @@ export class SessionStatusBar implements vscode.Disposable {
   }
 
   show(facts: CursorFacts): void {
-    const unit = facts.unit === 'effect' ? 'effects' : 'ops';
+    const unit = `${unitOf(facts)}s`;
     this.item.text = `$(history) ${cursorText(facts)}`;
     this.item.tooltip = `Frozen Run: ${facts.position} of ${facts.total} ${unit} done${facts.thread ? `, last ran ${facts.thread}` : ''}. Click to show the timeline.`;
     this.item.show();

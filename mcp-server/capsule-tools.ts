@@ -3,9 +3,7 @@
 // never part of any answer.
 import { compareJson } from '../replay-engine/compare/compare-json';
 import { compareRecordings } from '../replay-engine/compare/compare-recordings';
-import { RecordingError } from '../replay-engine/model/errors';
-import { checkSecret } from '../replay-engine/tcap/secret';
-import { TcapRecording } from '../replay-engine/tcap/tcap-recording';
+import { capsuleWithSecrets, checkSecret } from '../replay-engine/tcap/secret';
 import type { HeldRecording } from './held-recordings';
 
 export function compareHeld(a: HeldRecording, b: HeldRecording, valueLimit: number): object {
@@ -13,10 +11,6 @@ export function compareHeld(a: HeldRecording, b: HeldRecording, valueLimit: numb
 }
 
 export function testSecret(held: HeldRecording, candidate: string): object {
-  const rec = held.recording;
-  if (!(rec instanceof TcapRecording)) {
-    throw new RecordingError('usage', `${held.file}: not a Tin capsule; secret handles (tin-secret:…) exist only in capsules`, { file: held.file });
-  }
-  const { matches, handles } = checkSecret(rec, candidate);
+  const { matches, handles } = checkSecret(capsuleWithSecrets(held.recording, held.file), candidate);
   return { matches, handles };
 }

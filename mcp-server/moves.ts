@@ -115,7 +115,7 @@ export async function move(held: HeldRecording, req: MoveRequest, signal?: Abort
 function asToolError(held: HeldRecording, err: unknown, action: MoveAction): unknown {
   if (!(err instanceof RuntimeRefusal)) return err;
   const tl = held.recording.timeline;
-  const hint = action === 'to_panic' && tl.format === 'mflrr' && !held.recording.verify ? ' (machin gives the panic: start the server with --toolchain, and have the program at hand)' : '';
+  const hint = action === 'to_panic' && tl.traits.toolchain !== null && !held.recording.verify ? ' (machin gives the panic: start the server with --toolchain, and have the program at hand)' : '';
   const text = refusalText(err);
   return new RecordingError('usage', `${text.startsWith(basename(tl.file)) ? text : `${tl.file}: ${text}`}${hint}`, { file: tl.file });
 }

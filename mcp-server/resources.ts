@@ -18,7 +18,7 @@ export function registerRecordingResources(server: McpServer, held: HeldRecordin
           uri: `${RECORDING_URI}${h.handle}`,
           name: h.handle,
           title: `${h.handle}: ${h.file}`,
-          description: `${h.recording.timeline.format === 'tcap' ? 'Tin capsule' : 'machin trace'} ${h.file}, ${h.recording.timeline.stepCount} ${h.recording.timeline.format === 'tcap' ? 'effects' : 'schedule ops'}`,
+          description: `${h.recording.timeline.traits.name} ${h.file}, ${h.recording.timeline.stepCount} ${h.recording.timeline.units.stepsLong}`,
           mimeType: 'application/json',
         })),
       }),

@@ -44,7 +44,7 @@ export function threadIndexOf(held: HeldRecording, id: string): number {
   let t = tl.threadIndex(id);
   if (t < 0) t = tl.threads.findIndex((x) => x.label === id && x.label !== '');
   if (t < 0) {
-    const what = tl.format === 'tcap' ? 'task' : 'goroutine';
+    const what = tl.units.thread;
     const some = tl.threads.slice(0, 12).map((x) => x.id).join(', ');
     throw new RecordingError('usage', `${tl.file}: no ${what} ${id} in this recording (it has ${some}${tl.threads.length > 12 ? ', …' : ''})`, { file: tl.file });
   }
@@ -91,7 +91,7 @@ export function stateJson(held: HeldRecording, q: StateQuery): object {
     justDone: m >= 0 && m < tl.recordCount ? recordJson(rec, m, q.detail) : null,
     panicked: panickedAt(at, m),
     ...(runtime.statements ? {} : { statements: noStatementsWhy(rec) }),
-    values: histories ? 'as of this position, per thread' : tl.format === 'mflrr' ? 'none: value histories come from machin (the server started with --toolchain and machin at hand; the summary\'s warnings say why not)' : 'none',
+    values: histories ? 'as of this position, per thread' : tl.traits.toolchain !== null ? 'none: value histories come from machin (the server started with --toolchain and machin at hand; the summary\'s warnings say why not)' : 'none',
     threads,
   };
 }

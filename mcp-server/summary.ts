@@ -2,9 +2,6 @@
 // that grow with the run paged (threads, the causal chain) and a capsule's effects left to
 // list_records. Computed once per held recording.
 import { frameLocals, noStatementsWhy, panicStatement } from '../debug-adapter/statement-place';
-import { traceInspectJson } from '../replay-engine/mflrr/inspect-document';
-import { MflrrRecording } from '../replay-engine/mflrr/recording';
-import { capsuleInspectJson } from '../replay-engine/tcap/inspect';
 import type { HeldRecording } from './held-recordings';
 import { forMcp } from './mcp-wording';
 import { page } from './paging';
@@ -20,7 +17,7 @@ function inspectFacts(held: HeldRecording): Record<string, unknown> {
   const rec = held.recording;
   let facts = cache.get(rec);
   if (!facts) {
-    const doc = (rec instanceof MflrrRecording ? traceInspectJson(rec) : capsuleInspectJson(rec, false)) as unknown as Record<string, unknown>;
+    const doc = rec.inspectJson(false) as Record<string, unknown>;
     const { effects: _effects, causalChain: _chain, ...rest } = doc;
     facts = rest;
     cache.set(rec, facts);

@@ -211,7 +211,7 @@ export function registerTools(server: McpServer, held: HeldRecordings, toolchain
     const h = await held.get(a.recording);
     const tl = h.recording.timeline;
     if (a.position === undefined && !h.recording.panic) {
-      return { panic: null, why: tl.format === 'mflrr' && !toolchain ? 'no panic is known: machin did not run (start the server with --toolchain); give a position for the chain to it' : 'no panic is known for this recording; give a position for the chain to it' };
+      return { panic: null, why: tl.traits.toolchain !== null && !toolchain ? 'no panic is known: machin did not run (start the server with --toolchain); give a position for the chain to it' : 'no panic is known for this recording; give a position for the chain to it' };
     }
     if (a.position !== undefined && a.position > tl.stepCount) throw new RecordingError('usage', `position ${a.position} is past the end: positions are 0 to ${tl.stepCount}`);
     return chainJson(h, a.offset, a.limit ?? 200, a.position);

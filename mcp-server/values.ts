@@ -11,7 +11,7 @@ import { threadIndexOf } from './state';
 /** The CLI's history answer, with the MCP server's own reason when values are missing because no toolchain may run. */
 export function history(held: HeldRecording, variable: string, thread: string | undefined, toolchain: boolean, fn?: string): HistoryJson {
   const rec = held.recording;
-  if (!rec.histories && rec.timeline.format === 'mflrr' && !toolchain) {
+  if (!rec.histories && rec.timeline.traits.toolchain !== null && !toolchain) {
     throw new RecordingError(
       'toolchain-missing',
       `${held.file}: no value histories: they come from \`machin replay --print\`, and this MCP server runs no toolchain; start it with --toolchain (in a folder you trust) and machin at hand (--machin PATH or MACHIN)`,

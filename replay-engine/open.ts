@@ -5,7 +5,7 @@ import { fileError } from './file-error';
 import { RecordingError } from './model/errors';
 import type { Recording } from './model/recording';
 import { enrichWithMachin } from './machin/enrich';
-import { MflrrRecording, readMflrr } from './mflrr/recording';
+import { readMflrr } from './mflrr/recording';
 import type { OpenOptions } from './open-options';
 import { openRegularFile } from './regular-file';
 import { readCapsule } from './tcap/read-capsule';
@@ -41,12 +41,26 @@ export async function detectFormat(file: string): Promise<RecordingKind> {
   );
 }
 
+/**
+ * Each format: how its file is read (nothing runs), and how it is opened: read, then what its
+ * toolchain adds (a trace: machin's replay; a capsule: nothing, the file holds the run).
+ */
+const FORMATS: Record<RecordingKind, { read(path: string, options: OpenOptions): Promise<Recording>; open(path: string, options: OpenOptions): Promise<Recording> }> = {
+  mflrr: {
+    read: (path) => readMflrr(path),
+    open: async (path, options) => {
+      const trace = await readMflrr(path);
+      await enrichWithMachin(trace, options);
+      return trace;
+    },
+  },
+  tcap: { read: readCapsule, open: readCapsule },
+};
+
 /** Reads a recording as it is in the file; nothing runs. Throws RecordingError. */
 export async function readRecording(file: string, options: OpenOptions = {}): Promise<Recording> {
   const path = resolve(file);
-  const kind = await detectFormat(path);
-  if (kind === 'mflrr') return readMflrr(path);
-  return readCapsule(path, options);
+  return FORMATS[await detectFormat(path)].read(path, options);
 }
 
 /**
@@ -55,7 +69,6 @@ export async function readRecording(file: string, options: OpenOptions = {}): Pr
  * histories) unless options.noToolchain. A missing machin is a warning, never an error.
  */
 export async function openRecording(file: string, options: OpenOptions = {}): Promise<Recording> {
-  const recording = await readRecording(file, options);
-  if (recording instanceof MflrrRecording) await enrichWithMachin(recording, options);
-  return recording;
+  const path = resolve(file);
+  return FORMATS[await detectFormat(path)].open(path, options);
 }

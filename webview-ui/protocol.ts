@@ -11,6 +11,7 @@
 // What the host serves as the webview's HTML: `webviewHtml` and `webviewCsp` at the end of this
 // file; docs/webview.md ("What the host must do") explains each rule.
 import { Packr } from 'msgpackr';
+import type { FormatTraits } from '../replay-engine/model/format-traits';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -65,6 +66,8 @@ export interface RecordViewMsg {
  */
 export interface TimelineModel {
   format: 'mflrr' | 'tcap';
+  /** What the format says about itself (its words, its action): the view asks this, never the format. */
+  traits: FormatTraits;
   /** Base name of the recording file (never a full path: it may reveal user names). */
   fileName: string;
   facts: FactMsg[];

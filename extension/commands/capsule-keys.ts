@@ -2,8 +2,7 @@
 // goes from the input box to SecretStorage and the engine; it is never shown or logged.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkSecret, secretHandles } from '../../replay-engine/tcap/secret';
-import { TcapRecording } from '../../replay-engine/tcap/tcap-recording';
+import { capsuleWithSecrets, checkSecret, secretHandles } from '../../replay-engine/tcap/secret';
 import type { Ctx } from '../ctx';
 import { errorText } from '../recordings';
 import { pickRecording } from './recording-arg';
@@ -33,12 +32,11 @@ export async function testSecret(ctx: Ctx, arg?: unknown): Promise<void> {
   if (!uri) return;
   let rec;
   try {
-    rec = await ctx.store.read(uri);
+    rec = capsuleWithSecrets(await ctx.store.read(uri), uri.fsPath);
   } catch (err) {
     void vscode.window.showErrorMessage(errorText(err));
     return;
   }
-  if (!(rec instanceof TcapRecording)) return;
   // Nothing to test against: say so before asking for a secret.
   if (secretHandles(rec).length === 0) {
     void vscode.window.showInformationMessage('Frozen Run: this capsule holds no secret handles.');

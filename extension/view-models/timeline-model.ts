@@ -4,7 +4,6 @@
 // very same one.
 import { basename } from 'node:path';
 import type { Recording } from '../../replay-engine/model/recording';
-import { requestValue } from '../../replay-engine/tcap/decode/http-request';
 import type { TimelineModel } from '../../webview-ui/protocol';
 import { toolchainNoteOf, verdictOf } from '../faithfulness';
 import { laneOrder } from '../lane-order';
@@ -23,6 +22,7 @@ export function timelineModel(recording: Recording, summaryLimit = SUMMARY_LIMIT
   const lanes = laneOrder(tl);
   return {
     format: tl.format,
+    traits: tl.traits,
     fileName: basename(tl.file),
     facts: tl.facts.map((f) => ({ key: f.key, label: f.label, value: f.value })),
     threads: lanes.threads,
@@ -34,8 +34,9 @@ export function timelineModel(recording: Recording, summaryLimit = SUMMARY_LIMIT
     summaries,
     panic: panic ? { position: panic.position, thread: lanes.laneOf[panic.thread], message: panic.message } : null,
     bestEffort: recording.bestEffort,
-    // A capsule's request, decoded, for the details panel before any selection.
-    request: recording.format === 'tcap' ? requestValue(recording.header.request) : undefined,
+    // A capsule's request, decoded, for the details panel before any selection (the extension's
+    // one narrowing of the recording to its format).
+    request: recording.format === 'tcap' ? recording.requestValue() : undefined,
     verdict: verdictOf(recording),
     toolchainNote: toolchainNoteOf(recording),
     program: programModel(recording),

@@ -1,12 +1,8 @@
 // `frozen-run inspect FILE`: reads any recording, adds the toolchain's results unless
 // --no-toolchain, prints JSON or a short summary.
-import { MflrrRecording } from '../mflrr/recording';
-import type { Recording } from '../model/recording';
 import { openRecording } from '../open';
-import { capsuleInspectDocument, capsuleInspectText } from '../tcap/inspect';
 import { OPEN_OPTIONS, parse } from './args';
 import { capsuleLimitMB, timeLimitMs } from '../option-values';
-import { traceInspectDocument, traceInspectText } from '../mflrr/inspect-document';
 import { writeText } from './printable';
 import { writeJsonDocument } from './write-chunks';
 
@@ -24,18 +20,9 @@ export async function runInspect(argv: string[]): Promise<number> {
     capsuleSizeLimitMB: capsuleLimitMB(values['capsule-limit-mb']),
   });
   // JSON stays exact (and streamed); text for a person is made printable.
-  if (values.json === true) await writeJsonDocument(inspectDocument(rec));
-  else writeText(process.stdout, inspectText(rec));
+  // The JSON document is written in chunks: its large arrays (effects, threads, chains) item by item.
+  if (values.json === true) await writeJsonDocument(rec.inspectDocument());
+  else writeText(process.stdout, rec.inspectText());
   return 0;
 }
 
-/** The JSON document, written in chunks: its large arrays (effects, threads, chains) item by item. */
-function inspectDocument(rec: Recording): object {
-  if (rec instanceof MflrrRecording) return traceInspectDocument(rec);
-  return capsuleInspectDocument(rec);
-}
-
-function inspectText(rec: Recording): string {
-  if (rec instanceof MflrrRecording) return traceInspectText(rec);
-  return capsuleInspectText(rec);
-}

@@ -12,7 +12,6 @@ import type { DiffOptions } from './diff-sequences';
 import { alignRecords, type Alignment } from './alignment';
 import { firstVariableDifference, type VariableDifference } from './history-difference';
 import { ioQueueDifferences, type IoQueueDifference } from './io-queues';
-import { recordParts } from './record-parts';
 import { RecordIdentity } from './record-identity';
 import { baseName, checkSameProgram } from './same-program';
 
@@ -98,12 +97,12 @@ export function compareRecordings(a: Recording, b: Recording, options: CompareOp
   const program = checkSameProgram(a, b);
   const ta = a.timeline;
   const tb = b.timeline;
-  const partsA = recordParts(a);
-  const partsB = recordParts(b);
+  const partsA = a.comparisonParts();
+  const partsB = b.comparisonParts();
   const identity = new RecordIdentity(
     { timeline: ta, bytes: partsA.identity },
     { timeline: tb, bytes: partsB.identity },
-    ta.format === 'mflrr',
+    ta.traits.threadInIdentity,
   );
   const alignment = alignRecords(identity, ta.recordCount, tb.recordCount, options);
 
@@ -133,7 +132,7 @@ export function compareRecordings(a: Recording, b: Recording, options: CompareOp
     ra = ta.stepAtOrAfter(ra + 1);
     rb = tb.stepAtOrAfter(rb + 1);
   }
-  const cause = ta.format === 'mflrr' ? 'schedule' : 'effect';
+  const cause = ta.traits.stepCause;
   if (k < ta.stepCount || k < tb.stepCount) {
     firstDivergence = {
       cause,

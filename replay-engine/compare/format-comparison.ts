@@ -1,8 +1,13 @@
 // A comparison as a few lines for a human (the CLI without --json, the extension's messages).
 import type { Comparison, DivergenceSide } from './compare-recordings';
+import { FORMAT_TRAITS } from '../model/format-traits';
 import { baseName } from './same-program';
 
-const UNIT = { mflrr: { op: 'op', thread: 'goroutine', threads: 'goroutines' }, tcap: { op: 'effect', thread: 'task', threads: 'tasks' } };
+/** A comparison's words: its format's (format-traits.ts), `op` standing for the format's step. */
+function wordsOf(c: Comparison): { op: string; thread: string; threads: string } {
+  const u = FORMAT_TRAITS[c.format].units;
+  return { op: u.step, thread: u.thread, threads: u.threads };
+}
 
 export function threadName(id: string | null, label: string | null): string {
   if (id === null) return '(nothing: the run has ended)';
@@ -11,7 +16,7 @@ export function threadName(id: string | null, label: string | null): string {
 }
 
 function where(c: Comparison, s: DivergenceSide): string {
-  const u = UNIT[c.format];
+  const u = wordsOf(c);
   if (s.record === null) {
     return c.firstDivergence?.cause === 'io' ? `has no such read (after ${s.op} ${u.op}s)` : `has ended after ${s.op} ${u.op}s`;
   }
@@ -28,20 +33,20 @@ function clip(text: string | null, max = 60): string {
 
 /** The one-sentence answer: where the two runs part, or that they do not. */
 export function divergenceSentence(c: Comparison): string {
-  const u = UNIT[c.format];
+  const u = wordsOf(c);
   const a = baseName(c.files.a);
   const b = baseName(c.files.b);
   const d = c.firstDivergence;
   if (!d) {
     if (c.identical) return `${a} and ${b} are the same run (${c.ops.a} ${u.op}s).`;
-    return `${a} and ${b} take the same ${c.format === 'mflrr' ? 'schedule' : 'effects'} (${c.ops.a} ${u.op}s); only values differ.`;
+    return `${a} and ${b} take the same ${FORMAT_TRAITS[c.format].sequence} (${c.ops.a} ${u.op}s); only values differ.`;
   }
   const what = d.cause === 'schedule' ? 'schedules part' : d.cause === 'effect' ? 'effects part' : 'I/O parts';
   return `The ${what} at ${u.op} ${d.a.op}: ${a} ${where(c, d.a)}; ${b} ${where(c, d.b)}.`;
 }
 
 export function formatComparison(c: Comparison): string {
-  const u = UNIT[c.format];
+  const u = wordsOf(c);
   const a = baseName(c.files.a);
   const b = baseName(c.files.b);
   const program = baseName(c.program.a || c.program.b) || '(unnamed program)';
@@ -59,12 +64,12 @@ export function formatComparison(c: Comparison): string {
 
 /** The facts under the headline, one per line: common prefix, values, variables, alignment, warnings. */
 export function detailLines(c: Comparison): string[] {
-  const u = UNIT[c.format];
+  const u = wordsOf(c);
   const lines: string[] = [];
   lines.push(`common prefix: ${c.commonPrefix.ops} ${u.op}s (${c.commonPrefix.records} records); ${u.op}s: A ${c.ops.a}, B ${c.ops.b}`);
   const v = c.firstValueDifference;
-  // For traces the per-goroutine I/O queues (below) say it better than pairs inside the alignment.
-  if (v && c.format === 'tcap') {
+  // Where a format has I/O queues (a trace's reads), they (below) say it better than pairs inside the alignment.
+  if (v && FORMAT_TRAITS[c.format].otherRecord === null) {
     lines.push(
       `effect results that differ: ${c.valueDifferences.total}; first: ${u.thread} ${v.thread} ${v.kind} at ${u.op} ${v.a.op}: A ${clip(v.a.value)}, B ${clip(v.b.value)}`,
     );
@@ -82,8 +87,8 @@ export function detailLines(c: Comparison): string[] {
       `first variable that differs: ${h.name} on ${u.thread} ${threadName(h.thread, h.threadLabel)}, assignment ${h.assignment}: ` +
         `A ${clip(h.a.value)}${h.a.op !== null ? ` at ${u.op} ${h.a.op}` : ''}, B ${clip(h.b.value)}${h.b.op !== null ? ` at ${u.op} ${h.b.op}` : ''}`,
     );
-  } else if (c.format === 'mflrr' && !(c.histories.a && c.histories.b)) {
-    lines.push('variables: not compared (needs machin value histories for both runs)');
+  } else if (FORMAT_TRAITS[c.format].toolchain !== null && !(c.histories.a && c.histories.b)) {
+    lines.push(`variables: not compared (needs ${FORMAT_TRAITS[c.format].toolchain} value histories for both runs)`);
   }
   const places = c.alignment.hunks === 1 ? '1 place differs' : `${c.alignment.hunks} places differ`;
   lines.push(`alignment: ${places}; unmatched records: A ${c.alignment.unmatched.a}, B ${c.alignment.unmatched.b}`);

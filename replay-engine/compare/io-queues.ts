@@ -25,7 +25,8 @@ export interface IoQueueDifference {
 
 /** Per goroutine whose queue differs, its first differing read; ordered by where it happens in A. */
 export function ioQueueDifferences(a: Recording, b: Recording, valueText: { a: (r: number) => string; b: (r: number) => string }): IoQueueDifference[] {
-  if (a.timeline.format !== 'mflrr' || b.timeline.format !== 'mflrr') return [];
+  // Only a format with reads beside its steps (a trace's `I` lines) has I/O queues.
+  if (a.timeline.traits.otherRecord === null || b.timeline.traits.otherRecord === null) return [];
   const qa = queues(a);
   const qb = queues(b);
   const out: IoQueueDifference[] = [];

@@ -12,11 +12,9 @@ import type { Timeline } from '../model/timeline';
  * The bytes that identify each record (a trace's payload, a capsule effect's key) as ranges of
  * one pool: record r is pool[begin[r] .. end[r]). Read in place, never copied per record.
  */
-export interface IdentityBytes {
-  pool: Uint8Array;
-  begin: Uint32Array;
-  end: Uint32Array;
-}
+import type { IdentityBytes } from '../model/record-parts';
+
+export type { IdentityBytes };
 
 export interface SideIdentity {
   timeline: Timeline;

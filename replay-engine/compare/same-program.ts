@@ -14,13 +14,9 @@ export interface ProgramCheck {
   warnings: string[];
 }
 
-const FORMAT_NAMES = { mflrr: 'a machin trace (.mflrr)', tcap: 'a Tin capsule (.tcap)' } as const;
-
 /** The program a recording names, or '' when it names none. */
 export function programOf(recording: Recording): string {
-  // A trace's header knows whether the line was there (its fact then reads "(none: ...)").
-  if (recording.format === 'mflrr') return recording.header.program ?? '';
-  return recording.timeline.facts.find((f) => f.key === 'program')?.value ?? '';
+  return recording.programNamed();
 }
 
 /** The last path component, for `/` and `\` paths alike (a trace may come from Windows). */
@@ -35,7 +31,7 @@ export function checkSameProgram(a: Recording, b: Recording): ProgramCheck {
   if (ta.format !== tb.format) {
     throw new RecordingError(
       'not-comparable',
-      `${baseName(ta.file)} is ${FORMAT_NAMES[ta.format]} and ${baseName(tb.file)} is ${FORMAT_NAMES[tb.format]}: ` +
+      `${baseName(ta.file)} is ${ta.traits.fileKind} and ${baseName(tb.file)} is ${tb.traits.fileKind}: ` +
         'only two recordings of the same format (and program) can be compared.',
       { file: tb.file },
     );

@@ -5,11 +5,13 @@ import type { EngineWarning } from '../model/errors';
 import { basename } from 'node:path';
 import { readyStatements, type PanicInfo, type TraceRecording, type RecordView, type SourceLocation, type ValueHistories, type VerifyVerdict } from '../model/recording';
 import type { SourceLevelStatus, SourceStatements } from '../model/source-level';
+import type { RecordParts } from '../model/record-parts';
 import type { Timeline } from '../model/timeline';
 import { decodeIo, SELECT_LOOKBACK } from './decode-io';
 import type { FileStamp } from '../regular-file';
 import type { MflrrHeader } from './header';
 import { readTrace, type TraceRead } from './read-trace';
+import { traceInspectDocument, traceInspectJson, traceInspectText } from './inspect-document';
 
 export class MflrrRecording implements TraceRecording {
   readonly format = 'mflrr' as const;
@@ -69,6 +71,34 @@ export class MflrrRecording implements TraceRecording {
       this.counts = { steps, io };
     }
     return this.counts;
+  }
+
+  /** A trace's records are ops and reads: none fails. */
+  faults(): number[] {
+    return [];
+  }
+
+  /** A record is its payload (an `S` line has none, an `I` line its bytes); there is no separate result. */
+  comparisonParts(): RecordParts {
+    const tl = this.timeline;
+    return { identity: { pool: tl.bytes, ...tl.payloadBounds() }, result: null, valueText: (r) => this.describe(r).value.text };
+  }
+
+  /** The header's program line (its fact reads "(none: ...)" when the line is missing). */
+  programNamed(): string {
+    return this.header.program ?? '';
+  }
+
+  inspectDocument(): object {
+    return traceInspectDocument(this);
+  }
+
+  inspectJson(): object {
+    return traceInspectJson(this);
+  }
+
+  inspectText(): string {
+    return traceInspectText(this);
   }
 
   describe(r: number): RecordView {

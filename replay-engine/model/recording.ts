@@ -4,8 +4,10 @@
 import type { MflrrHeader } from '../mflrr/header';
 import type { FileStamp } from '../regular-file';
 import type { CapsuleHeader } from '../tcap/body';
+import type { RequestParts } from '../tcap/decode/http-request';
 import type { EngineWarning } from './errors';
 import type { ProgramWords } from './program-words';
+import type { RecordParts } from './record-parts';
 import type { SourceLevelStatus, SourceStatements } from './source-level';
 import type { Timeline } from './timeline';
 
@@ -132,6 +134,22 @@ interface RecordingBase {
   /** The op words of the program's statements (the views'), with them. */
   programWords?: ProgramWords | null;
   describe(record: number): RecordView;
+  /** The records whose effect failed (a capsule's faults), ascending; none in a trace. */
+  faults(): number[];
+  /** What each record is and what it got, for `compare` (record-parts.ts). */
+  comparisonParts(): RecordParts;
+  /** The program the recording names ('' when it names none). */
+  programNamed(): string;
+  /**
+   * `frozen-run inspect --json`'s document: its long lists (a capsule's effects, a trace's threads
+   * and causal chain) are sequences written item by item (json-chunks.ts). `withRecords: false`
+   * leaves out the per-record list (a capsule's effects).
+   */
+  inspectDocument(withRecords?: boolean): object;
+  /** inspectDocument as plain JSON values. */
+  inspectJson(withRecords?: boolean): object;
+  /** `frozen-run inspect`'s text summary. */
+  inspectText(): string;
   /**
    * A capsule's decoded text document (one line per effect at timeline.lineOf(r)), served to
    * editors through a DAP sourceReference and the LSP. Undefined for text formats (the trace file
@@ -156,6 +174,12 @@ export interface TraceRecording extends RecordingBase {
 export interface CapsuleRecording extends RecordingBase {
   readonly format: 'tcap';
   readonly header: CapsuleHeader;
+  /** The recorded request, parsed (headers paged, secret values as handles). */
+  readonly request: RequestParts;
+  /** The request as a tree (method, target, version, headers, query, body). */
+  requestValue(): DecodedValue;
+  readonly panicked: boolean;
+  readonly sampled: boolean;
 }
 
 /** A recording, tagged by its format: `recording.format` narrows it (and its header). */

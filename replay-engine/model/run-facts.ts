@@ -39,7 +39,7 @@ export interface PanicVerdict {
  */
 export function panicVerdictOf(rec: Recording): PanicVerdict | null {
   const p = rec.panic;
-  if (rec.verify || rec.timeline.format !== 'mflrr' || !p || p.source !== 'machin') return null;
+  if (rec.verify || !p || p.source !== 'machin') return null; // machin's panic: a trace's
   const n = rec.timeline.stepCount;
   const t = rec.timeline.threads[p.thread];
   const who = `goroutine ${t ? t.id : p.thread}${t?.label ? ` ${t.label}` : ''}`;

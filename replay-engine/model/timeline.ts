@@ -11,24 +11,12 @@
 // - position p: how many steps have completed, 0..stepCount. Record r is "done" at position
 //   `positionOf(r)`: a step k is done at p = k+1; a non-step record (a machin I/O line) is done at
 //   the number of steps that precede it in the file (it was consumed before the next op).
+import { FORMAT_TRAITS, type FormatTraits, type RecordingFormat, type UnitWords } from './format-traits';
 import { lowerBound } from './lower-bound';
 
 import { LineGaps } from './line-gaps';
 
-export type RecordingFormat = 'mflrr' | 'tcap';
-
-/** The words a view uses for a format's steps and threads ("op 3 of 8, goroutine 0.1"). */
-export interface UnitWords {
-  step: string;
-  steps: string;
-  thread: string;
-  threads: string;
-}
-
-export const UNIT_WORDS: Record<RecordingFormat, UnitWords> = {
-  mflrr: { step: 'op', steps: 'ops', thread: 'goroutine', threads: 'goroutines' },
-  tcap: { step: 'effect', steps: 'effects', thread: 'task', threads: 'tasks' },
-};
+export type { RecordingFormat, UnitWords } from './format-traits';
 
 /** One header fact shown to humans (program, boundary, status, ...). */
 export interface HeaderFact {
@@ -47,7 +35,12 @@ export interface ThreadInfo {
 export class Timeline {
   /** What this format calls a step and a thread. */
   get units(): UnitWords {
-    return UNIT_WORDS[this.format];
+    return FORMAT_TRAITS[this.format].units;
+  }
+
+  /** What this format says about itself (format-traits.ts): views ask this, never the format. */
+  get traits(): FormatTraits {
+    return FORMAT_TRAITS[this.format];
   }
 
   constructor(
@@ -222,6 +215,11 @@ export class Timeline {
   label(t: number): string {
     const info = this.threads[t];
     return info.label ? `${info.id} ${info.label}` : info.id;
+  }
+
+  /** Thread t as text names it after its unit word (format-traits.ts): `0.1 worker` (a goroutine), `2` (a task). */
+  nameOf(t: number): string {
+    return this.traits.threadName === 'id' ? this.threads[t].id : this.label(t);
   }
 }
 

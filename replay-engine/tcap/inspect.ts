@@ -10,7 +10,7 @@ import { hex, printableText } from './decode/bytes-text';
 import { isoFromNanos } from './decode/words';
 import { JsonSequence, jsonText } from '../json-chunks';
 import { effectWriter } from './effect-json/effect-writer';
-import { TcapRecording } from './tcap-recording';
+import type { TcapRecording } from './tcap-recording';
 
 /** Tasks listed one a line in the text summary; a capsule may have more than a terminal should scroll. */
 const MAX_TASKS_SHOWN = 16;
@@ -18,8 +18,8 @@ const MAX_TASKS_SHOWN = 16;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function asCapsule(rec: Recording): TcapRecording {
-  if (!(rec instanceof TcapRecording)) throw new RecordingError('usage', `${rec.timeline.file}: not a Tin capsule`);
-  return rec;
+  if (rec.format !== 'tcap') throw new RecordingError('usage', `${rec.timeline.file}: not a Tin capsule`);
+  return rec as TcapRecording;
 }
 
 export function wordJson(w: bigint): number | string {

@@ -3,6 +3,8 @@
 // text can be tested against every handle in the capsule. Neither the candidate nor the key is
 // ever part of a result.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { RecordingError } from '../model/errors';
+import type { Recording } from '../model/recording';
 import { looseText } from './decode/bytes-text';
 import { SECRET_HANDLE_PREFIX } from './decode/http-request';
 import { secretKeyOf, type TcapRecording } from './tcap-recording';
@@ -21,6 +23,12 @@ export interface SecretCheckResult {
   handles: HandlePlace[];
   /** The places whose handle the candidate matches (empty: it is not the secret behind any). */
   matches: HandlePlace[];
+}
+
+/** The capsule behind `rec`, whose secret handles can be tested; a trace has none (a usage error naming `file`). */
+export function capsuleWithSecrets(rec: Recording, file = rec.timeline.file): TcapRecording {
+  if (rec.format !== 'tcap') throw new RecordingError('usage', `${file}: not a Tin capsule; secret handles (tin-secret:…) exist only in capsules`, { file });
+  return rec as TcapRecording;
 }
 
 export function secretHandle(ks: Uint8Array, text: string): string {

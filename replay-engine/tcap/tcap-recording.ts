@@ -4,6 +4,7 @@
 import { RecordingError, type EngineWarning } from '../model/errors';
 import { cutText } from '../model/cut-text';
 import type { DecodedValue, PanicInfo, RecordView, CapsuleRecording, SourceLocation, ValueHistories, VerifyVerdict } from '../model/recording';
+import type { IdentityBytes, RecordParts } from '../model/record-parts';
 import type { Timeline } from '../model/timeline';
 import type { CapsuleHeader, EffectCounts } from './body';
 import { child, hex, looseText } from './decode/bytes-text';
@@ -14,6 +15,10 @@ import { FLAG_PANICKED, FLAG_SAMPLED, SELECT_KIND } from './format';
 import { capsuleHistories } from './histories';
 import type { EffectIndex } from './effect-index';
 import { SiteFinder } from './select-sites';
+import { capsuleInspectDocument, capsuleInspectJson, capsuleInspectText } from './inspect';
+
+/** An effect's outcome word: 0 a result, 1 a fault. */
+const OUTCOME_FAULT = 1;
 
 /** Raw data bytes for the details view: hex, the first 4 KiB of it for a large payload. */
 function dataHexValue(data: Uint8Array): DecodedValue {
@@ -124,6 +129,44 @@ export class TcapRecording implements CapsuleRecording {
     return requestValue(this.header.request);
   }
 
+  faults(): number[] {
+    const out: number[] = [];
+    for (let r = 0; r < this.timeline.recordCount; r++) if (this.outcome(r) === OUTCOME_FAULT) out.push(r);
+    return out;
+  }
+
+  /** An effect is its key (what was asked); its result is outcome, ident and data (a fault is not the same as a value). */
+  comparisonParts(): RecordParts {
+    return {
+      identity: keyTable(this.timeline.recordCount, (r) => this.key(r)),
+      result: (r) => {
+        const data = this.data(r);
+        const out = new Uint8Array(data.length + 2);
+        out[0] = this.outcome(r);
+        out[1] = this.ident(r);
+        out.set(data, 2);
+        return out;
+      },
+      valueText: (r) => this.effectText(r),
+    };
+  }
+
+  programNamed(): string {
+    return this.timeline.facts.find((f) => f.key === 'program')?.value ?? '';
+  }
+
+  inspectDocument(withRecords = true): object {
+    return capsuleInspectDocument(this, withRecords);
+  }
+
+  inspectJson(withRecords = true): object {
+    return capsuleInspectJson(this, withRecords);
+  }
+
+  inspectText(): string {
+    return capsuleInspectText(this);
+  }
+
   decodedKey(r: number): DecodedValue {
     return this.decoded(r).key;
   }
@@ -172,7 +215,7 @@ export class TcapRecording implements CapsuleRecording {
     const d = this.decoded(r);
     const key = d.key;
     const result = d.result;
-    const fault = this.outcome(r) === 1;
+    const fault = this.outcome(r) === OUTCOME_FAULT;
     const children = [
       child('seq', { text: String(r), type: 'number' }),
       child('kind', { text: kind, type: 'text' }),
@@ -218,4 +261,22 @@ export class TcapRecording implements CapsuleRecording {
       source: 'capsule',
     };
   }
+}
+
+/** Every effect's key in one pool (a capsule's keys total at most its body's size). */
+function keyTable(count: number, effectKey: (r: number) => Uint8Array): IdentityBytes {
+  const begin = new Uint32Array(count);
+  const end = new Uint32Array(count);
+  let total = 0;
+  for (let r = 0; r < count; r++) total += effectKey(r).length;
+  const pool = new Uint8Array(total);
+  let at = 0;
+  for (let r = 0; r < count; r++) {
+    const key = effectKey(r);
+    pool.set(key, at);
+    begin[r] = at;
+    at += key.length;
+    end[r] = at;
+  }
+  return { pool, begin, end };
 }

@@ -19,7 +19,10 @@ function recordingWith(threads: string[], probes: Probe[]): Recording {
     valueAt: () => undefined,
   };
   const header = { magic: 'MFLRR', version: 1, boundary: 'faithful', program: null, safe: null } as unknown as MflrrHeader;
-  return { format: 'mflrr', header, timeline, warnings: [], bestEffort: false, panic: null, verify: null, histories, describe: () => { throw new Error('unused'); } };
+  const unused = (): never => {
+    throw new Error('unused');
+  };
+  return { format: 'mflrr', header, timeline, warnings: [], bestEffort: false, panic: null, verify: null, histories, describe: unused, faults: unused, comparisonParts: unused, programNamed: unused, inspectDocument: unused, inspectJson: unused, inspectText: unused };
 }
 
 test('the earliest differing assignment wins, across variables and goroutines', () => {

@@ -41,3 +41,26 @@ for (const rule of RULES) {
     assert.deepEqual(bad, []);
   });
 }
+
+// The recording explains its format (timeline.traits, Recording's methods): no code outside the
+// engine's format folders tests which format it holds, but for one narrowing in each front end
+// that reaches a capsule's own parts (its request).
+const FORMAT_FOLDERS = ['replay-engine/mflrr/', 'replay-engine/tcap/', 'replay-engine/machin/', 'replay-engine/tin/'];
+const NARROWINGS = ['debug-adapter/variables.ts', 'extension/view-models/timeline-model.ts'];
+const FORMAT_TEST = /instanceof\s+(?:MflrrRecording|TcapRecording)\b|\b[Ff]ormat(?:\(\))?\s*[!=]==?\s*'(?:mflrr|tcap)'|'(?:mflrr|tcap)'\s*[!=]==?\s*\S*[Ff]ormat\b|'(?:task|goroutine)s?'\s*:\s*'(?:task|goroutine)s?'/;
+
+test('no format tests outside the format folders, but one narrowing per front end', () => {
+  const found: string[] = [];
+  for (const root of ['replay-engine', 'debug-adapter', 'mcp-server', 'extension', 'language-server', 'webview-ui']) {
+    for (const file of sources(join(REPO_ROOT, root))) {
+      const rel = relative(REPO_ROOT, file);
+      if (FORMAT_FOLDERS.some((f) => rel.startsWith(f))) continue;
+      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+        if (FORMAT_TEST.test(line)) found.push(`${rel}:${i + 1}`);
+      });
+    }
+  }
+  const outside = found.filter((f) => !NARROWINGS.some((n) => f.startsWith(`${n}:`)));
+  assert.deepEqual(outside, [], 'format tests outside the format folders');
+  for (const n of NARROWINGS) assert.equal(found.filter((f) => f.startsWith(`${n}:`)).length, 1, `${n}: one narrowing`);
+});

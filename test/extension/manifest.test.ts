@@ -12,6 +12,7 @@ import { servedSource } from '../../debug-adapter/sources';
 import { COMMAND_IDS, INTERNAL } from '../../extension/commands/ids';
 import type { Recording } from '../../replay-engine/model/recording';
 import { DEFAULT_CAPSULE_LIMIT_MB, MAX_CAPSULE_LIMIT_MB } from '../../replay-engine/tcap/size-limit';
+import { FORMAT_TRAITS } from '../../replay-engine/model/format-traits';
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -108,7 +109,7 @@ test('the debugger: schema without keys, snippets, breakpoints in both documents
 });
 
 test("the languages take the adapter's served documents by their mime types", () => {
-  const fake = (format: 'mflrr' | 'tcap') => ({ timeline: { file: `/x/run.${format}`, format } }) as unknown as Recording;
+  const fake = (format: 'mflrr' | 'tcap') => ({ timeline: { file: `/x/run.${format}`, format, traits: FORMAT_TRAITS[format] } }) as unknown as Recording;
   for (const [format, language] of [['mflrr', 'mflrr'], ['tcap', 'tcap-decoded']] as const) {
     const mime = servedSource(fake(format)).mimeType;
     const lang = contributes.languages.find((l: { id: string }) => l.id === language);

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { TimelineModel } from '../../webview-ui/protocol';
 import { TimelineIndex } from '../../webview-ui/timeline/model-index';
+import { FORMAT_TRAITS } from '../../replay-engine/model/format-traits';
 
 const modelArb = fc
   .record({
@@ -19,6 +20,7 @@ const modelArb = fc
     const position = panicAt === null ? -1 : panicAt % (stepRecord.length + 1);
     return {
       format: 'mflrr',
+      traits: FORMAT_TRAITS.mflrr,
       fileName: 't.mflrr',
       facts: [],
       threads: Array.from({ length: lanes }, (_, i) => ({ id: String(i), label: '' })),
@@ -92,6 +94,7 @@ describe('TimelineIndex', () => {
   it('refuses arrays that disagree', () => {
     const base: TimelineModel = {
       format: 'tcap',
+      traits: FORMAT_TRAITS.tcap,
       fileName: 'x.tcap',
       facts: [],
       threads: [{ id: '1', label: '' }],

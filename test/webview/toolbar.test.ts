@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toolbarButtons } from '../../webview-ui/timeline/chrome';
+import { FORMAT_TRAITS } from '../../replay-engine/model/format-traits';
 
 test('a capsule gets Replay Against Build, a trace gets Open as Text, never the other', () => {
-  const ids = (format: 'mflrr' | 'tcap') => toolbarButtons(format, true).map((b) => b.id);
+  const ids = (format: 'mflrr' | 'tcap') => toolbarButtons(FORMAT_TRAITS[format], true).map((b) => b.id);
   assert.ok(ids('tcap').includes('replayAgainstBuild'));
   assert.ok(!ids('tcap').includes('openAsText'));
   assert.ok(ids('mflrr').includes('openAsText'));

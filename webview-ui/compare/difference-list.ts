@@ -26,7 +26,7 @@ export function differenceList(
 }
 
 function place(index: TimelineIndex, start: number, end: number, side: string): string {
-  const unit = index.model.format === 'tcap' ? 'effect' : 'op';
+  const unit = index.model.traits.units.step;
   const at = `${side} ${unit} ${index.stepsBefore(start)}`;
   if (end === start) return `${at}: nothing`;
   const first = index.model.summaries?.[start] ?? `${index.laneLabel(index.model.recordThread[start])}`;

@@ -100,7 +100,7 @@ class CompareView {
       class: 'timeline',
       tabindex: 0,
       role: 'img',
-      'aria-label': `Run ${side.toUpperCase()}: ${tm.fileName}, ${tm.recordCount} records on ${tm.threads.length} ${tm.format === 'tcap' ? 'tasks' : 'goroutines'}. Arrow keys move the selection, D goes to the divergence, N and P to the next and previous difference, plus and minus zoom, Enter debugs from the selection.`,
+      'aria-label': `Run ${side.toUpperCase()}: ${tm.fileName}, ${tm.recordCount} records on ${tm.threads.length} ${tm.traits.units.threads}. Arrow keys move the selection, D goes to the divergence, N and P to the next and previous difference, plus and minus zoom, Enter debugs from the selection.`,
     });
     const section = h(
       'section',
@@ -110,7 +110,7 @@ class CompareView {
       // The lanes as text, top to bottom, for screen readers (and tests).
       h(
         'ul',
-        { class: 'lanes sr-only', 'aria-label': `${tm.format === 'tcap' ? 'Tasks' : 'Goroutines'} of run ${side.toUpperCase()}` },
+        { class: 'lanes sr-only', 'aria-label': `${tm.traits.units.Threads} of run ${side.toUpperCase()}` },
         ...tm.threads.map((t, lane) => h('li', { 'data-lane': lane }, `${t.id}${t.label ? ` ${t.label}` : ''}: ${index.laneSize(lane)} records`)),
       ),
     );
@@ -185,7 +185,7 @@ class CompareView {
       const summary = p.index.model.summaries?.[rec];
       const thread = p.index.laneLabel(p.index.model.recordThread[rec]);
       const op = p.index.stepOf(rec);
-      const where = op >= 0 ? `${p.index.model.format === 'tcap' ? 'effect' : 'op'} ${op}` : `record ${rec}`;
+      const where = op >= 0 ? `${p.index.model.traits.units.step} ${op}` : `record ${rec}`;
       return `${s.toUpperCase()}: ${where}, ${thread}${summary ? `: ${summary}` : ''}`;
     };
     const a = side === 'a' ? r : counterpart;

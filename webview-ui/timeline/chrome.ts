@@ -1,5 +1,6 @@
 // The DOM around the canvas: toolbar, banners, header facts, panic line, legend.
 import type { FactMsg, PanicMsg, TimelineCommandId, ThreadMsg, VerdictMsg } from '../protocol';
+import type { FormatTraits, UnitWords } from '../../replay-engine/model/format-traits';
 import { custom, h } from '../shared/dom';
 
 export interface ToolbarButton {
@@ -9,7 +10,7 @@ export interface ToolbarButton {
   title: string;
 }
 
-export function toolbarButtons(format: 'mflrr' | 'tcap', hasPanic: boolean): ToolbarButton[] {
+export function toolbarButtons(traits: FormatTraits, hasPanic: boolean): ToolbarButton[] {
   const buttons: ToolbarButton[] = [
     {
       id: 'replayToPanic',
@@ -26,9 +27,8 @@ export function toolbarButtons(format: 'mflrr' | 'tcap', hasPanic: boolean): Too
     { id: 'runBackToCursor', label: 'Run Back to Cursor', title: 'Run backwards to the selected position' },
     { id: 'openVariableHistory', label: 'Variable History', title: 'Every value a variable took' },
   ];
-  // Replay Against Build is tin's (`tin replay --against`); a trace has Open as Text instead.
-  if (format === 'tcap') buttons.push({ id: 'replayAgainstBuild', label: 'Replay Against Build…', title: 'Replay against a build and mark where it diverges' });
-  if (format === 'mflrr') buttons.push({ id: 'openAsText', label: 'Open as Text', title: 'Open the trace in a text editor' });
+  // The format's own action: Replay Against Build for a capsule (`tin replay --against`), Open as Text for a trace.
+  buttons.push({ ...traits.viewAction });
   return buttons;
 }
 
@@ -49,12 +49,12 @@ export function renderFacts(fileName: string, facts: FactMsg[]): HTMLElement {
   return dl;
 }
 
-export function renderPanicLine(panic: PanicMsg | null, threads: ThreadMsg[], stepCount: number, format: 'mflrr' | 'tcap' = 'mflrr'): HTMLElement | null {
+export function renderPanicLine(panic: PanicMsg | null, threads: ThreadMsg[], stepCount: number, units: UnitWords): HTMLElement | null {
   if (!panic) return null;
   const t = threads[panic.thread];
-  const kind = format === 'tcap' ? 'task' : 'goroutine';
+  const kind = units.thread;
   const who = t ? (t.label ? `${kind} ${t.id} ${t.label}` : `${kind} ${t.id}`) : `${kind} ${panic.thread}`;
-  return h('div', { class: 'panic-line', role: 'note' }, `panic: ${panic.message}  (${who}, after ${panic.position}/${stepCount} ${format === 'tcap' ? 'effects' : 'ops'})`);
+  return h('div', { class: 'panic-line', role: 'note' }, `panic: ${panic.message}  (${who}, after ${panic.position}/${stepCount} ${units.steps})`);
 }
 
 /** The verify verdict with its numbers, beside the header facts (FAITHFUL or DIVERGED). */
@@ -74,18 +74,19 @@ export function renderToolchainNote(text: string, onOpenSetting: () => void): HT
   return h('div', { class: 'toolchain-note', role: 'note' }, h('span', {}, text), b);
 }
 
-export function renderLegend(format: 'mflrr' | 'tcap', hasPanic: boolean): HTMLElement {
+export function renderLegend(traits: FormatTraits, hasPanic: boolean): HTMLElement {
+  const u = traits.units;
   const item = (cls: string, text: string) => h('span', {}, h('span', { class: `swatch ${cls}`, 'aria-hidden': 'true' }), text);
   return h(
     'div',
     { class: 'legend' },
-    item('step', format === 'tcap' ? 'effect' : 'schedule op'),
-    format === 'mflrr' ? item('io', 'I/O read') : null,
-    hasPanic ? item('chain', `causal chain (tinted lanes, outlined ${format === 'tcap' ? 'effects' : 'ops'})`) : null,
+    item('step', u.stepLong),
+    traits.otherRecord ? item('io', traits.otherRecord) : null,
+    hasPanic ? item('chain', `causal chain (tinted lanes, outlined ${u.steps})`) : null,
     item('cursor', 'debug cursor'),
     hasPanic ? item('panic', 'panic') : null,
     item('divergence', 'divergence'),
-    h('span', {}, `wheel: zoom · shift+wheel or drag: pan · arrows, +/−, Home/End, Enter: go to · /: find a ${format === 'tcap' ? 'task' : 'goroutine'}`),
+    h('span', {}, `wheel: zoom · shift+wheel or drag: pan · arrows, +/−, Home/End, Enter: go to · /: find a ${u.thread}`),
   );
 }
 

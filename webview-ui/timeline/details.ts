@@ -50,7 +50,7 @@ export class DetailsPanel {
   showBeforeFirst(atStart: boolean): void {
     clear(this.element);
     this.shown = -1;
-    const unit = this.index.model.format === 'tcap' ? 'effect' : 'op';
+    const unit = this.index.model.traits.units.step;
     const n = this.index.stepCount;
     this.element.appendChild(h('h2', {}, atStart ? `start · 0/${n} ${unit}s done` : `before ${unit} 0/${n}`));
     this.element.appendChild(h('p', { class: 'empty-hint' }, atStart ? 'No record has happened yet: step forward, or click a record to see it.' : 'Statements that run before the first op: no record has happened yet.'));
@@ -74,7 +74,7 @@ export class DetailsPanel {
     clear(this.element);
     this.element.appendChild(h('h2', {}, describeRecord(this.index, view.record)));
     this.element.append(...this.actions(view.record));
-    const unit = this.index.model.format === 'tcap' ? 'effect' : 'op';
+    const unit = this.index.model.traits.units.step;
     // `trace line`: beside a program place (`reorder.mfl:11:9`) a bare line number reads as the program's.
     this.element.appendChild(h('div', { class: 'record-meta' }, `trace line ${view.line} · ${view.kind} · ${view.step >= 0 ? `${view.position}/${this.index.stepCount} ${unit}s done after it` : `consumed by its thread ${ioPlace(view.position, this.index.stepCount, unit)}`}`));
     this.element.appendChild(h('div', { class: 'record-summary' }, view.summary));
@@ -97,7 +97,7 @@ export function describeRecord(index: TimelineIndex, r: number): string {
   const m = index.model;
   const step = index.stepOf(r);
   // Ops are numbered from 0, as the Call Stack and the status bar number them; a capsule's effects too.
-  const unit = m.format === 'tcap' ? 'effect' : 'op';
+  const unit = m.traits.units.step;
   const where = step >= 0 ? `${unit} ${step}/${index.stepCount}` : `I/O read ${ioPlace(index.stepsBefore(r), index.stepCount, unit)}`;
   const kind = index.statementLabel(r) || (m.kinds[m.recordKind[r]] ?? '?');
   // Records 0-based too, as in the Variables view, launch configurations and compare --json.

@@ -47,11 +47,7 @@ const runMarksLine = h('div', { class: 'run-marks-line', role: 'status' });
 function showDivergence(): void {
   const r = pendingDivergence;
   divergenceLine.textContent =
-    r === null ? '' : divergenceMessage ? `Replay against build: ${divergenceMessage}` : `Replay against build diverged at ${currentFormat() === 'tcap' ? 'effect' : 'record'} ${r}`;
-}
-
-function currentFormat(): 'mflrr' | 'tcap' | undefined {
-  return current?.model.format;
+    r === null ? '' : divergenceMessage ? `Replay against build: ${divergenceMessage}` : `Replay against build diverged at ${current?.model.traits.units.step ?? 'record'} ${r}`;
 }
 
 function showError(message: string, actions: Array<{ id: TimelineCommandId; label: string }> = []): void {
@@ -107,7 +103,7 @@ function showModel(model: TimelineModel): void {
   });
   clear(root);
   root.append(
-    renderToolbar(toolbarButtons(model.format, model.panic !== null), (id) => send({ type: 'command', id })),
+    renderToolbar(toolbarButtons(model.traits, model.panic !== null), (id) => send({ type: 'command', id })),
     bannerSlot,
   );
   if (model.bestEffort) {
@@ -119,10 +115,10 @@ function showModel(model: TimelineModel): void {
   root.append(renderFacts(model.fileName, model.facts));
   if (model.verdict) root.appendChild(renderVerdict(model.verdict));
   if (model.toolchainNote) root.appendChild(renderToolchainNote(model.toolchainNote, () => send({ type: 'command', id: 'openMachinSetting' })));
-  const panicLine = renderPanicLine(model.panic, model.threads, index.stepCount, model.format);
+  const panicLine = renderPanicLine(model.panic, model.threads, index.stepCount, model.traits.units);
   if (panicLine) root.appendChild(panicLine);
   root.append(divergenceLine, runMarksLine);
-  root.append(renderLegend(model.format, model.panic !== null), view.element, view.findBar, view.status, details.element, view.laneList, view.announcer);
+  root.append(renderLegend(model.traits, model.panic !== null), view.element, view.findBar, view.status, details.element, view.laneList, view.announcer);
   current = { view, details, model };
 
   const saved = loadState<SavedState>();

@@ -423,7 +423,7 @@ export class TimelineRenderer {
     ctx.font = palette.font;
     ctx.textBaseline = 'middle';
     ctx.fillStyle = palette.muted;
-    ctx.fillText(index.model.format === 'tcap' ? 'task' : 'goroutine', 8, AXIS_HEIGHT / 2);
+    ctx.fillText(index.model.traits.units.thread, 8, AXIS_HEIGHT / 2);
     const [firstRow, lastRow] = this.visibleRows();
     const cursorThread = marks.cursor !== null && marks.cursor > 0 ? model.recordThread[model.stepRecord[marks.cursor - 1]] : -1;
     ctx.save();

@@ -51,18 +51,18 @@ export class TimelineView {
       tabindex: '0',
       role: 'application',
       'aria-roledescription': 'timeline',
-      'aria-label': `Timeline: ${index.recordCount} records, ${index.stepCount} ${m.format === 'tcap' ? 'effects' : 'schedule ops'}, ${index.laneCount} ${m.format === 'tcap' ? 'tasks' : 'goroutines'}. Arrow keys move the selection, plus and minus zoom, Enter goes to the selected record, slash finds a ${m.format === 'tcap' ? 'task' : 'goroutine'}.`,
+      'aria-label': `Timeline: ${index.recordCount} records, ${index.stepCount} ${m.traits.units.stepsLong}, ${index.laneCount} ${m.traits.units.threads}. Arrow keys move the selection, plus and minus zoom, Enter goes to the selected record, slash finds a ${m.traits.units.thread}.`,
     });
     this.element = h('div', { class: 'timeline-area' }, this.canvas);
     // As tall as the lanes need (CSSOM, which the CSP allows, unlike a style attribute), up to
     // the stylesheet's max-height; more lanes scroll inside the canvas.
     this.element.style.height = `${AXIS_HEIGHT + Math.min(Math.max(3, index.laneCount), 200) * LANE_HEIGHT + 12}px`;
     this.rows = new LaneRows(index.laneCount);
-    const kind = m.format === 'tcap' ? 'task' : 'goroutine';
+    const kind = m.traits.units.thread;
     this.findInput = h('input', {
       type: 'search',
       class: 'lane-find-input',
-      placeholder: m.format === 'tcap' ? 'task id or name' : 'id (0.1.5), parent path (0.1.*) or name',
+      placeholder: m.traits.threadQuery,
       'aria-label': `Find ${kind}`,
       'aria-describedby': 'lane-count',
       spellcheck: 'false',
@@ -71,7 +71,7 @@ export class TimelineView {
     this.findBar = h('div', { class: 'lane-find', role: 'search' }, h('label', {}, `Find ${kind} `, this.findInput), this.laneCount);
     // Only the lanes in view are listed (a virtual list): a trace of 750,000 goroutines keeps a
     // few dozen nodes here; the count line says which of how many these are.
-    this.laneList = h('ul', { class: 'sr-only', 'aria-label': m.format === 'tcap' ? 'Tasks' : 'Goroutines', 'aria-describedby': 'lane-count' });
+    this.laneList = h('ul', { class: 'sr-only', 'aria-label': m.traits.units.Threads, 'aria-describedby': 'lane-count' });
     this.viewport = new Viewport(index.recordCount, index.laneCount);
     this.renderer = new TimelineRenderer(this.canvas, index, this.viewport, palette, this.rows);
     this.showLaneCount(index.laneCount);
@@ -219,7 +219,7 @@ export class TimelineView {
 
   /** "12 of 750,000 goroutines match 0.1.*; 1–12 in view". */
   private showLaneCount(matched?: number): void {
-    const kinds = this.index.model.format === 'tcap' ? 'tasks' : 'goroutines';
+    const kinds = this.index.model.traits.units.threads;
     const total = this.index.laneCount.toLocaleString('en-US');
     const rows = this.rows.count;
     const [first, last] = this.listed.first >= 0 ? [this.listed.first, this.listed.last] : [0, 0];

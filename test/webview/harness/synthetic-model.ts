@@ -2,6 +2,7 @@
 // follow/zoom tests, where a real trace of millions of ops would only measure the trace reader).
 // Deterministic: the same arguments give the same model in the page and in Node.
 import type { TimelineModel } from '../../../webview-ui/protocol';
+import { FORMAT_TRAITS } from '../../../replay-engine/model/format-traits';
 
 /** `records` records over `lanes` goroutines; every 8th record is an I/O read, the rest schedule ops. */
 export function syntheticModel(records: number, lanes: number, withPanic: boolean): TimelineModel {
@@ -23,6 +24,7 @@ export function syntheticModel(records: number, lanes: number, withPanic: boolea
   const threads = Array.from({ length: lanes }, (_, i) => ({ id: i === 0 ? '0' : `0.${i}`, label: i === 0 ? 'main' : `worker${i}` }));
   return {
     format: 'mflrr',
+    traits: FORMAT_TRAITS.mflrr,
     fileName: `synthetic-${records}.mflrr`,
     facts: [
       { key: 'program', label: 'Program', value: '/home/ci/app/synthetic.mfl' },
@@ -59,6 +61,7 @@ export function patternModel(records: number): TimelineModel {
   }
   return {
     format: 'mflrr',
+    traits: FORMAT_TRAITS.mflrr,
     fileName: `pattern-${records}.mflrr`,
     facts: [],
     threads: [
