@@ -19,7 +19,7 @@ const ADAPTER = resolve(__dirname, '../dist/debug-adapter.js');
 const LIMIT_MS = 1_800_000;
 
 /** Programs of about `ops` schedule ops each. */
-const SHAPES: Record<string, (ops: number) => string> = {
+export const SHAPES: Record<string, (ops: number) => string> = {
   // producer calls a helper per item and sends it; the consumer ranges: 2 ops an item
   helper: (ops) => `func scale(x) {
     y := x * 2
@@ -87,7 +87,8 @@ func main() {
 `,
 };
 
-function machin(args: string[]): number {
+/** Runs the real machin; its wall time in ms. */
+export function machin(args: string[]): number {
   const t = process.hrtime.bigint();
   const r = spawnSync(machinPath(), args, { encoding: 'utf8', timeout: LIMIT_MS, maxBuffer: 1 << 26, stdio: ['ignore', 'ignore', 'pipe'] });
   if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error(`machin ${args.join(' ')}: ${r.error?.message ?? r.stderr.slice(0, 500)}`);

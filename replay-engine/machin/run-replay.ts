@@ -22,17 +22,21 @@ export interface ReplayRun {
   stderr: string;
   output: ReplayOutput;
   /**
-   * For the replay against the instrumented copy: per probe of output.probes, the event of its
-   * thread in recording.statements that stored the value (-1: not known).
+   * For the replay against the instrumented copy: where value j (of valueColumns) goes, asked in
+   * order j = 0, 1, ...: the event of its thread in recording.statements that stored it (-1: before
+   * the thread's first statement; -2: not known), its position (never before that statement) and
+   * whether it surely ran or is this replay's only. Worked out as asked, so a million values cost
+   * no column of their own.
    */
-  probeEvents?: Int32Array;
-  /**
-   * For the replay against the instrumented copy: per probe, its position (never before the
-   * statement that stored it) and whether it surely ran (1) or is this replay's only (0).
-   */
-  probePlaces?: { positions: Uint32Array; sure: Uint8Array };
+  valuePlaces?: (j: number) => ValuePlace;
   /** The values of the replay against the instrumented copy, in columns (output.probes is then empty). */
   valueColumns?: ValueColumns;
+}
+
+export interface ValuePlace {
+  event: number;
+  position: number;
+  sure: boolean;
 }
 
 /** Probes read by index: the parse's columns, never a million objects. */
@@ -42,6 +46,8 @@ export interface ValueColumns {
   name(j: number): string;
   value(j: number): string;
   op(j: number): number;
+  /** Gives the columns' memory back once they are read (the values are unreadable after). */
+  release?(): void;
 }
 
 /** ValueColumns over probe objects (a plain --print replay's). */

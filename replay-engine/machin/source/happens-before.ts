@@ -22,13 +22,14 @@ import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
 import { probePlacer } from '../probe-position';
 import type { StatementTable } from './instrument';
+import type { ChunkedColumn } from '../../model/chunked-column';
 
 /** A replay's statement probes as the parse keeps them (statement-replay.ts StatementProbes). */
 export interface ProbeColumns {
   goroutines: readonly string[];
-  goroutine: { view(): Int32Array };
-  statement: { view(): Int32Array };
-  op: { view(): Int32Array };
+  goroutine: ChunkedColumn;
+  statement: ChunkedColumn;
+  op: ChunkedColumn;
 }
 
 export interface SureEvents {
@@ -64,22 +65,24 @@ export function sureEvents(probes: ProbeColumns, table: StatementTable, tl: Time
   /** spawnAt[g][j]: the event of g's (j+1)-th `go`. */
   const spawnAt: number[][] = ids.map(() => []);
   const cursor = new Uint32Array(n);
-  const goroutine = probes.goroutine.view();
-  const statement = probes.statement.view();
-  const op = probes.op.view();
-  for (let k = 0; k < goroutine.length; k++) {
-    const g = goroutine[k];
-    const own = ops[g];
-    const p = Math.min(op[k], tl.stepCount);
-    let c = cursor[g];
-    // machin's counter never goes back within a goroutine; should it, search back.
-    if (c > 0 && own[c - 1] >= p) c = lowerBound(0, c, (i) => own[i] < p);
-    while (c < own.length && own[c] < p) c++;
-    cursor[g] = c;
-    const b = below[g];
-    while (b.length <= c) b.push(count[g]);
-    if (table.rows[statement[k] - 1]?.spawns) spawnAt[g].push(count[g]);
-    count[g]++;
+  for (let chunk = 0; chunk < probes.goroutine.chunkCount; chunk++) {
+    const goroutine = probes.goroutine.chunk(chunk);
+    const statement = probes.statement.chunk(chunk);
+    const op = probes.op.chunk(chunk);
+    for (let k = 0; k < goroutine.length; k++) {
+      const g = goroutine[k];
+      const own = ops[g];
+      const p = Math.min(op[k], tl.stepCount);
+      let c = cursor[g];
+      // machin's counter never goes back within a goroutine; should it, search back.
+      if (c > 0 && own[c - 1] >= p) c = lowerBound(0, c, (i) => own[i] < p);
+      while (c < own.length && own[c] < p) c++;
+      cursor[g] = c;
+      const b = below[g];
+      while (b.length <= c) b.push(count[g]);
+      if (table.rows[statement[k] - 1]?.spawns) spawnAt[g].push(count[g]);
+      count[g]++;
+    }
   }
   const sure = new Uint32Array(n);
   if (ender === null) {

@@ -7,9 +7,9 @@
 import type { ProbeSink } from '../machin-output';
 import { CancelledReading, parseReplayOutputInSlices, ReplayOutputStream, type ReplayOutput, type SlicedReading } from '../machin-output';
 import type { Timeline } from '../../model/timeline';
-import type { ReplayRun, ValueColumns } from '../run-replay';
+import type { ReplayRun, ValueColumns, ValuePlace } from '../run-replay';
 import type { StatementTable } from './instrument';
-import { Column } from '../../model/int-column';
+import { ChunkedColumn } from '../../model/chunked-column';
 import { TextColumn } from './text-column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
 import { sureValue, type SureEvents } from './happens-before';
@@ -23,13 +23,14 @@ export class StatementProbes implements ProbeSink {
   private readonly ids = new Map<string, number>();
   private lastGoroutine = '';
   private lastId = -1;
-  readonly goroutine = new Column();
-  readonly statement = new Column();
-  readonly op = new Column();
+  // Goroutine (index in `goroutines`), statement number and `@op` of each statement probe.
+  readonly goroutine = new ChunkedColumn();
+  readonly statement = new ChunkedColumn();
+  readonly op = new ChunkedColumn(true);
   /** Statement probes so far per goroutine (by its index in `goroutines`). */
   private readonly counts: number[] = [];
   /** Per value probe (in ReplayOutput.probes order): the index among its goroutine's statement probes of the one it followed, -1 when none. */
-  readonly valueAfter = new Column();
+  readonly valueAfter = new ChunkedColumn(true);
   /** A statement probe whose value was no statement number (never seen from machin). */
   bad: string | null = null;
 
@@ -54,6 +55,15 @@ export class StatementProbes implements ProbeSink {
 
   private onCount: ((statements: number) => void) | undefined;
 
+  /** Once the histories have them: the value columns' memory goes back. */
+  releaseValues(): void {
+    this.valueGoroutine.release();
+    this.valueName.release();
+    this.valueOp.release();
+    this.valueAfter.release();
+    this.values.release();
+  }
+
   /** Once the index has them: the statement columns' memory goes back before the values are made histories. */
   releaseStatements(): void {
     this.goroutine.release();
@@ -75,9 +85,9 @@ export class StatementProbes implements ProbeSink {
   }
 
   /** The program's values (when streamed): by value probe, its goroutine (index in `goroutines`), name (index in `valueNames`), text and `@op`. */
-  readonly valueGoroutine = new Column();
-  readonly valueName = new Column();
-  readonly valueOp = new Column();
+  readonly valueGoroutine = new ChunkedColumn();
+  readonly valueName = new ChunkedColumn();
+  readonly valueOp = new ChunkedColumn(true);
   readonly values = new TextColumn();
   readonly valueNames: string[] = [];
   private readonly nameIds = new Map<string, number>();
@@ -155,17 +165,26 @@ export async function indexInstrumentedReplay(
   sure.sure.forEach((n, g) => builder.setSure(threadOf[g], n));
   sure.count.forEach((n, g) => builder.expect(threadOf[g], n));
   if (panic) builder.panicAt(panic.thread, panic.position);
-  const goroutine = probes.goroutine.view();
-  const statement = probes.statement.view();
-  const op = probes.op.view();
+  // Chunk by chunk (the three columns are filled in step), a yield between slices of about `size` events.
+  const total = probes.goroutine.length;
   const size = reading.size ?? EVENTS_PER_SLICE;
-  for (let from = 0; from < goroutine.length; from += size) {
-    const to = Math.min(goroutine.length, from + size);
-    for (let k = from; k < to; k++) builder.add(threadOf[goroutine[k]], statement[k], op[k]);
-    if (to === goroutine.length) break;
-    reading.onSlice?.(to / goroutine.length);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (reading.signal?.aborted) throw new CancelledReading();
+  let done = 0;
+  let sinceYield = 0;
+  for (let c = 0; c < probes.goroutine.chunkCount; c++) {
+    const goroutine = probes.goroutine.chunk(c);
+    const statement = probes.statement.chunk(c);
+    const op = probes.op.chunk(c);
+    for (let from = 0; from < goroutine.length; from += size) {
+      const to = Math.min(goroutine.length, from + size);
+      for (let k = from; k < to; k++) builder.add(threadOf[goroutine[k]], statement[k], op[k]);
+      done += to - from;
+      sinceYield += to - from;
+      if (done === total || sinceYield < size) continue;
+      sinceYield = 0;
+      reading.onSlice?.(done / total);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (reading.signal?.aborted) throw new CancelledReading();
+    }
   }
   const index = builder.finish();
   probes.releaseStatements();
@@ -174,44 +193,49 @@ export async function indexInstrumentedReplay(
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
   const params = new Map(table.paramProbes.map((p) => [p.probe, p.param]));
   const names = probes.valueNames.map((n) => params.get(n) ?? n);
-  const vg = probes.valueGoroutine.view();
-  const vn = probes.valueName.view();
-  const vo = probes.valueOp.view();
+  const vg = probes.valueGoroutine;
+  const vn = probes.valueName;
+  const vo = probes.valueOp;
   const extra = run.output.probes;
   const streamed = vg.length;
   const values: ValueColumns = {
     length: streamed + extra.length,
-    goroutine: (j) => (j < streamed ? probes.goroutines[vg[j]] : extra[j - streamed].goroutine),
-    name: (j) => (j < streamed ? names[vn[j]] : (params.get(extra[j - streamed].name) ?? extra[j - streamed].name)),
+    goroutine: (j) => (j < streamed ? probes.goroutines[vg.get(j)] : extra[j - streamed].goroutine),
+    name: (j) => (j < streamed ? names[vn.get(j)] : (params.get(extra[j - streamed].name) ?? extra[j - streamed].name)),
     value: (j) => (j < streamed ? probes.values.get(j) : extra[j - streamed].value),
-    op: (j) => (j < streamed ? vo[j] : extra[j - streamed].op),
+    op: (j) => (j < streamed ? vo.get(j) : extra[j - streamed].op),
+    release: () => probes.releaseValues(),
   };
-  // A value's event: the statement probe it followed.
-  const events = new Int32Array(values.length).fill(-2);
-  events.set(probes.valueAfter.view().subarray(0, streamed));
+  // Where each value goes, worked out as the histories ask, in order (no column per value): its
+  // event is the statement probe it followed.
   const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
-  const positions = new Uint32Array(values.length);
-  const sureValues = new Uint8Array(values.length);
   const goroutineIndex = new Map(probes.goroutines.map((id, g) => [id, g]));
   const placer = probePlacer(tl);
   const enderThread = sure.ender >= 0 ? threadOf[sure.ender] : -1;
+  const after = probes.valueAfter;
+  const spot: ValuePlace = { event: -2, position: 0, sure: false };
   let last = '';
   let t = -1;
-  for (let j = 0; j < values.length; j++) {
+  const valuePlaces = (j: number): ValuePlace => {
     const g = values.goroutine(j);
     if (g !== last) {
       last = g;
       t = threads.get(g) ?? -1;
     }
     // (-1: before the goroutine's first statement, its first function's parameters; -2: not placed)
-    if (t < 0 || events[j] >= builder.eventsOf(t)) events[j] = -2;
-    if (t < 0) continue;
-    const e = events[j];
+    const e = j < streamed && t >= 0 && after.get(j) < index.eventsOf(t) ? after.get(j) : -2;
+    spot.event = e;
+    if (t < 0) {
+      spot.position = 0;
+      spot.sure = false;
+      return spot;
+    }
     const o = values.op(j);
-    positions[j] = Math.max(placer.place(t, o), index.threads[t]?.floor ?? 0);
+    spot.position = Math.max(placer.place(t, o), index.threads[t]?.floor ?? 0);
     // (an unplaced value: the own-op rule, as without statements)
-    sureValues[j] = (e === -2 ? sure.deadlock || placer.alwaysPrinted(t, o, enderThread) : sureValue(sure, goroutineIndex.get(g) ?? -1, e, placer.ownOpsBefore(t, Math.min(o, tl.stepCount)), placer.ownOps(t))) ? 1 : 0;
-  }
+    spot.sure = e === -2 ? sure.deadlock || placer.alwaysPrinted(t, o, enderThread) : sureValue(sure, goroutineIndex.get(g) ?? -1, e, placer.ownOpsBefore(t, Math.min(o, tl.stepCount)), placer.ownOps(t));
+    return spot;
+  };
   const flags = valueNames.length > 0 ? ['--verify', '--print', valueNames.join(',')] : ['--verify'];
-  return { index, values: { ...run, output: { ...run.output, probes: [] }, valueColumns: values, flags, probeEvents: events, probePlaces: { positions, sure: sureValues } } };
+  return { index, values: { ...run, output: { ...run.output, probes: [] }, valueColumns: values, flags, valuePlaces } };
 }

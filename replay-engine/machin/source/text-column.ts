@@ -1,5 +1,5 @@
 // The value texts of the statement probes' parse.
-import { Column } from '../../model/int-column';
+import { ChunkedColumn } from '../../model/chunked-column';
 import { SMALL_INT } from '../../model/probe-histories';
 
 /**
@@ -7,9 +7,10 @@ import { SMALL_INT } from '../../model/probe-histories';
  * not a string each), the others as strings. `get` gives the same text back.
  */
 export class TextColumn {
-  private readonly numbers = new Column();
-  /** Per entry: -1 for a number, else its index in `texts`. */
-  private readonly textAt = new Column();
+  /** Per entry: the number, or (a text) its index in `texts`. */
+  private readonly numbers = new ChunkedColumn(true);
+  /** Per entry: 1 for a text. */
+  private readonly isText = new ChunkedColumn();
   private readonly texts: string[] = [];
   get length(): number {
     return this.numbers.length;
@@ -17,15 +18,20 @@ export class TextColumn {
   push(text: string): void {
     if (text.length <= 10 && SMALL_INT.test(text)) {
       this.numbers.push(Number(text));
-      this.textAt.push(-1);
+      this.isText.push(0);
     } else {
-      this.numbers.push(0);
-      this.textAt.push(this.texts.length);
+      this.numbers.push(this.texts.length);
+      this.isText.push(1);
       this.texts.push(text);
     }
   }
+  /** Drops every text (the column is empty after). */
+  release(): void {
+    this.numbers.release();
+    this.isText.release();
+    this.texts.length = 0;
+  }
   get(i: number): string {
-    const t = this.textAt.get(i);
-    return t < 0 ? String(this.numbers.get(i)) : this.texts[t];
+    return this.isText.get(i) ? this.texts[this.numbers.get(i)] : String(this.numbers.get(i));
   }
 }
