@@ -16,7 +16,8 @@
 // meets, in either direction: forward over (m, target], backward over [target, m).
 //
 // The rules live here too: where a session starts (`start`), which record a request names
-// (`targetOf`) and which way a run-to may go, so the DAP session only translates.
+// (`targetOf`) and which way a run-to may go, so the DAP session only translates. The values a
+// frame sees are looked up in frame-values.ts (`values`).
 //
 // Source level (issue 14; docs/source-level.md): when the recording knows every statement each
 // goroutine executed (recording.statements), the state can also stand *at a statement*: atSeq is
@@ -25,10 +26,11 @@
 // line breakpoints are met in that order between records, and the panic stops on the statement
 // that panicked. Without statements every move is by record, as above.
 import { basename } from 'node:path';
-import { readyStatements, type HistoryEntry, type Recording } from '../replay-engine/model/recording';
+import { readyStatements, type Recording } from '../replay-engine/model/recording';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import type { DivergenceBody, StatementTarget, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
+import { FrameValues } from './frame-values';
 import { ThreadIndex } from './thread-index';
 import { SourceBreakpoints, type StatementHit } from './source-breakpoints';
 import type { SourceStatements, StepKind } from '../replay-engine/model/source-level';
@@ -85,6 +87,8 @@ const SLICE_MS = 20;
 export class ReplayRuntime {
   readonly breakpoints: BreakpointTable;
   readonly sourceBreakpoints: SourceBreakpoints;
+  /** The values each thread's frames see at the cursor. */
+  readonly values = new FrameValues(this);
   private current = -1;
   /** At a statement: its seq in the total order of statement events (null: at the record itself). */
   private atSeq: number | null = null;
@@ -198,96 +202,6 @@ export class ReplayRuntime {
     const s = this.statements;
     if (!s || s.eventsOf(t) === 0) return -1;
     return s.currentEvent(t, this.passedStatements() - 1);
-  }
-
-  /**
-   * The value of watched variable `name` on thread t at the cursor: at source level, as of the
-   * statement of frame `frame` of its stack (0: the innermost; a caller's is the call it is
-   * making), from that frame's own stores (a recursive call's locals of the same name are not its
-   * caller's); else as of the cursor's position.
-   */
-  valueOf(name: string, t: number, frame = 0): string | undefined {
-    return this.valuesInFrame(t, frame, [name]).get(name);
-  }
-
-  /** valueOf for several names of one frame: the frame's statement is looked up once. */
-  valuesInFrame(t: number, frame: number, names: Iterable<string>): Map<string, string> {
-    const out = new Map<string, string>();
-    for (const [name, e] of this.entriesInFrame(t, frame, names)) out.set(name, e.value);
-    return out;
-  }
-
-  /** The history entries behind valuesInFrame: each value with the statement that stored it and whether it is this replay's only. */
-  entriesInFrame(t: number, frame: number, names: Iterable<string>): Map<string, HistoryEntry> {
-    const out = new Map<string, HistoryEntry>();
-    const h = this.recording.histories;
-    if (!h) return out;
-    // A frame below the program's (the trace record's) sees what the innermost one does.
-    let f = frame;
-    let at = this.frameEvent(t, f);
-    if (at === null && f > 0) at = this.frameEvent(t, (f = 0));
-    for (const name of names) {
-      const e = at === null ? (h.entryAt ? h.entryAt(name, t, this.position) : plainEntry(h.valueAt(name, t, this.position), t, this.position)) : this.entryInFrame(name, t, at, f);
-      if (e) out.set(name, e);
-    }
-    return out;
-  }
-
-  /** Whether thread t's current statement (frame `frame`'s) ran in this replay only (it may not in another). */
-  statementThisReplayOnly(t: number, frame = 0): boolean {
-    const at = this.statements ? this.frameEvent(t, frame) : null;
-    return at !== null && !this.statements!.isSure(t, at);
-  }
-
-  /** The statement event frame `frame` of thread t stands at (null: no statements here, or no such frame). */
-  frameEvent(t: number, frame = 0): number | null {
-    const s = this.statements;
-    const e = s && this.recording.histories?.entryAtEvent ? this.statementOf(t) : -1;
-    if (!s || e < 0) return null;
-    if (frame === 0) return e;
-    return s.stack(t, e)[frame]?.event ?? null;
-  }
-
-  /** The function frame `frame` of thread t is in, at source level (null: not known). */
-  frameFunction(t: number, frame = 0): string | null {
-    const at = this.frameEvent(t, frame);
-    return at === null ? null : this.statements!.location(t, at).function;
-  }
-
-  /** The entry of `name` frame `frame` of thread t sees at its statement `at`: only the innermost frame sees its op's completion. */
-  private entryInFrame(name: string, t: number, at: number, frame: number) {
-    const s = this.statements!;
-    const anchor = s.positionOf(t, at);
-    return this.recording.histories!.entryAtEvent!(name, t, at, anchor, frame === 0 ? this.position : anchor, (stored) => s.sameFrame(t, name, stored, at));
-  }
-
-  /**
-   * At source level: the values of `names` each frame of thread t's stack sees at the cursor, with
-   * the 0-based line of the statement that stored each (a name in several frames: the innermost's),
-   * for inline values beside the program; null when the statements are not known.
-   */
-  valuesOnStack(t: number, names: readonly string[]): { values: Record<string, string>; assignedLines: Record<string, number>; thisReplayOnly: string[] } | null {
-    const e = this.frameEvent(t);
-    if (e === null) return null;
-    const s = this.statements!;
-    const stack = s.stack(t, e);
-    const wanted = new Set(names);
-    const values: Record<string, string> = {};
-    const assignedLines: Record<string, number> = {};
-    const marked = new Set<string>();
-    for (let f = stack.length - 1; f >= 0; f--) {
-      for (const name of s.localsOf(stack[f].function) ?? names) {
-        if (!wanted.has(name)) continue;
-        const entry = this.entryInFrame(name, t, stack[f].event, f);
-        if (!entry) continue;
-        values[name] = entry.value;
-        if (entry.thisReplayOnly) marked.add(name);
-        else marked.delete(name);
-        if (entry.event !== undefined && entry.event >= 0) assignedLines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
-        else delete assignedLines[name];
-      }
-    }
-    return { values, assignedLines, thisReplayOnly: [...marked] };
   }
 
   /** The record state a statement event stands at: the last record done before it. */
@@ -847,7 +761,3 @@ function toStop(hit: BreakpointHit): Stop {
   return { reason: hit.reason, thread: hit.thread, description: hit.description, text: hit.text, breakpointIds: hit.breakpointIds, exception: hit.exception };
 }
 
-/** A value without an entry behind it (histories that keep none): sure, at the cursor. */
-function plainEntry(value: string | undefined, thread: number, position: number): HistoryEntry | undefined {
-  return value === undefined ? undefined : { thread, position, value };
-}
