@@ -16,8 +16,11 @@
 // meets, in either direction: forward over (m, target], backward over [target, m).
 //
 // The rules live here too: where a session starts (`start`), which record a request names
-// (`targetOf`) and which way a run-to may go, so the DAP session only translates. The values a
-// frame sees are looked up in frame-values.ts (`values`).
+// (`targetOf`) and which way a run-to may go, whether a restart reads the recording anew
+// (`needsReopen`), the breakpoints a restart carries over from the runtime it replaces, where the
+// breakpoints set in a file go (`routing`, breakpoint-routing.ts), and what changes when the
+// values of a deferred enrichment come (`awaitValues`); so the DAP session only translates. The
+// values a frame sees are looked up in frame-values.ts (`values`).
 //
 // Source level (issue 14; docs/source-level.md): when the recording knows every statement each
 // goroutine executed (recording.statements), the state can also stand *at a statement*: atSeq is
@@ -26,7 +29,9 @@
 // line breakpoints are met in that order between records, and the panic stops on the statement
 // that panicked. Without statements every move is by record, as above.
 import { basename } from 'node:path';
+import type { EngineWarning } from '../replay-engine/model/errors';
 import { readyStatements, type Recording } from '../replay-engine/model/recording';
+import { BreakpointRouting, type Bound } from './breakpoint-routing';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import type { DivergenceBody, StatementTarget, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
@@ -75,6 +80,32 @@ export interface RuntimeEvents {
   log(text: string, record: number): void;
 }
 
+/** What a recording was opened by (the launch attributes that say what was read and run). */
+export interface OpenRules {
+  recording: string;
+  program?: string;
+  noToolchain?: boolean;
+}
+
+/** Where a runtime comes from: what opened its recording, and the runtime it replaces (a restart). */
+export interface RuntimeOrigin {
+  openedBy?: OpenRules;
+  /** Its breakpoints carry over: the client does not set them again after a restart. */
+  previous?: ReplayRuntime;
+}
+
+/** What changed when the values of a deferred enrichment came. */
+export interface ValuesArrived {
+  /** The recording's warnings that came with them. */
+  warnings: EngineWarning[];
+  /** The program's breakpoints set while its statements were coming, bound now. */
+  bound: Bound | null;
+  /** A panic stop moved onto the statement that panicked. */
+  moved: boolean;
+  /** Why the program's statements did not come with them, when they did not. */
+  noStatements: string | null;
+}
+
 /**
  * A long run yields to the event loop every SLICE_MS, so `pause` (and any other request: an MCP
  * `ping`) is heard during it (a kind breakpoint with a condition can make millions of candidates,
@@ -87,8 +118,15 @@ const SLICE_MS = 20;
 export class ReplayRuntime {
   readonly breakpoints: BreakpointTable;
   readonly sourceBreakpoints: SourceBreakpoints;
+  /** Where the breakpoints a client sets in a file go (the program's statements, waiting for them, the recording's lines). */
+  readonly routing: BreakpointRouting;
   /** The values each thread's frames see at the cursor. */
   readonly values = new FrameValues(this);
+  private readonly openedBy: OpenRules | null;
+  /** While the values of a deferred enrichment are coming (awaitValues): settles once they are taken. */
+  private arrival: Promise<ValuesArrived | null> | null = null;
+  /** A restart replaced this runtime (its breakpoints carried over): values coming later change nothing here. */
+  private replaced = false;
   private current = -1;
   /** At a statement: its seq in the total order of statement events (null: at the record itself). */
   private atSeq: number | null = null;
@@ -97,10 +135,24 @@ export class ReplayRuntime {
   private busy = false;
   lastStop: Stop;
 
-  constructor(readonly recording: Recording, events: RuntimeEvents) {
+  constructor(readonly recording: Recording, events: RuntimeEvents, origin: RuntimeOrigin = {}) {
     this.breakpoints = new BreakpointTable(recording, () => this.threads, () => recording.faults(), (t, r) => events.log(t, r));
     this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)), () => this.breakpoints.dataBreakpoints, () => this.breakpoints.ids);
+    const previous = origin.previous;
+    this.routing = new BreakpointRouting(recording, this.breakpoints, this.sourceBreakpoints, previous?.routing);
     this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
+    const o = origin.openedBy;
+    this.openedBy = o ? { recording: o.recording, program: o.program, noToolchain: o.noToolchain } : null;
+    if (previous) {
+      this.breakpoints.carryOver(previous.breakpoints);
+      previous.replaced = true;
+    }
+  }
+
+  /** Whether a restart with `launch` reads the recording anew: it names another recording, program or use of the toolchain than what opened this one. */
+  needsReopen(launch: OpenRules): boolean {
+    const o = this.openedBy;
+    return !o || launch.recording !== o.recording || launch.program !== o.program || launch.noToolchain !== o.noToolchain;
   }
 
   get timeline() {
@@ -220,8 +272,36 @@ export class ReplayRuntime {
     return e < 0 ? null : s.seqOf(p.thread, e);
   }
 
+  /** While the values of a deferred enrichment are coming: settles once the runtime has taken them (null: none are coming). */
+  get valuesPending(): Promise<unknown> | null {
+    return this.arrival;
+  }
+
+  /**
+   * Takes the values of a deferred enrichment when they come (Replay to Panic stops before machin
+   * has printed them): the program's breakpoints set meanwhile are bound, a panic stop moves onto
+   * the statement that panicked. Resolves with what changed (null: a restart replaced this runtime
+   * first); null when no values are coming. The front end that shows them calls it once.
+   */
+  awaitValues(): Promise<ValuesArrived | null> | null {
+    const rec = this.recording;
+    const pending = rec.valuesPending;
+    if (!pending) return null;
+    const warned = rec.warnings.length;
+    this.arrival = pending.then(() => {
+      this.arrival = null;
+      if (this.replaced) return null;
+      const bound = this.routing.bindWaiting();
+      // The statements came with the values: a panic stop moves onto the statement that panicked.
+      const moved = this.placeOnPanicStatement();
+      const status = rec.sourceLevel;
+      return { warnings: rec.warnings.slice(warned), bound, moved, noStatements: status?.state === 'unavailable' && status.reason ? status.reason : null };
+    });
+    return this.arrival;
+  }
+
   /** Once the statements have come (Replay to Panic stops before them): a panic stop moves onto the statement that panicked. */
-  placeOnPanicStatement(): boolean {
+  private placeOnPanicStatement(): boolean {
     const q = this.panicSeq();
     if (q === null || this.lastStop.exception !== 'panic' || this.atSeq !== null) return false;
     this.setState(this.recordOfSeq(q), q);
@@ -291,7 +371,7 @@ export class ReplayRuntime {
   }
 
   /** Run Back to (or Run to) a line of the program: the previous (next) arrival there, breakpoints on the way stop it. */
-  towardProgramLine(line: number, back: boolean): Promise<Stop> {
+  private towardProgramLine(line: number, back: boolean): Promise<Stop> {
     const s = this.statements;
     if (!s) throw new RuntimeRefusal(1074, 'The statements of the program are not known (machin has not replayed it against its instrumented copy): use a line of the recording.');
     const hits = s.lineHits(line);
@@ -397,8 +477,13 @@ export class ReplayRuntime {
     throw new RuntimeRefusal(1073, NEEDS_TARGET[toward]);
   }
 
-  /** Run to Cursor goes forward, Run Back to Cursor back, Go To anywhere (without breakpoints). */
+  /**
+   * Run to Cursor goes forward, Run Back to Cursor back, Go To anywhere (without breakpoints). A
+   * line of the program (`path` names its `.mfl` file: the editor's cursor there) is run to at its
+   * next (back: previous) arrival.
+   */
   toward(toward: RunToward, a: TargetArguments): Promise<Stop> {
+    if (toward !== 'goto' && a.line !== undefined && a.path !== undefined && this.sourceBreakpoints.isProgram(a.path)) return this.towardProgramLine(a.line, toward === 'runBackTo');
     // (A session without statements, `sourceLevel: false`, goes to the position given beside it.)
     if (toward === 'goto' && a.statement && (this.statements || a.position === undefined)) return Promise.resolve(this.ready().gotoStatement(a.statement));
     const target = this.targetOf(a, toward);

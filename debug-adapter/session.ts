@@ -1,6 +1,7 @@
 // The DAP session: a translation of Debug Adapter Protocol requests onto the replay runtime
 // (runtime.ts owns the rules: where to start, which record a request names, which way a run may
-// go, how breakpoints stop it), one short method per request. It runs inline in the extension
+// go, how breakpoints stop it, whether a restart reads the recording anew, where a file's
+// breakpoints go, what changes when deferred values come), one short method per request. It runs inline in the extension
 // host, handed the extension's recording (extension/debug-provider.ts), and standalone over stdio
 // (debug-adapter/main.ts), where it opens the recording itself.
 import { BreakpointEvent, ContinuedEvent, Event, InitializedEvent, InvalidatedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
@@ -18,7 +19,9 @@ import { exceptionInfo } from './exception-info';
 import { threadFrames, frameIndexOf, threadOfFrame } from './frames';
 import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from './launch-config';
 import { causalChainBody, cursorBody, dapReason, threadsBody, toolchainOutcome } from './reports';
-import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop } from './runtime';
+import type { BreakpointFile, PlacedBreakpoint } from './breakpoint-routing';
+import type { PrintedLogPoint } from './log-point-changes';
+import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop, type ValuesArrived } from './runtime';
 import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
 import { nothingAhead } from './run-end';
 import { consoleHits, gotoStatement, lineCountsBody, logPointHits, valueOriginBody } from './run-questions';
@@ -26,7 +29,6 @@ import { listedThreads, listedThreadsNote } from './thread-list';
 import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { TracedSession } from './traced-session';
-import { LogPointChanges } from './log-point-changes';
 import { cutText } from '../replay-engine/model/cut-text';
 import { VariableStore } from './variables';
 
@@ -72,14 +74,8 @@ export class FrozenRunSession extends TracedSession {
   private args: FrozenRunLaunchArguments | undefined;
   private runtime: ReplayRuntime | undefined;
   private variables: VariableStore | undefined;
-  /** The program's breakpoints asked for while its statements were coming (bound when they are in). */
-  private programBreakpointsWaiting: { args: DebugProtocol.SetBreakpointsArguments; ids: number[] } | null = null;
-  /** The log points whose hits were printed, so a setBreakpoints request prints only new or changed ones. */
-  private readonly logPointChanges = new LogPointChanges();
   private configured: () => void = () => undefined;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
-  /** The values of a deferred enrichment while machin still prints them (see dispatchRequest). */
-  private valuesPending: Promise<void> | null = null;
   private clientInvalidates = false;
   private abort = new AbortController();
   /** The open under way (reading, toolchain runs); settles only once its children have exited and its copy is removed. */
@@ -119,10 +115,10 @@ export class FrozenRunSession extends TracedSession {
 
   /**
    * Stopped at the panic while machin's second replay still prints the values: what needs them
-   * (variables, evaluations, moves that test conditions) is answered once they are in.
+   * (variables, evaluations, moves that test conditions) is answered once the runtime has them.
    */
   protected override dispatchRequest(request: DebugProtocol.Request): void {
-    const pending = this.valuesPending;
+    const pending = this.runtime?.valuesPending;
     if (pending && !ANSWERED_WITHOUT_VALUES.has(request.command)) {
       void pending.then(() => this.dispatchRequest(request));
       return;
@@ -177,10 +173,8 @@ export class FrozenRunSession extends TracedSession {
       const given = (args as { arguments?: Record<string, unknown> } | undefined)?.arguments;
       const launch = given ? this.checked(given) : this.args;
       if (!launch) throw new RuntimeRefusal(1003, 'Nothing to restart: the session was never launched.');
-      const before = this.args;
-      let rt = this.runtime?.ready();
-      const reopen = !rt || launch.recording !== before?.recording || launch.program !== before?.program || launch.noToolchain !== before?.noToolchain;
-      if (!rt || reopen) rt = await this.open(launch);
+      const current = this.runtime?.ready();
+      const rt = current && !current.needsReopen(launch) ? current : await this.open(launch);
       rt.startRecordOf(launch);
       this.args = launch;
       return () => this.begin(launch);
@@ -294,38 +288,21 @@ export class FrozenRunSession extends TracedSession {
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const rt = this.runtime;
-    const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
-    if (rt && args.source.path && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(args.source.path))) {
-      // The program's `.mfl` file: verified where a statement starts (docs/source-level.md).
-      this.programBreakpointsWaiting = null;
-      const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line), column: (b as DebugProtocol.SourceBreakpoint).column === undefined ? undefined : this.convertClientColumnToDebugger((b as DebugProtocol.SourceBreakpoint).column!) })));
-      response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), ...(r.column !== undefined ? { column: this.convertDebuggerColumnToClient(r.column) } : {}), source: args.source })) };
-      this.sendResponse(response);
-      // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
-      this.printLogPoints(rt, args.source.path, wanted as DebugProtocol.SourceBreakpoint[], results);
-      return;
-    }
-    if (rt && rt.statements === null && rt.recording.sourceLevel?.state === 'pending' && /\.mfl$/i.test(args.source.path ?? '')) {
-      // The statements are coming: answered unverified now, bound (and log points printed) when they are in.
-      const ids = wanted.map(() => rt.breakpoints.ids.take());
-      this.programBreakpointsWaiting = { args, ids };
-      response.body = { breakpoints: wanted.map((b, k) => ({ id: ids[k], verified: false, line: b.line, message: 'Waiting for the program\'s statements (machin is replaying it).' })) };
+    const wanted = ((args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }))) as DebugProtocol.SourceBreakpoint[])
+      .map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line), column: b.column === undefined ? undefined : this.convertClientColumnToDebugger(b.column) }));
+    if (!rt) {
+      response.body = { breakpoints: wanted.map((b) => this.clientBreakpoint({ verified: false, line: b.line, message: 'No recording is open yet.' })) };
       return this.sendResponse(response);
     }
-    if (!rt || !isRecordingSource(rt.recording, args.source)) {
-      const message = !rt
-        ? 'No recording is open yet.'
-        : rt.statements === null && /\.mfl$/i.test(args.source.path ?? '')
-          ? `Breakpoints in the program need its statements: ${sourceLevelWhy(rt.recording)}. Meanwhile they bind to lines of the recording.`
-          : 'Frozen Run breakpoints bind to lines of the recording (the trace or the decoded capsule) and of its program.';
-      response.body = { breakpoints: wanted.map((b) => ({ verified: false, line: b.line, message })) };
-      return this.sendResponse(response);
-    }
-    const results = rt.breakpoints.setLineBreakpoints(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
-    response.body = {
-      breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: r.line !== undefined ? this.convertDebuggerLineToClient(r.line) : undefined, source: args.source })),
-    };
+    // The runtime decides where they go (breakpoint-routing.ts).
+    const path = args.source.path === undefined ? undefined : this.convertClientPathToDebugger(args.source.path);
+    const routed = rt.routing.set(args.source, path, wanted);
+    // Those that went to a file name it; those waiting for the statements or refused do not.
+    const named = routed.to === 'program' || routed.to === 'recording';
+    response.body = { breakpoints: routed.breakpoints.map((b) => this.clientBreakpoint(b, named ? args.source : undefined)) };
     this.sendResponse(response);
+    // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
+    this.printLogPoints(rt, args.source.path, routed.logPoints);
   }
 
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
@@ -434,12 +411,8 @@ export class FrozenRunSession extends TracedSession {
 
   private toward(response: DebugProtocol.Response, toward: RunToward, a: TargetArguments): void {
     const line = typeof a.line === 'number' ? this.convertClientLineToDebugger(a.line) : undefined;
-    // A line of the program (the editor's cursor in the `.mfl` file): its previous / next arrival.
-    const rt = this.runtime;
-    if (rt && line !== undefined && typeof a.path === 'string' && toward !== 'goto' && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(a.path))) {
-      return this.move(response, (r) => r.towardProgramLine(line, toward === 'runBackTo'));
-    }
-    this.move(response, (rt) => rt.toward(toward, { record: a.record, position: a.position, line, statement: toward === 'goto' ? statementTarget(a.statement) : undefined }));
+    const path = typeof a.path === 'string' ? this.convertClientPathToDebugger(a.path) : undefined;
+    this.move(response, (rt) => rt.toward(toward, { record: a.record, position: a.position, line, path, statement: toward === 'goto' ? statementTarget(a.statement) : undefined }));
   }
 
   /** stepBackOut's thread: its `threadId`, else the thread of the last stop (as an index). */
@@ -469,7 +442,7 @@ export class FrozenRunSession extends TracedSession {
     return checked;
   }
 
-  /** Open the recording (and run the toolchain): a new runtime that keeps the breakpoints of the last. */
+  /** Open the recording (and run the toolchain): a new runtime that carries over the breakpoints of the last. */
   private async open(args: FrozenRunLaunchArguments): Promise<ReplayRuntime> {
     this.toolchainEvent(args.noToolchain
       ? { state: 'off', message: 'Toolchain not run (noToolchain): showing the recording only' }
@@ -486,13 +459,11 @@ export class FrozenRunSession extends TracedSession {
       this.toolchainEvent({ state: 'failed', message });
       throw new RuntimeRefusal(1002, message);
     }
-    const previous = this.runtime;
-    const rt = new ReplayRuntime(rec, { log: (text, r) => this.logPoint(text, r) });
-    if (previous) rt.breakpoints.carryOver(previous.breakpoints);
+    const rt = new ReplayRuntime(rec, { log: (text, r) => this.logPoint(text, r) }, { openedBy: args, previous: this.runtime });
     this.runtime = rt;
     this.variables = new VariableStore(rt);
     this.text = undefined;
-    this.awaitValues(rt);
+    void rt.awaitValues()?.then((arrived) => this.valuesArrived(rt, arrived));
     for (const w of rec.warnings) this.sendEvent(new OutputEvent(`${w.line ? `line ${w.line}: ` : ''}${w.message}\n`, 'console'));
     if (rec.bestEffort) this.sendEvent(new OutputEvent('Best-effort recording (the program uses FFI): a replay may diverge from the recorded run.\n', 'console'));
     if (!args.noToolchain) this.toolchainEvent(toolchainOutcome(rec));
@@ -502,28 +473,23 @@ export class FrozenRunSession extends TracedSession {
     return rt;
   }
 
-  /** A deferred enrichment's values: requests wait for them, then VS Code is told to fetch them again. */
-  private awaitValues(rt: ReplayRuntime): void {
+  /** A deferred enrichment's values, taken by the runtime: what changed is told, then VS Code fetches them again. */
+  private valuesArrived(rt: ReplayRuntime, arrived: ValuesArrived | null): void {
+    if (!arrived || this.runtime !== rt) return;
     const rec = rt.recording;
-    const pending = rec.valuesPending;
-    this.valuesPending = pending ?? null;
-    if (!pending) return;
-    const warned = rec.warnings.length;
-    void pending.then(() => {
-      if (this.runtime !== rt) return;
-      this.valuesPending = null;
-      this.variables?.reset();
-      for (const w of rec.warnings.slice(warned)) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
-      if (rec.histories) this.toolchainEvent(toolchainOutcome(rec));
-      this.bindWaitingProgramBreakpoints(rt);
-      // The statements came with the values: a panic stop moves onto the statement that panicked.
-      const moved = rt.placeOnPanicStatement();
-      // The watched values at the cursor travel in the cursor event: send it again with them.
-      if (this.stopReported) this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, rt.lastStop)));
-      if (rec.sourceLevel?.state === 'unavailable' && rec.sourceLevel.reason) this.sendEvent(new OutputEvent(`${rec.sourceLevel.reason}\n`, 'console'));
-      if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(moved ? ['stacks', 'variables'] : ['variables']));
-      else if (moved) this.report(rt.lastStop);
-    });
+    this.variables?.reset();
+    for (const w of arrived.warnings) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
+    if (rec.histories) this.toolchainEvent(toolchainOutcome(rec));
+    if (arrived.bound) {
+      const { file, breakpoints, logPoints } = arrived.bound;
+      for (const b of breakpoints) this.sendEvent(new BreakpointEvent('changed', this.clientBreakpoint(b, file)));
+      this.printLogPoints(rt, file.path, logPoints);
+    }
+    // The watched values at the cursor travel in the cursor event: send it again with them.
+    if (this.stopReported) this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, rt.lastStop)));
+    if (arrived.noStatements) this.sendEvent(new OutputEvent(`${arrived.noStatements}\n`, 'console'));
+    if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(arrived.moved ? ['stacks', 'variables'] : ['variables']));
+    else if (arrived.moved) this.report(rt.lastStop);
   }
 
   private async begin(args: FrozenRunLaunchArguments): Promise<void> {
@@ -549,26 +515,22 @@ export class FrozenRunSession extends TracedSession {
     this.sendEvent(event);
   }
 
-  /** `.mfl` breakpoints set while the statements were coming: bound now (changed events), their log points printed. */
-  private bindWaitingProgramBreakpoints(rt: ReplayRuntime): void {
-    const waiting = this.programBreakpointsWaiting;
-    this.programBreakpointsWaiting = null;
-    const path = waiting?.args.source.path;
-    if (!waiting || !path || !rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(path))) return;
-    const wanted = (waiting.args.breakpoints ?? (waiting.args.lines ?? []).map((line) => ({ line }))) as DebugProtocol.SourceBreakpoint[];
-    const results = rt.sourceBreakpoints.set(wanted.map((b, k) => ({ ...b, id: waiting.ids[k], line: this.convertClientLineToDebugger(b.line), column: b.column === undefined ? undefined : this.convertClientColumnToDebugger(b.column) })));
-    results.forEach((r) => this.sendEvent(new BreakpointEvent('changed', { id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), ...(r.column !== undefined ? { column: this.convertDebuggerColumnToClient(r.column) } : {}), source: waiting.args.source } as DebugProtocol.Breakpoint)));
-    this.printLogPoints(rt, path, wanted, results);
+  /** A breakpoint the runtime answered, in the client's lines and columns; `source`: the file it went to (none when it waits or went nowhere). */
+  private clientBreakpoint(b: PlacedBreakpoint, source?: BreakpointFile): DebugProtocol.Breakpoint {
+    const line = b.line !== undefined ? this.convertDebuggerLineToClient(b.line) : undefined;
+    // (Each kind with its fields in the order the adapter has always sent them.)
+    if (!source) return { ...(b.id !== undefined ? { id: b.id } : {}), verified: b.verified, line, message: b.message };
+    return { id: b.id, verified: b.verified, message: b.message, line, ...(b.column !== undefined ? { column: this.convertDebuggerColumnToClient(b.column) } : {}), source };
   }
 
-  /** Prints the hits of the verified log points that are new or changed (not every one again on each request). */
-  private printLogPoints(rt: ReplayRuntime, path: string, wanted: DebugProtocol.SourceBreakpoint[], results: Array<{ verified: boolean; line: number; column?: number }>): void {
-    const logPoints = wanted.flatMap((b, k) => (b.logMessage && results[k].verified ? [{ ...b, line: results[k].line, column: results[k].column, logMessage: b.logMessage }] : []));
-    for (const p of this.logPointChanges.fresh(logPoints)) this.printHits(rt, path, p);
+  /** Prints the hits of the log points the runtime says are new or changed; `path`: the program's, as the client named it. */
+  private printLogPoints(rt: ReplayRuntime, path: string | undefined, logPoints: PrintedLogPoint[]): void {
+    if (!path) return;
+    for (const p of logPoints) this.printHits(rt, path, p);
   }
 
   /** A log point's hits in run order, each with the program's source and line (a click opens it there). */
-  private printHits(rt: ReplayRuntime, path: string, spec: { line: number; column?: number; logMessage: string; condition?: string; hitCondition?: string }): void {
+  private printHits(rt: ReplayRuntime, path: string, spec: PrintedLogPoint): void {
     const { hits, lines, more } = consoleHits(rt, spec);
     const source = new Source(basename(path), path);
     hits.forEach((h, k) => {
@@ -676,15 +638,6 @@ export class FrozenRunSession extends TracedSession {
     // No variables: braces in an engine message (a path, a JSON fragment) are shown as they are.
     this.sendErrorResponse(response, { id, format: message, variables: {}, showUser });
   }
-}
-
-/** Why the program's statements are not known, in a few words. */
-function sourceLevelWhy(rec: Recording): string {
-  const status = rec.sourceLevel;
-  if (!status) return 'this recording has none';
-  if (status.state === 'pending') return 'machin is still replaying the program';
-  if (status.state === 'unavailable') return status.reason;
-  return 'they are known';
 }
 
 /** A goto's `statement` as a client sent it: a goroutine id and an event index, else undefined. */
