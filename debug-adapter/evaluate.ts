@@ -21,7 +21,7 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
   // Hovering over `0.1` or a hex payload in the trace is not a question: no hover for literals.
   if (context === 'hover' && expr.type === 'literal') return { ok: false, message: 'not an expression to show' };
   const r = rt.currentRecordOf(thread);
-  if (expr.type === 'call' && expr.name === 'history') return history(rt, vars, expr, rt.frameFunction(thread, frame));
+  if (expr.type === 'call' && expr.name === 'history') return history(rt, vars, expr, rt.values.frameFunction(thread, frame));
   if (expr.type === 'name' && (expr.name === 'value' || expr.name === 'record') && r >= 0) {
     const v = vars.decoded(expr.name, rt.recording.describe(r).value);
     return { ok: true, result: v.value, type: v.type, variablesReference: v.variablesReference };
@@ -30,7 +30,7 @@ export function evaluateInThread(rt: ReplayRuntime, vars: VariableStore, express
   // Whether a value it read is this replay's only (machin may not print it in another): said in the type.
   let marked = false;
   const read = (name: string, t: number) => {
-    const e = rt.entriesInFrame(t, t === thread ? frame : 0, [name]).get(name);
+    const e = rt.values.entriesInFrame(t, t === thread ? frame : 0, [name]).get(name);
     if (e?.thisReplayOnly) marked = true;
     return e?.value;
   };

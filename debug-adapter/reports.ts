@@ -85,9 +85,9 @@ function watchedAt(rt: ReplayRuntime, t: number): WatchedAtCursor | null {
   if (!loc) return null;
   const where = { programPath: loc.path, functionLine: Math.max(0, loc.line - 1) };
   // At source level every frame's own values, each beside the statement that stored it.
-  const onStack = rt.valuesOnStack(t, h.names);
+  const onStack = rt.values.valuesOnStack(t, h.names);
   if (onStack) return { ...where, ...onStack };
-  const entries = rt.entriesInFrame(t, 0, h.names);
+  const entries = rt.values.entriesInFrame(t, 0, h.names);
   const marked = [...entries].filter(([, e]) => e.thisReplayOnly).map(([n]) => n);
   return { ...where, values: Object.fromEntries([...entries].map(([n, e]) => [n, e.value])), ...(marked.length ? { thisReplayOnly: marked } : {}) };
 }

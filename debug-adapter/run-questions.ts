@@ -61,7 +61,7 @@ export function valueOriginBody(rt: ReplayRuntime, a: Record<string, unknown>): 
   const s = statementsOf(rt);
   if (typeof a.variable !== 'string' || !a.variable) throw new RuntimeRefusal(1102, 'valueOrigin needs { variable }.');
   const t = rt.checkThread(typeof a.threadId === 'number' ? a.threadId - 1 : rt.lastStop.thread);
-  const e = rt.frameEvent(t, typeof a.frame === 'number' ? a.frame : 0);
+  const e = rt.values.frameEvent(t, typeof a.frame === 'number' ? a.frame : 0);
   if (e === null) throw new RuntimeRefusal(1103, `${rt.timeline.units.thread} ${rt.timeline.threads[t].id} has run no statement at the cursor.`);
   try {
     return new ValueOrigins(rt.recording, s).chain(a.variable, t, e, rt.position);

@@ -16,7 +16,11 @@
 // meets, in either direction: forward over (m, target], backward over [target, m).
 //
 // The rules live here too: where a session starts (`start`), which record a request names
-// (`targetOf`) and which way a run-to may go, so the DAP session only translates.
+// (`targetOf`) and which way a run-to may go, whether a restart reads the recording anew
+// (`needsReopen`), the breakpoints a restart carries over from the runtime it replaces, where the
+// breakpoints set in a file go (`routing`, breakpoint-routing.ts), and what changes when the
+// values of a deferred enrichment come (`awaitValues`); so the DAP session only translates. The
+// values a frame sees are looked up in frame-values.ts (`values`).
 //
 // Source level (issue 14; docs/source-level.md): when the recording knows every statement each
 // goroutine executed (recording.statements), the state can also stand *at a statement*: atSeq is
@@ -25,10 +29,13 @@
 // line breakpoints are met in that order between records, and the panic stops on the statement
 // that panicked. Without statements every move is by record, as above.
 import { basename } from 'node:path';
-import { readyStatements, type HistoryEntry, type Recording } from '../replay-engine/model/recording';
+import type { EngineWarning } from '../replay-engine/model/errors';
+import { readyStatements, type Recording } from '../replay-engine/model/recording';
+import { BreakpointRouting, type Bound } from './breakpoint-routing';
 import { BreakpointTable, type BreakpointHit } from './breakpoints';
 import type { DivergenceBody, StatementTarget, TargetArguments } from './contract';
 import { divergenceBody, replayDivergence } from './divergence';
+import { FrameValues } from './frame-values';
 import { ThreadIndex } from './thread-index';
 import { SourceBreakpoints, type StatementHit } from './source-breakpoints';
 import type { SourceStatements, StepKind } from '../replay-engine/model/source-level';
@@ -73,6 +80,32 @@ export interface RuntimeEvents {
   log(text: string, record: number): void;
 }
 
+/** What a recording was opened by (the launch attributes that say what was read and run). */
+export interface OpenRules {
+  recording: string;
+  program?: string;
+  noToolchain?: boolean;
+}
+
+/** Where a runtime comes from: what opened its recording, and the runtime it replaces (a restart). */
+export interface RuntimeOrigin {
+  openedBy?: OpenRules;
+  /** Its breakpoints carry over: the client does not set them again after a restart. */
+  previous?: ReplayRuntime;
+}
+
+/** What changed when the values of a deferred enrichment came. */
+export interface ValuesArrived {
+  /** The recording's warnings that came with them. */
+  warnings: EngineWarning[];
+  /** The program's breakpoints set while its statements were coming, bound now. */
+  bound: Bound | null;
+  /** A panic stop moved onto the statement that panicked. */
+  moved: boolean;
+  /** Why the program's statements did not come with them, when they did not. */
+  noStatements: string | null;
+}
+
 /**
  * A long run yields to the event loop every SLICE_MS, so `pause` (and any other request: an MCP
  * `ping`) is heard during it (a kind breakpoint with a condition can make millions of candidates,
@@ -85,6 +118,15 @@ const SLICE_MS = 20;
 export class ReplayRuntime {
   readonly breakpoints: BreakpointTable;
   readonly sourceBreakpoints: SourceBreakpoints;
+  /** Where the breakpoints a client sets in a file go (the program's statements, waiting for them, the recording's lines). */
+  readonly routing: BreakpointRouting;
+  /** The values each thread's frames see at the cursor. */
+  readonly values = new FrameValues(this);
+  private readonly openedBy: OpenRules | null;
+  /** While the values of a deferred enrichment are coming (awaitValues): settles once they are taken. */
+  private arrival: Promise<ValuesArrived | null> | null = null;
+  /** A restart replaced this runtime (its breakpoints carried over): values coming later change nothing here. */
+  private replaced = false;
   private current = -1;
   /** At a statement: its seq in the total order of statement events (null: at the record itself). */
   private atSeq: number | null = null;
@@ -93,10 +135,24 @@ export class ReplayRuntime {
   private busy = false;
   lastStop: Stop;
 
-  constructor(readonly recording: Recording, events: RuntimeEvents) {
+  constructor(readonly recording: Recording, events: RuntimeEvents, origin: RuntimeOrigin = {}) {
     this.breakpoints = new BreakpointTable(recording, () => this.threads, () => recording.faults(), (t, r) => events.log(t, r));
     this.sourceBreakpoints = new SourceBreakpoints(recording, (text, seq) => events.log(text, this.recordOfSeq(seq)), () => this.breakpoints.dataBreakpoints, () => this.breakpoints.ids);
+    const previous = origin.previous;
+    this.routing = new BreakpointRouting(recording, this.breakpoints, this.sourceBreakpoints, previous?.routing);
     this.lastStop = { reason: 'entry', thread: this.firstThread(), description: 'Start of the recording', breakpointIds: [] };
+    const o = origin.openedBy;
+    this.openedBy = o ? { recording: o.recording, program: o.program, noToolchain: o.noToolchain } : null;
+    if (previous) {
+      this.breakpoints.carryOver(previous.breakpoints);
+      previous.replaced = true;
+    }
+  }
+
+  /** Whether a restart with `launch` reads the recording anew: it names another recording, program or use of the toolchain than what opened this one. */
+  needsReopen(launch: OpenRules): boolean {
+    const o = this.openedBy;
+    return !o || launch.recording !== o.recording || launch.program !== o.program || launch.noToolchain !== o.noToolchain;
   }
 
   get timeline() {
@@ -200,96 +256,6 @@ export class ReplayRuntime {
     return s.currentEvent(t, this.passedStatements() - 1);
   }
 
-  /**
-   * The value of watched variable `name` on thread t at the cursor: at source level, as of the
-   * statement of frame `frame` of its stack (0: the innermost; a caller's is the call it is
-   * making), from that frame's own stores (a recursive call's locals of the same name are not its
-   * caller's); else as of the cursor's position.
-   */
-  valueOf(name: string, t: number, frame = 0): string | undefined {
-    return this.valuesInFrame(t, frame, [name]).get(name);
-  }
-
-  /** valueOf for several names of one frame: the frame's statement is looked up once. */
-  valuesInFrame(t: number, frame: number, names: Iterable<string>): Map<string, string> {
-    const out = new Map<string, string>();
-    for (const [name, e] of this.entriesInFrame(t, frame, names)) out.set(name, e.value);
-    return out;
-  }
-
-  /** The history entries behind valuesInFrame: each value with the statement that stored it and whether it is this replay's only. */
-  entriesInFrame(t: number, frame: number, names: Iterable<string>): Map<string, HistoryEntry> {
-    const out = new Map<string, HistoryEntry>();
-    const h = this.recording.histories;
-    if (!h) return out;
-    // A frame below the program's (the trace record's) sees what the innermost one does.
-    let f = frame;
-    let at = this.frameEvent(t, f);
-    if (at === null && f > 0) at = this.frameEvent(t, (f = 0));
-    for (const name of names) {
-      const e = at === null ? (h.entryAt ? h.entryAt(name, t, this.position) : plainEntry(h.valueAt(name, t, this.position), t, this.position)) : this.entryInFrame(name, t, at, f);
-      if (e) out.set(name, e);
-    }
-    return out;
-  }
-
-  /** Whether thread t's current statement (frame `frame`'s) ran in this replay only (it may not in another). */
-  statementThisReplayOnly(t: number, frame = 0): boolean {
-    const at = this.statements ? this.frameEvent(t, frame) : null;
-    return at !== null && !this.statements!.isSure(t, at);
-  }
-
-  /** The statement event frame `frame` of thread t stands at (null: no statements here, or no such frame). */
-  frameEvent(t: number, frame = 0): number | null {
-    const s = this.statements;
-    const e = s && this.recording.histories?.entryAtEvent ? this.statementOf(t) : -1;
-    if (!s || e < 0) return null;
-    if (frame === 0) return e;
-    return s.stack(t, e)[frame]?.event ?? null;
-  }
-
-  /** The function frame `frame` of thread t is in, at source level (null: not known). */
-  frameFunction(t: number, frame = 0): string | null {
-    const at = this.frameEvent(t, frame);
-    return at === null ? null : this.statements!.location(t, at).function;
-  }
-
-  /** The entry of `name` frame `frame` of thread t sees at its statement `at`: only the innermost frame sees its op's completion. */
-  private entryInFrame(name: string, t: number, at: number, frame: number) {
-    const s = this.statements!;
-    const anchor = s.positionOf(t, at);
-    return this.recording.histories!.entryAtEvent!(name, t, at, anchor, frame === 0 ? this.position : anchor, (stored) => s.sameFrame(t, name, stored, at));
-  }
-
-  /**
-   * At source level: the values of `names` each frame of thread t's stack sees at the cursor, with
-   * the 0-based line of the statement that stored each (a name in several frames: the innermost's),
-   * for inline values beside the program; null when the statements are not known.
-   */
-  valuesOnStack(t: number, names: readonly string[]): { values: Record<string, string>; assignedLines: Record<string, number>; thisReplayOnly: string[] } | null {
-    const e = this.frameEvent(t);
-    if (e === null) return null;
-    const s = this.statements!;
-    const stack = s.stack(t, e);
-    const wanted = new Set(names);
-    const values: Record<string, string> = {};
-    const assignedLines: Record<string, number> = {};
-    const marked = new Set<string>();
-    for (let f = stack.length - 1; f >= 0; f--) {
-      for (const name of s.localsOf(stack[f].function) ?? names) {
-        if (!wanted.has(name)) continue;
-        const entry = this.entryInFrame(name, t, stack[f].event, f);
-        if (!entry) continue;
-        values[name] = entry.value;
-        if (entry.thisReplayOnly) marked.add(name);
-        else marked.delete(name);
-        if (entry.event !== undefined && entry.event >= 0) assignedLines[name] = s.location(t, s.storedBy(t, entry.event)).line - 1;
-        else delete assignedLines[name];
-      }
-    }
-    return { values, assignedLines, thisReplayOnly: [...marked] };
-  }
-
   /** The record state a statement event stands at: the last record done before it. */
   private recordOfSeq(seq: number): number {
     const s = this.statements!;
@@ -306,8 +272,36 @@ export class ReplayRuntime {
     return e < 0 ? null : s.seqOf(p.thread, e);
   }
 
+  /** While the values of a deferred enrichment are coming: settles once the runtime has taken them (null: none are coming). */
+  get valuesPending(): Promise<unknown> | null {
+    return this.arrival;
+  }
+
+  /**
+   * Takes the values of a deferred enrichment when they come (Replay to Panic stops before machin
+   * has printed them): the program's breakpoints set meanwhile are bound, a panic stop moves onto
+   * the statement that panicked. Resolves with what changed (null: a restart replaced this runtime
+   * first); null when no values are coming. The front end that shows them calls it once.
+   */
+  awaitValues(): Promise<ValuesArrived | null> | null {
+    const rec = this.recording;
+    const pending = rec.valuesPending;
+    if (!pending) return null;
+    const warned = rec.warnings.length;
+    this.arrival = pending.then(() => {
+      this.arrival = null;
+      if (this.replaced) return null;
+      const bound = this.routing.bindWaiting();
+      // The statements came with the values: a panic stop moves onto the statement that panicked.
+      const moved = this.placeOnPanicStatement();
+      const status = rec.sourceLevel;
+      return { warnings: rec.warnings.slice(warned), bound, moved, noStatements: status?.state === 'unavailable' && status.reason ? status.reason : null };
+    });
+    return this.arrival;
+  }
+
   /** Once the statements have come (Replay to Panic stops before them): a panic stop moves onto the statement that panicked. */
-  placeOnPanicStatement(): boolean {
+  private placeOnPanicStatement(): boolean {
     const q = this.panicSeq();
     if (q === null || this.lastStop.exception !== 'panic' || this.atSeq !== null) return false;
     this.setState(this.recordOfSeq(q), q);
@@ -377,7 +371,7 @@ export class ReplayRuntime {
   }
 
   /** Run Back to (or Run to) a line of the program: the previous (next) arrival there, breakpoints on the way stop it. */
-  towardProgramLine(line: number, back: boolean): Promise<Stop> {
+  private towardProgramLine(line: number, back: boolean): Promise<Stop> {
     const s = this.statements;
     if (!s) throw new RuntimeRefusal(1074, 'The statements of the program are not known (machin has not replayed it against its instrumented copy): use a line of the recording.');
     const hits = s.lineHits(line);
@@ -483,8 +477,13 @@ export class ReplayRuntime {
     throw new RuntimeRefusal(1073, NEEDS_TARGET[toward]);
   }
 
-  /** Run to Cursor goes forward, Run Back to Cursor back, Go To anywhere (without breakpoints). */
+  /**
+   * Run to Cursor goes forward, Run Back to Cursor back, Go To anywhere (without breakpoints). A
+   * line of the program (`path` names its `.mfl` file: the editor's cursor there) is run to at its
+   * next (back: previous) arrival.
+   */
   toward(toward: RunToward, a: TargetArguments): Promise<Stop> {
+    if (toward !== 'goto' && a.line !== undefined && a.path !== undefined && this.sourceBreakpoints.isProgram(a.path)) return this.towardProgramLine(a.line, toward === 'runBackTo');
     // (A session without statements, `sourceLevel: false`, goes to the position given beside it.)
     if (toward === 'goto' && a.statement && (this.statements || a.position === undefined)) return Promise.resolve(this.ready().gotoStatement(a.statement));
     const target = this.targetOf(a, toward);
@@ -847,7 +846,3 @@ function toStop(hit: BreakpointHit): Stop {
   return { reason: hit.reason, thread: hit.thread, description: hit.description, text: hit.text, breakpointIds: hit.breakpointIds, exception: hit.exception };
 }
 
-/** A value without an entry behind it (histories that keep none): sure, at the cursor. */
-function plainEntry(value: string | undefined, thread: number, position: number): HistoryEntry | undefined {
-  return value === undefined ? undefined : { thread, position, value };
-}

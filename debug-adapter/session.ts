@@ -1,99 +1,67 @@
 // The DAP session: a translation of Debug Adapter Protocol requests onto the replay runtime
 // (runtime.ts owns the rules: where to start, which record a request names, which way a run may
-// go, how breakpoints stop it), one short method per request. It runs inline in the extension
-// host, handed the extension's recording (extension/debug-provider.ts), and standalone over stdio
+// go, how breakpoints stop it, whether a restart reads the recording anew, where a file's
+// breakpoints go, what changes when deferred values come), one short method per request: it
+// converts the client's lines, columns and paths and turns the runtime's answers into DAP bodies
+// and events (answering-session.ts answers and reports). It runs inline in the extension host,
+// handed the extension's recording (extension/debug-provider.ts), and standalone over stdio
 // (debug-adapter/main.ts), where it opens the recording itself.
-import { BreakpointEvent, ContinuedEvent, Event, InitializedEvent, InvalidatedEvent, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
+import { BreakpointEvent, Event, InitializedEvent, InvalidatedEvent, OutputEvent, Source, TerminatedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
+import { cutText } from '../replay-engine/model/cut-text';
 import type { Recording } from '../replay-engine/model/recording';
+import { sortForListing } from '../replay-engine/model/thread-order';
 import { openRecording } from '../replay-engine/open';
-import type { OpenOptions } from '../replay-engine/open-options';
-import { EXCEPTION_FILTERS } from './breakpoints';
-import { EVENT, REQUEST, type SetKeyResponseBody, type StatementTarget, type TargetArguments, type ToolchainEventBody } from './contract';
+import { AnsweringSession } from './answering-session';
+import { unplaced } from './breakpoint-routing';
+import { capabilities } from './capabilities';
+import { EVENT, REQUEST, type SetKeyResponseBody, type TargetArguments, type ToolchainEventBody } from './contract';
+import { dapBreakpoint, wantedBreakpoints } from './dap-breakpoints';
 import { dataBreakpointInfo } from './data-breakpoint-info';
 import { evaluateInThread } from './evaluate';
 import { exceptionInfo } from './exception-info';
-import { threadFrames, frameIndexOf, threadOfFrame } from './frames';
+import { frameIndexOf, threadOfFrame } from './frames';
 import { checkLaunchArguments, openOptions, type FrozenRunLaunchArguments } from './launch-config';
-import { causalChainBody, cursorBody, dapReason, threadsBody, toolchainOutcome } from './reports';
-import { ReplayRuntime, RuntimeRefusal, type RunToward, type Stop } from './runtime';
-import { isRecordingSource, keepText, servedSource, sourceText, RECORDING_SOURCE_REFERENCE } from './sources';
-import { nothingAhead } from './run-end';
-import { consoleHits, gotoStatement, lineCountsBody, logPointHits, valueOriginBody } from './run-questions';
+import type { PrintedLogPoint } from './log-point-changes';
+import { hitLines, messageLine } from './log-point-output';
+import { openedEvents } from './opened-events';
+import { cursorBody, toolchainOutcome } from './reports';
+import { ANSWERED_WITHOUT_VALUES } from './requests-without-values';
+import { gotoStatement, lineCountsBody, logPointHits, valueOriginBody } from './run-questions';
+import { ReplayRuntime, RuntimeRefusal, type RunToward, type ValuesArrived } from './runtime';
+import { ServedText } from './served-text';
+import type { FrozenRunSessionOptions, RecordingSource } from './session-options';
+import { isRecordingSource, servedSource, RECORDING_SOURCE_REFERENCE } from './sources';
+import { recordingSource, stackFrames } from './stack-frames';
+import { targetArguments } from './target-arguments';
+import { ToolchainRuns } from './toolchain-runs';
 import { listedThreads, listedThreadsNote } from './thread-list';
-import { sortForListing } from '../replay-engine/model/thread-order';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
-import { TracedSession } from './traced-session';
-import { LogPointChanges } from './log-point-changes';
-import { cutText } from '../replay-engine/model/cut-text';
 import { VariableStore } from './variables';
-
-/** Opens the recording a launch names: the engine's openRecording, or the extension's store. */
-export type RecordingSource = (args: FrozenRunLaunchArguments, options: OpenOptions) => Promise<Recording>;
-
-export interface FrozenRunSessionOptions {
-  /** Capsule key (64 hex digits) from the extension's SecretStorage. Never logged. */
-  keyHex?: string;
-  /** Environment for TIN_REPLAY_KEY / MACHIN / TIN (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  /** Where recordings come from (default: the engine reads and enriches each launch's own). */
-  open?: RecordingSource;
-  /**
-   * The client shows its own reverse buttons (the extension's Reverse Continue and Step Back, in
-   * the toolbar order it wants): `supportsStepBack` is not announced, so VS Code adds none of its
-   * own; the `stepBack` and `reverseContinue` requests still work.
-   */
-  ownReverseButtons?: boolean;
-}
 
 const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** How long launch waits for configurationDone before going on (a client that never sends it). */
 const CONFIGURATION_WAIT_MS = 10_000;
 
-/** Requests that need no variable values: answered at once while they are still coming. */
-const ANSWERED_WITHOUT_VALUES = new Set([
-  'initialize', 'launch', 'configurationDone', 'disconnect', 'terminate', 'pause', 'cancel', 'threads', 'stackTrace', 'source',
-  'loadedSources', 'exceptionInfo', 'setBreakpoints', 'setFunctionBreakpoints', 'setExceptionBreakpoints',
-  REQUEST.setKey, REQUEST.timeline,
-]);
-
-/** Longest a disconnect waits for the toolchain to be stopped. */
-const STOP_WAIT_MS = 5_000;
-
-export class FrozenRunSession extends TracedSession {
+export class FrozenRunSession extends AnsweringSession {
   private keyHex: string | undefined;
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly source: RecordingSource;
   private readonly ownReverseButtons: boolean;
-  /** A stop was reported since launch or restart (the next one first says every thread moved on). */
-  private stopReported = false;
   private args: FrozenRunLaunchArguments | undefined;
-  private runtime: ReplayRuntime | undefined;
-  private variables: VariableStore | undefined;
-  /** The program's breakpoints asked for while its statements were coming (bound when they are in). */
-  private programBreakpointsWaiting: { args: DebugProtocol.SetBreakpointsArguments; ids: number[] } | null = null;
-  /** The log points whose hits were printed, so a setBreakpoints request prints only new or changed ones. */
-  private readonly logPointChanges = new LogPointChanges();
   private configured: () => void = () => undefined;
   private configurationDone: Promise<void> = new Promise((resolve) => (this.configured = resolve));
-  /** The values of a deferred enrichment while machin still prints them (see dispatchRequest). */
-  private valuesPending: Promise<void> | null = null;
   private clientInvalidates = false;
-  private abort = new AbortController();
-  /** The open under way (reading, toolchain runs); settles only once its children have exited and its copy is removed. */
-  private opening: Promise<void> = Promise.resolve();
+  private readonly toolchain = new ToolchainRuns();
   /** Whether the console was told that the threads list is cut (once a session). */
   private threadsNoted = false;
-  /** The served text: kept between requests only for a capsule's decoded document (see keepText). */
-  private text: Promise<string> | undefined;
-  /** While a custom request is handled: its errors are not shown by VS Code (the extension shows them). */
-  private quiet = false;
+  private readonly servedText = new ServedText();
 
   /** Custom requests, by name (debug-adapter/contract.ts). */
   private readonly customs: Record<string, (response: DebugProtocol.Response, a: Record<string, unknown>) => void> = {
-    [REQUEST.setKey]: (response, a) => this.setKey(response, a),
+    [REQUEST.setKey]: (response, a) => this.answer(response, () => this.setKey(a)),
     [REQUEST.stepBackIn]: (response, a) => this.move(response, (rt) => rt.step('backInto', 1, this.threadArg(rt, a))),
     [REQUEST.stepBackOut]: (response, a) => this.move(response, (rt) => rt.step('backOut', 1, this.threadArg(rt, a))),
     [REQUEST.runBackTo]: (response, a) => this.toward(response, 'runBackTo', a),
@@ -119,10 +87,10 @@ export class FrozenRunSession extends TracedSession {
 
   /**
    * Stopped at the panic while machin's second replay still prints the values: what needs them
-   * (variables, evaluations, moves that test conditions) is answered once they are in.
+   * (variables, evaluations, moves that test conditions) is answered once the runtime has them.
    */
   protected override dispatchRequest(request: DebugProtocol.Request): void {
-    const pending = this.valuesPending;
+    const pending = this.runtime?.valuesPending;
     if (pending && !ANSWERED_WITHOUT_VALUES.has(request.command)) {
       void pending.then(() => this.dispatchRequest(request));
       return;
@@ -134,24 +102,7 @@ export class FrozenRunSession extends TracedSession {
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
     this.clientInvalidates = args.supportsInvalidatedEvent === true;
-    response.body = {
-      supportsConfigurationDoneRequest: true,
-      supportsStepBack: !this.ownReverseButtons,
-      supportsGotoTargetsRequest: true,
-      supportsRestartRequest: true,
-      supportsConditionalBreakpoints: true,
-      supportsHitConditionalBreakpoints: true,
-      supportsLogPoints: true,
-      supportsFunctionBreakpoints: true,
-      supportsDataBreakpoints: true,
-      supportsEvaluateForHovers: true,
-      supportsExceptionInfoRequest: true,
-      supportsTerminateRequest: true,
-      supportsLoadedSourcesRequest: true,
-      supportsDelayedStackTraceLoading: false,
-      supportsValueFormattingOptions: false,
-      exceptionBreakpointFilters: EXCEPTION_FILTERS.map((f) => ({ filter: f.filter, label: f.label, description: f.description, default: f.default })),
-    };
+    response.body = capabilities(this.ownReverseButtons);
     this.sendResponse(response);
   }
 
@@ -177,10 +128,8 @@ export class FrozenRunSession extends TracedSession {
       const given = (args as { arguments?: Record<string, unknown> } | undefined)?.arguments;
       const launch = given ? this.checked(given) : this.args;
       if (!launch) throw new RuntimeRefusal(1003, 'Nothing to restart: the session was never launched.');
-      const before = this.args;
-      let rt = this.runtime?.ready();
-      const reopen = !rt || launch.recording !== before?.recording || launch.program !== before?.program || launch.noToolchain !== before?.noToolchain;
-      if (!rt || reopen) rt = await this.open(launch);
+      const current = this.runtime?.ready();
+      const rt = current && !current.needsReopen(launch) ? current : await this.open(launch);
       rt.startRecordOf(launch);
       this.args = launch;
       return () => this.begin(launch);
@@ -188,7 +137,7 @@ export class FrozenRunSession extends TracedSession {
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
-    this.abort.abort();
+    this.toolchain.stop();
     this.sendResponse(response);
     this.sendEvent(new TerminatedEvent());
   }
@@ -199,23 +148,15 @@ export class FrozenRunSession extends TracedSession {
    * right after it answers, and a child that ignores SIGTERM must not outlive it.
    */
   protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): Promise<void> {
-    this.abort.abort();
-    await this.stopped();
+    this.toolchain.stop();
+    await this.toolchain.stopped();
     super.disconnectRequest(response, args, request);
   }
 
   /** The client went away (stdin closed) or disconnected: the same stop, then the base class's exit. */
   override shutdown(): void {
-    this.abort.abort();
-    void this.stopped().then(() => super.shutdown());
-  }
-
-  /**
-   * The open under way has ended (its children exited, its copy removed). Bounded: the group gets
-   * SIGKILL 500 ms after SIGTERM, so only a child stuck in the kernel could take longer.
-   */
-  private stopped(): Promise<void> {
-    return Promise.race([this.opening, new Promise<void>((r) => setTimeout(r, STOP_WAIT_MS).unref?.())]);
+    this.toolchain.stop();
+    void this.toolchain.stopped().then(() => super.shutdown());
   }
 
   // ----- threads, frames, scopes, sources -----
@@ -238,16 +179,7 @@ export class FrozenRunSession extends TracedSession {
       const rt = this.rt();
       const t = args.threadId - 1;
       if (t < 0 || t >= rt.timeline.threads.length) throw new RuntimeRefusal(1011, `No thread ${args.threadId}.`);
-      const frames = threadFrames(rt, t).map((f): DebugProtocol.StackFrame => ({
-        id: f.id,
-        name: f.name,
-        source: f.where?.type === 'recording' ? this.recordingSource() : f.where ? new Source(basename(f.where.path), this.convertDebuggerPathToClient(f.where.path)) : undefined,
-        line: f.where ? this.convertDebuggerLineToClient(f.line) : 0,
-        column: f.where ? this.convertDebuggerColumnToClient(f.column) : 0,
-        endLine: f.endLine !== undefined ? this.convertDebuggerLineToClient(f.endLine) : undefined,
-        endColumn: f.endColumn !== undefined ? this.convertDebuggerColumnToClient(f.endColumn) : undefined,
-        presentationHint: f.subtle ? 'subtle' : f.where?.type === 'recording' ? 'normal' : undefined,
-      }));
+      const frames = stackFrames(rt, t, this.toClient);
       const start = args.startFrame ?? 0;
       return { stackFrames: frames.slice(start, start + (args.levels || frames.length)), totalFrames: frames.length };
     });
@@ -271,22 +203,17 @@ export class FrozenRunSession extends TracedSession {
     const ref = args.source?.sourceReference ?? args.sourceReference;
     if (!rec || ref !== RECORDING_SOURCE_REFERENCE) return this.fail(response, 1020, 'Unknown source.');
     try {
-      // One read at a time: requests that come while it is under way share it (one copy).
-      const text = (this.text ??= sourceText(rec));
-      const content = await text;
-      if (!keepText(rec)) this.text = undefined;
-      response.body = { content, mimeType: servedSource(rec).mimeType };
+      response.body = { content: await this.servedText.of(rec), mimeType: servedSource(rec).mimeType };
       this.sendResponse(response);
     } catch (e) {
-      this.text = undefined;
-      this.fail(response, 1021, e instanceof RecordingError ? e.message : `${rec.timeline.file}: cannot read: ${(e as Error).message}`);
+      this.refuse(response, e);
     }
   }
 
   protected override loadedSourcesRequest(response: DebugProtocol.LoadedSourcesResponse): void {
     const rec = this.runtime?.recording;
     const first = rec && rec.timeline.recordCount > 0 ? rec.sourceLocation?.(0) : undefined;
-    response.body = { sources: [...(rec ? [this.recordingSource()] : []), ...(first ? [new Source(basename(first.path), first.path)] : [])] };
+    response.body = { sources: [...(rec ? [recordingSource(rec)] : []), ...(first ? [new Source(basename(first.path), first.path)] : [])] };
     this.sendResponse(response);
   }
 
@@ -294,38 +221,16 @@ export class FrozenRunSession extends TracedSession {
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const rt = this.runtime;
-    const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
-    if (rt && args.source.path && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(args.source.path))) {
-      // The program's `.mfl` file: verified where a statement starts (docs/source-level.md).
-      this.programBreakpointsWaiting = null;
-      const results = rt.sourceBreakpoints.set(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line), column: (b as DebugProtocol.SourceBreakpoint).column === undefined ? undefined : this.convertClientColumnToDebugger((b as DebugProtocol.SourceBreakpoint).column!) })));
-      response.body = { breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), ...(r.column !== undefined ? { column: this.convertDebuggerColumnToClient(r.column) } : {}), source: args.source })) };
-      this.sendResponse(response);
-      // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
-      this.printLogPoints(rt, args.source.path, wanted as DebugProtocol.SourceBreakpoint[], results);
-      return;
-    }
-    if (rt && rt.statements === null && rt.recording.sourceLevel?.state === 'pending' && /\.mfl$/i.test(args.source.path ?? '')) {
-      // The statements are coming: answered unverified now, bound (and log points printed) when they are in.
-      const ids = wanted.map(() => rt.breakpoints.ids.take());
-      this.programBreakpointsWaiting = { args, ids };
-      response.body = { breakpoints: wanted.map((b, k) => ({ id: ids[k], verified: false, line: b.line, message: 'Waiting for the program\'s statements (machin is replaying it).' })) };
-      return this.sendResponse(response);
-    }
-    if (!rt || !isRecordingSource(rt.recording, args.source)) {
-      const message = !rt
-        ? 'No recording is open yet.'
-        : rt.statements === null && /\.mfl$/i.test(args.source.path ?? '')
-          ? `Breakpoints in the program need its statements: ${sourceLevelWhy(rt.recording)}. Meanwhile they bind to lines of the recording.`
-          : 'Frozen Run breakpoints bind to lines of the recording (the trace or the decoded capsule) and of its program.';
-      response.body = { breakpoints: wanted.map((b) => ({ verified: false, line: b.line, message })) };
-      return this.sendResponse(response);
-    }
-    const results = rt.breakpoints.setLineBreakpoints(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
-    response.body = {
-      breakpoints: results.map((r) => ({ id: r.id, verified: r.verified, message: r.message, line: r.line !== undefined ? this.convertDebuggerLineToClient(r.line) : undefined, source: args.source })),
-    };
+    const wanted = wantedBreakpoints(args, this.toDebugger);
+    const path = args.source.path === undefined ? undefined : this.toDebugger.path(args.source.path);
+    // The runtime decides where they go (breakpoint-routing.ts).
+    const routed = rt ? rt.routing.set(args.source, path, wanted) : unplaced(wanted, 'No recording is open yet.');
+    // Those that went to a file name it; those waiting for the statements or refused do not.
+    const named = routed.to === 'program' || routed.to === 'recording';
+    response.body = { breakpoints: routed.breakpoints.map((b) => dapBreakpoint(b, this.toClient, named ? args.source : undefined)) };
     this.sendResponse(response);
+    // Log points are evaluated at every hit of the whole run at once (issue 30), also while stopped.
+    if (rt) this.printLogPoints(rt, args.source.path, routed.logPoints);
   }
 
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
@@ -398,7 +303,7 @@ export class FrozenRunSession extends TracedSession {
 
   protected override gotoTargetsRequest(response: DebugProtocol.GotoTargetsResponse, args: DebugProtocol.GotoTargetsArguments): void {
     const rt = this.runtime;
-    const r = rt && isRecordingSource(rt.recording, args.source) ? rt.recordAtLine(this.convertClientLineToDebugger(args.line)) : -1;
+    const r = rt && isRecordingSource(rt.recording, args.source) ? rt.recordAtLine(this.toDebugger.line(args.line)) : -1;
     response.body = { targets: rt && r >= 0 ? [{ id: r + 1, label: rt.recording.describe(r).summary, line: args.line }] : [] };
     this.sendResponse(response);
   }
@@ -424,22 +329,16 @@ export class FrozenRunSession extends TracedSession {
     }
   }
 
-  private setKey(response: DebugProtocol.Response, a: Record<string, unknown>): void {
+  /** The key the next open is given (a keyed capsule open now has to be opened again with it). */
+  private setKey(a: Record<string, unknown>): SetKeyResponseBody {
     const key = typeof a.keyHex === 'string' ? a.keyHex.trim() : '';
-    if (!KEY_PATTERN.test(key)) return this.fail(response, 1060, 'A capsule key is 64 hex digits (32 bytes).');
+    if (!KEY_PATTERN.test(key)) throw new RuntimeRefusal(1060, 'A capsule key is 64 hex digits (32 bytes).');
     this.keyHex = key.toLowerCase();
-    response.body = { accepted: true, reopenNeeded: this.runtime?.timeline.traits.keyed === true } satisfies SetKeyResponseBody;
-    this.sendResponse(response);
+    return { accepted: true, reopenNeeded: this.runtime?.timeline.traits.keyed === true };
   }
 
   private toward(response: DebugProtocol.Response, toward: RunToward, a: TargetArguments): void {
-    const line = typeof a.line === 'number' ? this.convertClientLineToDebugger(a.line) : undefined;
-    // A line of the program (the editor's cursor in the `.mfl` file): its previous / next arrival.
-    const rt = this.runtime;
-    if (rt && line !== undefined && typeof a.path === 'string' && toward !== 'goto' && rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(a.path))) {
-      return this.move(response, (r) => r.towardProgramLine(line, toward === 'runBackTo'));
-    }
-    this.move(response, (rt) => rt.toward(toward, { record: a.record, position: a.position, line, statement: toward === 'goto' ? statementTarget(a.statement) : undefined }));
+    this.move(response, (rt) => rt.toward(toward, targetArguments(a, toward, this.toDebugger)));
   }
 
   /** stepBackOut's thread: its `threadId`, else the thread of the last stop (as an index). */
@@ -469,61 +368,49 @@ export class FrozenRunSession extends TracedSession {
     return checked;
   }
 
-  /** Open the recording (and run the toolchain): a new runtime that keeps the breakpoints of the last. */
+  /** Open the recording (and run the toolchain): a new runtime that carries over the breakpoints of the last. */
   private async open(args: FrozenRunLaunchArguments): Promise<ReplayRuntime> {
     this.toolchainEvent(args.noToolchain
       ? { state: 'off', message: 'Toolchain not run (noToolchain): showing the recording only' }
       : { state: 'running', message: `Reading ${basename(args.recording)} and replaying it with the toolchain when available...` });
-    const options = openOptions(args, this.keyHex, (text) => this.toolchainEvent({ state: 'output', message: text }), this.abort.signal);
+    const options = openOptions(args, this.keyHex, (text) => this.toolchainEvent({ state: 'output', message: text }), this.toolchain.signal);
     if (this.env) options.env = this.env;
     let rec: Recording;
     try {
       const opened = this.source(args, options);
-      this.opening = opened.then(() => undefined, () => undefined);
+      this.toolchain.track(opened);
       rec = await opened;
     } catch (e) {
       const message = e instanceof RecordingError ? e.message : `${args.recording}: ${(e as Error).message ?? String(e)}`;
       this.toolchainEvent({ state: 'failed', message });
       throw new RuntimeRefusal(1002, message);
     }
-    const previous = this.runtime;
-    const rt = new ReplayRuntime(rec, { log: (text, r) => this.logPoint(text, r) });
-    if (previous) rt.breakpoints.carryOver(previous.breakpoints);
+    const rt = new ReplayRuntime(rec, { log: (text, r) => this.logPoint(text, r) }, { openedBy: args, previous: this.runtime });
     this.runtime = rt;
     this.variables = new VariableStore(rt);
-    this.text = undefined;
-    this.awaitValues(rt);
-    for (const w of rec.warnings) this.sendEvent(new OutputEvent(`${w.line ? `line ${w.line}: ` : ''}${w.message}\n`, 'console'));
-    if (rec.bestEffort) this.sendEvent(new OutputEvent('Best-effort recording (the program uses FFI): a replay may diverge from the recorded run.\n', 'console'));
-    if (!args.noToolchain) this.toolchainEvent(toolchainOutcome(rec));
-    this.sendEvent(new Event(EVENT.threads, threadsBody(rec)));
-    const chain = causalChainBody(rec);
-    if (chain) this.sendEvent(new Event(EVENT.causalChain, chain));
+    this.servedText.forget();
+    void rt.awaitValues()?.then((arrived) => this.valuesArrived(rt, arrived));
+    for (const e of openedEvents(rec, !args.noToolchain)) this.sendEvent(e);
     return rt;
   }
 
-  /** A deferred enrichment's values: requests wait for them, then VS Code is told to fetch them again. */
-  private awaitValues(rt: ReplayRuntime): void {
+  /** A deferred enrichment's values, taken by the runtime: what changed is told, then VS Code fetches them again. */
+  private valuesArrived(rt: ReplayRuntime, arrived: ValuesArrived | null): void {
+    if (!arrived || this.runtime !== rt) return;
     const rec = rt.recording;
-    const pending = rec.valuesPending;
-    this.valuesPending = pending ?? null;
-    if (!pending) return;
-    const warned = rec.warnings.length;
-    void pending.then(() => {
-      if (this.runtime !== rt) return;
-      this.valuesPending = null;
-      this.variables?.reset();
-      for (const w of rec.warnings.slice(warned)) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
-      if (rec.histories) this.toolchainEvent(toolchainOutcome(rec));
-      this.bindWaitingProgramBreakpoints(rt);
-      // The statements came with the values: a panic stop moves onto the statement that panicked.
-      const moved = rt.placeOnPanicStatement();
-      // The watched values at the cursor travel in the cursor event: send it again with them.
-      if (this.stopReported) this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, rt.lastStop)));
-      if (rec.sourceLevel?.state === 'unavailable' && rec.sourceLevel.reason) this.sendEvent(new OutputEvent(`${rec.sourceLevel.reason}\n`, 'console'));
-      if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(moved ? ['stacks', 'variables'] : ['variables']));
-      else if (moved) this.report(rt.lastStop);
-    });
+    this.variables?.reset();
+    for (const w of arrived.warnings) this.sendEvent(new OutputEvent(`${w.message}\n`, 'console'));
+    if (rec.histories) this.toolchainEvent(toolchainOutcome(rec));
+    if (arrived.bound) {
+      const { file, breakpoints, logPoints } = arrived.bound;
+      for (const b of breakpoints) this.sendEvent(new BreakpointEvent('changed', dapBreakpoint(b, this.toClient, file)));
+      this.printLogPoints(rt, file.path, logPoints);
+    }
+    // The watched values at the cursor travel in the cursor event: send it again with them.
+    if (this.stopReported) this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, rt.lastStop)));
+    if (arrived.noStatements) this.sendEvent(new OutputEvent(`${arrived.noStatements}\n`, 'console'));
+    if (this.clientInvalidates) this.sendEvent(new InvalidatedEvent(arrived.moved ? ['stacks', 'variables'] : ['variables']));
+    else if (arrived.moved) this.report(rt.lastStop);
   }
 
   private async begin(args: FrozenRunLaunchArguments): Promise<void> {
@@ -532,165 +419,19 @@ export class FrozenRunSession extends TracedSession {
     this.report(await started.stop);
   }
 
-  private report(stop: Stop): void {
-    const rt = this.rt();
-    this.variables?.reset();
-    // Every thread moved on: without this VS Code keeps each other thread's old reason ("Paused on
-    // exception" on the goroutine that panicked) after the cursor left it.
-    if (this.stopReported) this.sendEvent(new ContinuedEvent(stop.thread + 1, true));
-    this.stopReported = true;
-    // The cursor event goes first, so a view (or a test) that reacts to `stopped` already has it.
-    this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, stop)));
-    const event = new StoppedEvent(dapReason(stop), stop.thread + 1) as DebugProtocol.StoppedEvent;
-    event.body.description = stop.description;
-    if (stop.text) event.body.text = stop.text;
-    event.body.allThreadsStopped = true;
-    if (stop.breakpointIds.length) event.body.hitBreakpointIds = stop.breakpointIds;
-    this.sendEvent(event);
+  /** Prints the hits of the log points the runtime says are new or changed; `path`: the program's, as the client named it. */
+  private printLogPoints(rt: ReplayRuntime, path: string | undefined, logPoints: PrintedLogPoint[]): void {
+    if (!path) return;
+    for (const p of logPoints) for (const e of hitLines(rt, path, p, this.toClient)) this.sendEvent(e);
   }
 
-  /** `.mfl` breakpoints set while the statements were coming: bound now (changed events), their log points printed. */
-  private bindWaitingProgramBreakpoints(rt: ReplayRuntime): void {
-    const waiting = this.programBreakpointsWaiting;
-    this.programBreakpointsWaiting = null;
-    const path = waiting?.args.source.path;
-    if (!waiting || !path || !rt.sourceBreakpoints.isProgram(this.convertClientPathToDebugger(path))) return;
-    const wanted = (waiting.args.breakpoints ?? (waiting.args.lines ?? []).map((line) => ({ line }))) as DebugProtocol.SourceBreakpoint[];
-    const results = rt.sourceBreakpoints.set(wanted.map((b, k) => ({ ...b, id: waiting.ids[k], line: this.convertClientLineToDebugger(b.line), column: b.column === undefined ? undefined : this.convertClientColumnToDebugger(b.column) })));
-    results.forEach((r) => this.sendEvent(new BreakpointEvent('changed', { id: r.id, verified: r.verified, message: r.message, line: this.convertDebuggerLineToClient(r.line), ...(r.column !== undefined ? { column: this.convertDebuggerColumnToClient(r.column) } : {}), source: waiting.args.source } as DebugProtocol.Breakpoint)));
-    this.printLogPoints(rt, path, wanted, results);
-  }
-
-  /** Prints the hits of the verified log points that are new or changed (not every one again on each request). */
-  private printLogPoints(rt: ReplayRuntime, path: string, wanted: DebugProtocol.SourceBreakpoint[], results: Array<{ verified: boolean; line: number; column?: number }>): void {
-    const logPoints = wanted.flatMap((b, k) => (b.logMessage && results[k].verified ? [{ ...b, line: results[k].line, column: results[k].column, logMessage: b.logMessage }] : []));
-    for (const p of this.logPointChanges.fresh(logPoints)) this.printHits(rt, path, p);
-  }
-
-  /** A log point's hits in run order, each with the program's source and line (a click opens it there). */
-  private printHits(rt: ReplayRuntime, path: string, spec: { line: number; column?: number; logMessage: string; condition?: string; hitCondition?: string }): void {
-    const { hits, lines, more } = consoleHits(rt, spec);
-    const source = new Source(basename(path), path);
-    hits.forEach((h, k) => {
-      const e = new OutputEvent(`${lines[k]}\n`, 'console') as DebugProtocol.OutputEvent;
-      e.body.source = source;
-      e.body.line = this.convertDebuggerLineToClient(h.line);
-      e.body.column = this.convertDebuggerColumnToClient(h.column);
-      this.sendEvent(e);
-    });
-    if (more) this.sendEvent(new OutputEvent(`${more}\n`, 'console'));
-  }
-
+  /** A record-level log point's message, on the recording's line when it has a record. */
   private logPoint(text: string, record: number): void {
-    if (record < 0) return void this.sendEvent(new OutputEvent(`${text}\n`, 'console'));
-    const e = new OutputEvent(`${text}\n`, 'console') as DebugProtocol.OutputEvent;
-    if (this.runtime) {
-      e.body.source = this.recordingSource();
-      e.body.line = this.convertDebuggerLineToClient(this.runtime.timeline.lineOf(record));
-    }
-    this.sendEvent(e);
+    const rt = this.runtime;
+    this.sendEvent(messageLine(text, record >= 0 && rt ? { source: recordingSource(rt.recording), line: this.toClient.line(rt.timeline.lineOf(record)) } : undefined));
   }
 
   private toolchainEvent(body: ToolchainEventBody): void {
     this.sendEvent(new Event(EVENT.toolchain, body));
   }
-
-  private recordingSource(): Source {
-    const s = servedSource(this.rt().recording);
-    const src = new Source(s.name, undefined, s.sourceReference, s.origin) as DebugProtocol.Source;
-    src.presentationHint = 'emphasize';
-    return src as Source;
-  }
-
-  // ----- answering -----
-
-  private rt(): ReplayRuntime {
-    if (!this.runtime) throw new RuntimeRefusal(1010, 'No recording is open.');
-    return this.runtime;
-  }
-
-  private vars(): VariableStore {
-    if (!this.variables) throw new RuntimeRefusal(1010, 'No recording is open.');
-    return this.variables;
-  }
-
-  /** Answer with what `body` gives, or with the runtime's refusal; `then` runs after the response. */
-  private answer<T>(response: DebugProtocol.Response, body: () => T, then?: (body: T) => void): void {
-    let value: T;
-    try {
-      value = body();
-    } catch (e) {
-      return this.refuse(response, e);
-    }
-    response.body = value;
-    this.sendResponse(response);
-    then?.(value);
-  }
-
-  /** Launch and restart: respond once ready, then run what comes after (the first stop). */
-  private async answerAsync(response: DebugProtocol.Response, what: string, ready: () => Promise<() => Promise<void>>): Promise<void> {
-    let after: () => Promise<void>;
-    try {
-      after = await ready();
-    } catch (e) {
-      if (e instanceof RuntimeRefusal) return this.fail(response, e.id, e.message);
-      return this.fail(response, 1000, `Frozen Run could not ${what}: ${(e as Error).message ?? String(e)}`);
-    }
-    this.sendResponse(response);
-    await this.moved(after);
-  }
-
-  /**
-   * A move: checked by the runtime (a refusal is an error response: a forward move from where
-   * nothing was recorded ahead says why), answered, then run; where it stopped is reported.
-   */
-  private move(response: DebugProtocol.Response, how: (rt: ReplayRuntime) => Promise<Stop>): void {
-    let run: Promise<Stop>;
-    try {
-      run = how(this.rt().ready());
-    } catch (e) {
-      return this.refuse(response, e);
-    }
-    this.sendResponse(response);
-    void this.moved(async () => this.report(await run));
-  }
-
-  private async moved(run: () => Promise<void>): Promise<void> {
-    try {
-      await run();
-    } catch (e) {
-      this.sendEvent(new OutputEvent(`${(e as Error).message}\n`, 'stderr'));
-    }
-  }
-
-  private refuse(response: DebugProtocol.Response, e: unknown): void {
-    if (e instanceof RuntimeRefusal) return this.fail(response, e.id, e.message);
-    this.fail(response, 1000, `Frozen Run: unexpected error: ${(e as Error).message ?? String(e)}`);
-  }
-
-  /**
-   * An error response. VS Code turns `showUser` into a notification; without it the message still
-   * shows where the request came from (a watch, the console, the caller of a custom request).
-   */
-  private fail(response: DebugProtocol.Response, id: number, message: string, showUser = !this.quiet): void {
-    // No variables: braces in an engine message (a path, a JSON fragment) are shown as they are.
-    this.sendErrorResponse(response, { id, format: message, variables: {}, showUser });
-  }
-}
-
-/** Why the program's statements are not known, in a few words. */
-function sourceLevelWhy(rec: Recording): string {
-  const status = rec.sourceLevel;
-  if (!status) return 'this recording has none';
-  if (status.state === 'pending') return 'machin is still replaying the program';
-  if (status.state === 'unavailable') return status.reason;
-  return 'they are known';
-}
-
-/** A goto's `statement` as a client sent it: a goroutine id and an event index, else undefined. */
-function statementTarget(v: unknown): StatementTarget | undefined {
-  if (!v || typeof v !== 'object') return undefined;
-  const o = v as Record<string, unknown>;
-  if ((typeof o.thread !== 'string' && typeof o.thread !== 'number') || typeof o.event !== 'number') return undefined;
-  return { thread: String(o.thread), event: o.event, after: o.after === true };
 }

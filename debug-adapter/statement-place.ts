@@ -120,7 +120,7 @@ export function sourceAround(rt: ReplayRuntime, line: number, around: number, pa
 export function frameNames(rt: ReplayRuntime, t: number, frame: number): readonly string[] {
   const h = rt.recording.histories;
   if (!h) return [];
-  const fn = rt.frameFunction(t, frame);
+  const fn = rt.values.frameFunction(t, frame);
   const own = fn !== null ? rt.statements?.localsOf(fn) : null;
   if (!own) return h.names;
   const watched = new Set(h.names);
@@ -139,7 +139,7 @@ export interface FrameLocals {
 
 /** The values frame `frame` of thread t holds at the cursor, and which of them are this replay's only. */
 export function frameLocals(rt: ReplayRuntime, t: number, frame: number): FrameLocals {
-  const entries = rt.entriesInFrame(t, frame, frameNames(rt, t, frame));
+  const entries = rt.values.entriesInFrame(t, frame, frameNames(rt, t, frame));
   const locals: Record<string, string> = {};
   const marked: string[] = [];
   for (const [name, e] of entries) {

@@ -90,7 +90,7 @@ export class VariableStore {
     const capsule = rec.format === 'tcap' ? rec : null;
     const scopes: DebugProtocol.Scope[] = [];
     const r = rt.currentRecordOf(t);
-    const fn = rt.frameFunction(t, frame);
+    const fn = rt.values.frameFunction(t, frame);
     // A frame past the program's (the trace record's) shows the innermost program frame's values.
     if (fn === null && frame > 0) return this.scopes(t, 0);
     // At source level a frame in another function than the goroutine's own says which: `goroutine 0 main · dig`.
@@ -167,7 +167,7 @@ export class VariableStore {
     if (!h) return [];
     const out: DebugProtocol.Variable[] = [];
     // In the frame's order of names (a Map keeps it).
-    for (const [name, e] of rt.entriesInFrame(t, frame, this.namesOf(t, frame))) {
+    for (const [name, e] of rt.values.entriesInFrame(t, frame, this.namesOf(t, frame))) {
       // A value machin may not print in another replay: the value text stays the value, the type says so.
       const type = e.thisReplayOnly ? THIS_REPLAY_ONLY : 'watched';
       out.push({ ...this.plain(name, e.value, type, name), presentationHint: { attributes: ['readOnly'] } });

@@ -87,7 +87,7 @@ export function evaluateJson(held: HeldRecording, q: EvaluateQuery): object {
     ...(children.length ? { children: children.slice(0, CHILDREN_SHOWN).map((c) => ({ name: c.name, value: c.value })), ...(children.length > CHILDREN_SHOWN ? { childrenTotal: children.length } : {}) } : {}),
     thread: held.recording.timeline.threads[t].id,
     frame,
-    function: rt.frameFunction(t, frame),
+    function: rt.values.frameFunction(t, frame),
     position: rt.position,
   };
 }

@@ -65,7 +65,7 @@ export function findChange(held: HeldRecording, variable: string, threadId: stri
 function frameFunctionOf(held: HeldRecording, t: number, name: string): string | undefined {
   const rec = held.recording;
   if (!readyStatements(rec)) return undefined;
-  const fn = held.runtime.frameFunction(t, 0);
+  const fn = held.runtime.values.frameFunction(t, 0);
   return fn && readyStatements(rec)!.localsOf(fn)?.includes(name) ? fn : undefined;
 }
 
