@@ -152,9 +152,17 @@ describe('a program the instrumenter cannot read', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'fr-instrument-'));
     const program = path.join(dir, 'bad.mfl');
     writeFileSync(program, 'func main() { s := `x` }\n');
-    const before = readdirSync(os.tmpdir()).filter((n) => n.startsWith('frozen-run-machin-')).length;
-    await assert.rejects(writeInstrumentedCopy(program), InstrumentError);
-    assert.equal(readdirSync(os.tmpdir()).filter((n) => n.startsWith('frozen-run-machin-')).length, before);
+    // A TMPDIR of its own: the other test file running beside this one makes copies in the shared one.
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'fr-instrument-tmp-'));
+    const was = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      await assert.rejects(writeInstrumentedCopy(program), InstrumentError);
+    } finally {
+      if (was === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = was;
+    }
+    assert.deepEqual(readdirSync(tmp), [], 'a copy (or its folder) was written');
     assert.deepEqual(readdirSync(dir), ['bad.mfl']);
   });
 });
