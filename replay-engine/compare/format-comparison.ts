@@ -3,11 +3,6 @@ import type { Comparison, DivergenceSide } from './compare-recordings';
 import { FORMAT_TRAITS } from '../model/format-traits';
 import { baseName } from './same-program';
 
-/** A comparison's words: its format's (format-traits.ts), `op` standing for the format's step. */
-function wordsOf(c: Comparison): { op: string; thread: string; threads: string } {
-  const u = FORMAT_TRAITS[c.format].units;
-  return { op: u.step, thread: u.thread, threads: u.threads };
-}
 
 export function threadName(id: string | null, label: string | null): string {
   if (id === null) return '(nothing: the run has ended)';
@@ -16,9 +11,9 @@ export function threadName(id: string | null, label: string | null): string {
 }
 
 function where(c: Comparison, s: DivergenceSide): string {
-  const u = wordsOf(c);
+  const u = FORMAT_TRAITS[c.format].units;
   if (s.record === null) {
-    return c.firstDivergence?.cause === 'io' ? `has no such read (after ${s.op} ${u.op}s)` : `has ended after ${s.op} ${u.op}s`;
+    return c.firstDivergence?.cause === 'io' ? `has no such read (after ${s.op} ${u.step}s)` : `has ended after ${s.op} ${u.step}s`;
   }
   const who = `${u.thread} ${threadName(s.thread, s.threadLabel)}`;
   // A schedule op is fully said by its goroutine; an effect or I/O line needs its summary.
@@ -33,20 +28,20 @@ function clip(text: string | null, max = 60): string {
 
 /** The one-sentence answer: where the two runs part, or that they do not. */
 export function divergenceSentence(c: Comparison): string {
-  const u = wordsOf(c);
+  const u = FORMAT_TRAITS[c.format].units;
   const a = baseName(c.files.a);
   const b = baseName(c.files.b);
   const d = c.firstDivergence;
   if (!d) {
-    if (c.identical) return `${a} and ${b} are the same run (${c.ops.a} ${u.op}s).`;
-    return `${a} and ${b} take the same ${FORMAT_TRAITS[c.format].sequence} (${c.ops.a} ${u.op}s); only values differ.`;
+    if (c.identical) return `${a} and ${b} are the same run (${c.ops.a} ${u.step}s).`;
+    return `${a} and ${b} take the same ${FORMAT_TRAITS[c.format].sequence} (${c.ops.a} ${u.step}s); only values differ.`;
   }
   const what = d.cause === 'schedule' ? 'schedules part' : d.cause === 'effect' ? 'effects part' : 'I/O parts';
-  return `The ${what} at ${u.op} ${d.a.op}: ${a} ${where(c, d.a)}; ${b} ${where(c, d.b)}.`;
+  return `The ${what} at ${u.step} ${d.a.op}: ${a} ${where(c, d.a)}; ${b} ${where(c, d.b)}.`;
 }
 
 export function formatComparison(c: Comparison): string {
-  const u = wordsOf(c);
+  const u = FORMAT_TRAITS[c.format].units;
   const a = baseName(c.files.a);
   const b = baseName(c.files.b);
   const program = baseName(c.program.a || c.program.b) || '(unnamed program)';
@@ -64,14 +59,14 @@ export function formatComparison(c: Comparison): string {
 
 /** The facts under the headline, one per line: common prefix, values, variables, alignment, warnings. */
 export function detailLines(c: Comparison): string[] {
-  const u = wordsOf(c);
+  const u = FORMAT_TRAITS[c.format].units;
   const lines: string[] = [];
-  lines.push(`common prefix: ${c.commonPrefix.ops} ${u.op}s (${c.commonPrefix.records} records); ${u.op}s: A ${c.ops.a}, B ${c.ops.b}`);
+  lines.push(`common prefix: ${c.commonPrefix.ops} ${u.step}s (${c.commonPrefix.records} records); ${u.step}s: A ${c.ops.a}, B ${c.ops.b}`);
   const v = c.firstValueDifference;
   // Where a format has I/O queues (a trace's reads), they (below) say it better than pairs inside the alignment.
   if (v && FORMAT_TRAITS[c.format].otherRecord === null) {
     lines.push(
-      `effect results that differ: ${c.valueDifferences.total}; first: ${u.thread} ${v.thread} ${v.kind} at ${u.op} ${v.a.op}: A ${clip(v.a.value)}, B ${clip(v.b.value)}`,
+      `effect results that differ: ${c.valueDifferences.total}; first: ${u.thread} ${v.thread} ${v.kind} at ${u.step} ${v.a.op}: A ${clip(v.a.value)}, B ${clip(v.b.value)}`,
     );
   }
   const q = c.ioQueues[0];
@@ -85,7 +80,7 @@ export function detailLines(c: Comparison): string[] {
   if (h) {
     lines.push(
       `first variable that differs: ${h.name} on ${u.thread} ${threadName(h.thread, h.threadLabel)}, assignment ${h.assignment}: ` +
-        `A ${clip(h.a.value)}${h.a.op !== null ? ` at ${u.op} ${h.a.op}` : ''}, B ${clip(h.b.value)}${h.b.op !== null ? ` at ${u.op} ${h.b.op}` : ''}`,
+        `A ${clip(h.a.value)}${h.a.op !== null ? ` at ${u.step} ${h.a.op}` : ''}, B ${clip(h.b.value)}${h.b.op !== null ? ` at ${u.step} ${h.b.op}` : ''}`,
     );
   } else if (FORMAT_TRAITS[c.format].toolchain !== null && !(c.histories.a && c.histories.b)) {
     lines.push(`variables: not compared (needs ${FORMAT_TRAITS[c.format].toolchain} value histories for both runs)`);

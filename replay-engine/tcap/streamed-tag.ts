@@ -39,7 +39,6 @@ class TagCheck {
 /** What the streamed pass needs from its caller: the keys, asked for only once the file is known to be a version 1 capsule. */
 export interface StreamedTagRequest {
   file: string;
-  limitBytes: number;
   /** The MAC keys to try, best first (may throw, e.g. no key given). */
   kms: () => readonly Uint8Array[];
   /** A version 2 capsule is left to the whole read (the spool lists its plain summary) instead of refused. */
@@ -52,7 +51,7 @@ export interface StreamedTagRequest {
  * whole read would: not a regular file, too large, not a capsule, version 2, no key, wrong key or
  * damaged (also when the file shrinks while it is read).
  */
-export async function streamedTagKey(req: StreamedTagRequest): Promise<number | undefined> {
+export async function streamedTagKey(req: StreamedTagRequest & { limitBytes: number }): Promise<number | undefined> {
   const { handle, size } = await openRegularFile(req.file);
   try {
     if (size <= STREAMED_TAG_ABOVE) return undefined;

@@ -83,15 +83,20 @@ export interface FolderKeys {
 
 const cut = (s: string): string => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s);
 
+/** The folder's keys for `file`; with none, throws why (no key given, or the tag cannot match). */
+export function keysOrWhy(folderKeys: FolderKeys, file: string): FolderKeys['keys'] {
+  if (folderKeys.keys.length === 0) throw folderKeys.missing?.(file) ?? wrongKeyOrDamagedError(file);
+  return folderKeys.keys;
+}
+
 /** Summarises one capsule's bytes; throws a RecordingError when it cannot be read. */
 export function summariseCapsule(bytes: Uint8Array, file: string, name: string, keysFor: (file: string) => FolderKeys): CapsuleSummary {
   if (bytes.length >= MAGIC_LENGTH && Buffer.from(bytes.buffer, bytes.byteOffset, MAGIC_LENGTH).equals(u8(MAGIC_V2))) return summariseV2(bytes, file, name);
   checkEnvelopeV1(bytes, file);
-  const folderKeys = keysFor(file);
-  if (folderKeys.keys.length === 0) throw folderKeys.missing?.(file) ?? wrongKeyOrDamagedError(file);
+  const candidates = keysOrWhy(keysFor(file), file);
   const tagAt = bytes.length - TAG_LENGTH;
   const tag = bytes.subarray(tagAt);
-  for (const keys of folderKeys.keys) {
+  for (const keys of candidates) {
     if (timingSafeEqual(tagOf(keys.km, bytes.subarray(0, tagAt)), tag)) return summariseV1(bytes, file, name, keys);
   }
   throw wrongKeyOrDamagedError(file);

@@ -10,10 +10,9 @@ import { fileError } from '../../file-error';
 import { RecordingError } from '../../model/errors';
 import type { OpenOptions } from '../../open-options';
 import { kindOf, notRegularError } from '../../regular-file';
-import { wrongKeyOrDamagedError } from '../envelope';
 import { capsuleLimitBytes, tooLargeError } from '../size-limit';
 import { STREAMED_TAG_ABOVE, streamedTagKeySync } from '../streamed-tag';
-import { summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
+import { keysOrWhy, summariseCapsule, type FolderKeys, type SpoolCapsule } from './capsule-summary';
 import { folderKeyResolver } from './folder-keys';
 import { decodedName, escapedName, isCapsuleName, parseSpoolName } from './spool-name';
 import { summariseOnWorkers, workerCount, workerScriptFound } from './spool-workers';
@@ -98,10 +97,6 @@ export function readSpoolCapsule(file: string, keysFor: (file: string) => Folder
   }
 }
 
-function throwMissing(keys: FolderKeys, file: string): never {
-  throw keys.missing?.(file) ?? wrongKeyOrDamagedError(file);
-}
-
 /** One read buffer per thread, grown to the largest capsule: reading a spool allocates nothing per capsule. */
 let scratch = new Uint8Array(256 * 1024);
 
@@ -119,11 +114,7 @@ function readIntoScratch(file: string, limitBytes: number, keysFor: (file: strin
     const size = stat.size;
     sized(size);
     if (size > limitBytes) throw tooLargeError(file, size, limitBytes);
-    const kms = (): Uint8Array[] => {
-      const keys = keysFor(file);
-      return keys.keys.length ? keys.keys.map((k) => k.km) : throwMissing(keys, file);
-    };
-    streamedTagKeySync(fd, size, { file, limitBytes, kms, passVersion2: true });
+    streamedTagKeySync(fd, size, { file, kms: () => keysOrWhy(keysFor(file), file).map((k) => k.km), passVersion2: true });
     // A large capsule gets a buffer of its own: the scratch stays small for the rest of the spool.
     const into = size > STREAMED_TAG_ABOVE ? new Uint8Array(size) : scratch.length < size ? (scratch = new Uint8Array(size)) : scratch;
     let at = 0;
