@@ -44,6 +44,8 @@ export interface VsCode {
   runCommand(title: string): Promise<void>;
   /** Quick Open (Ctrl+P) a workspace file by name. */
   openFile(name: string): Promise<void>;
+  /** The active editor's cursor to the start of `line` (Go to Line), checked in the status bar. */
+  goToLine(line: number): Promise<void>;
   /** The active timeline webview's content frame. */
   timeline(): FrameLocator;
   /** The webview content frame that holds `selector` (waits for it). */
@@ -177,6 +179,26 @@ export async function startVsCode(opts: StartOptions): Promise<VsCode> {
         }
       }
       await input.press('Enter');
+    },
+    async goToLine(line) {
+      // Again until the status bar says the cursor is there: on a loaded machine the Debug
+      // Console or a webview can take the focus, so Ctrl+G goes elsewhere or its box closes.
+      const input = page.locator('.quick-input-widget input').first();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ timeout: 5_000 });
+          await page.keyboard.press('Control+G');
+          await input.waitFor({ state: 'visible', timeout: 5_000 });
+          await page.keyboard.type(String(line));
+          await page.keyboard.press('Enter');
+          await page.waitForTimeout(300);
+          if (new RegExp(`Ln ${line},`).test((await page.locator('.statusbar').allTextContents()).join(' '))) return;
+        } catch (err) {
+          if (attempt >= 6) throw err;
+        }
+        await page.keyboard.press('Escape');
+        if (attempt >= 6) throw new Error(`the cursor never reached line ${line}`);
+      }
     },
     timeline() {
       return page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');

@@ -79,16 +79,7 @@ test('log point hits at once, the Hits view filtered and clicked, line counts, a
     await vs.shot('line-hit-counts');
 
     // Line 5, the workers' loop: `× 7` after it; then a log point there prints every hit to the Debug Console at once.
-    for (let tries = 0; ; tries++) {
-      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-      await page.keyboard.press('Control+G');
-      await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 15_000 });
-      await page.keyboard.type('5');
-      await page.keyboard.press('Enter');
-      await page.waitForTimeout(300);
-      if (/Ln 5,/.test((await page.locator('.statusbar').allTextContents()).join(' '))) break;
-      if (tries >= 4) throw new Error('the cursor never reached line 5');
-    }
+    await vs.goToLine(5);
     const loop = await drawnLine(page, 'acc = acc + id * i');
     assert.ok(loop?.after.some((a) => a.includes('× 7')), JSON.stringify(loop));
     await vs.runCommand('Debug: Add Logpoint...');

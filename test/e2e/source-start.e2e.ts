@@ -30,18 +30,7 @@ test('Run Back to Cursor reaches the collector\'s first line before any op; the 
     const stack = page.locator('.debug-call-stack .monaco-list-row');
     await stack.filter({ hasText: /place\s*reorder\.mfl\s*2:55/ }).first().waitFor({ timeout: 90_000 });
     // The editor's cursor on line 12 of reorder.mfl (`buf := []int{...}`), then Run Back to Cursor.
-    // Go to Line, again until the status bar says the cursor is there (on a loaded machine the
-    // Debug Console can take the focus and the keys go elsewhere).
-    for (let tries = 0; ; tries++) {
-      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-      await page.keyboard.press('Control+G');
-      await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 15_000 });
-      await page.keyboard.type('12');
-      await page.keyboard.press('Enter');
-      await page.waitForTimeout(300);
-      if (/Ln 12,/.test((await page.locator('.statusbar').allTextContents()).join(' '))) break;
-      if (tries >= 4) throw new Error('the cursor never reached line 12');
-    }
+    await vs.goToLine(12);
     await page.locator('.debug-toolbar [aria-label^="Run Back to Cursor"]').click();
     await stack.filter({ hasText: /collector\s*reorder\.mfl\s*12:5/ }).first().waitFor({ timeout: 30_000 });
     const status = page.locator('.statusbar');

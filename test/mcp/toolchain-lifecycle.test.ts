@@ -159,6 +159,8 @@ describe('MCP server with the real machin: progress, cancel, and what a stop lea
       assert.deepEqual(childrenOf(sc.tmp, pid), [], `left running: ${childrenOf(sc.tmp, pid).join(', ')}`);
       assert.deepEqual(copiesIn(sc.tmp), []);
       assert.ok(Date.now() - started < 8_000);
+      // The server's last words may still be in the pipe when /proc says it has exited.
+      await until('the server says why it stopped', () => /(the client closed the connection|stopped by SIG\w+)[^\n]*\n/.test(s.stderr()), 5_000);
       const said = s.stderr().trim().split('\n').pop() ?? '';
       assertSecurityRow(`MCP: ${how} during a replay that never ends`, { SIGTERM: '143', SIGINT: '130', SIGHUP: '129', 'the client closes': '0' }[how], said);
       await open;
