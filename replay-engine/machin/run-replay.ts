@@ -72,7 +72,8 @@ export async function runMachinReplay(
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   let result;
   const stream = typeof parse === 'function' ? null : parse;
-  const shown = stream && options.onOutput ? new ProbeLineFilter(options.onOutput) : null;
+  // Its stderr comes in chunks as it is read: the probe lines are counted, the rest shown.
+  const shown = options.onOutput ? new ProbeLineFilter(options.onOutput) : null;
   // Inside the trace copy's private 0700 folder (so a killed process's is swept with it).
   const tmp = await fs.mkdtemp(path.join(path.dirname(trace), 'tmp-'));
   try {
@@ -80,12 +81,12 @@ export async function runMachinReplay(
       timeLimitMs,
       signal: options.signal,
       env: { TMPDIR: tmp },
-      // Beside the copy, in its private folder (removed with it); a file, not a pipe: see stderrFile.
-      stderrFile: `${trace}.stderr-${++runs}`,
+      // Beside the copy, in its private folder (removed with it); read by a worker: see stderrPath.
+      stderrPath: `${trace}.stderr-${++runs}`,
       // Never a buffered stderr (toolchain/buffered-stderr.ts): machin's exit() flushes it without
       // the stream's lock while other goroutines still print, and lines came out twice or torn.
       streamStderr: stream ? (text) => stream.push(text) : undefined,
-      onOutput: options.onOutput ? (stream, text) => (stream === 'stderr' ? (shown ? shown.push(text) : options.onOutput!(withoutProbes(text))) : options.onOutput!(text)) : undefined,
+      onOutput: options.onOutput ? (stream, text) => (stream === 'stderr' ? shown!.push(text) : options.onOutput!(text)) : undefined,
     });
   } catch (err) {
     if (err instanceof RecordingError && err.code === 'toolchain-timeout') {
@@ -139,9 +140,3 @@ export function timeLimitMessage(flags: string[], ms: number): string {
   );
 }
 
-/** machin's stderr for the output channel: probe lines counted, not copied (there may be millions). */
-function withoutProbes(text: string): string {
-  let probes = 0;
-  const kept = text.split('\n').filter((line) => !(line.startsWith('probe ') && / @op\d+$/.test(line) && ++probes));
-  return probes > 0 ? `${kept.join('\n').replace(/\n*$/, '\n')}[${probes} probe lines of --print: the values are in the variable history]\n` : text;
-}

@@ -11,6 +11,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { RecordingError } from '../model/errors';
 import { toolchainEnv } from './child-env';
+import { FifoStderr } from './fifo-stderr';
 
 export interface ProcessOptions {
   cwd?: string;
@@ -23,16 +24,17 @@ export interface ProcessOptions {
   /** Bytes written to the child's stdin, then closed. Default: stdin closed at once. */
   stdin?: string;
   /**
-   * Write the child's stderr to this new file instead of a pipe, read it back when the child
-   * ends (onOutput then gets it in one piece). For a child that makes many small unbuffered
-   * writes (machin's probes): through a pipe each one wakes this process, which measured 1.4x
-   * slower on 720k probe lines.
+   * A path in a private folder for the child's stderr: a FIFO made there, read by a worker thread
+   * (fifo-stderr.ts: for a child that makes many small unbuffered writes, machin's probes, it is
+   * the fastest way measured), or, where no FIFO can be made, a new file read back as it grows.
+   * onOutput gets the stderr in chunks as it comes.
    */
-  stderrFile?: string;
+  stderrPath?: string;
+  /** Where stderrPath goes: 'fifo' (the default) or 'file' (the fallback, for tests). */
+  stderrVia?: 'fifo' | 'file';
   /**
-   * With stderrFile: the child's stderr read from that file as it grows (every few ms, at most a
-   * few MB a turn) and handed over in chunks, never kept whole: ProcessResult.stderr is then ''.
-   * A throw stops the child and rejects with that error.
+   * With stderrPath: the child's stderr handed over in chunks as it is read, never kept whole:
+   * ProcessResult.stderr is then ''. A throw stops the child and rejects with that error.
    */
   streamStderr?: (text: string) => void;
 }
@@ -81,22 +83,27 @@ export async function runProcess(command: string, args: string[], options: Proce
   // Loaded on first use: a CLI run that starts no toolchain (--no-toolchain) never pays for it.
   const { spawn } = await import('node:child_process');
   const { openSync, closeSync, readFileSync } = await import('node:fs');
-  const errFd = options.stderrFile ? openSync(options.stderrFile, 'wx', 0o600) : null;
-  const tail = errFd !== null && options.streamStderr ? new StderrTail(options.stderrFile!, options.streamStderr, options.onOutput) : null;
+  const fifo = options.stderrPath && options.stderrVia !== 'file' ? FifoStderr.make(options.stderrPath, options.streamStderr, options.onOutput && ((text) => options.onOutput!('stderr', text))) : null;
+  const errFd = fifo ? fifo.fd : options.stderrPath ? openSync(options.stderrPath, 'wx', 0o600) : null;
+  const tail = !fifo && errFd !== null && options.streamStderr ? new StderrTail(options.stderrPath!, options.streamStderr, options.onOutput) : null;
   let errOpen = errFd !== null;
-  const readErr = () => {
+  /** The child is gone: its stderr (whole, or '' when streamed; the chunks went to onOutput as they came). */
+  const readErr = async (pid?: number): Promise<string> => {
     if (!errOpen) return '';
     errOpen = false;
+    // (what the child started and left running may hold the pipe: its group is killed then)
+    if (fifo) return fifo.finish(undefined, () => killGroup(pid, 'SIGKILL'));
     closeSync(errFd!);
-    if (tail) {
-      tail.finish();
-      return '';
-    }
-    return readFileSync(options.stderrFile!, 'utf8');
+    let text = '';
+    if (tail) tail.finish();
+    else text = readFileSync(options.stderrPath!, 'utf8');
+    if (text) options.onOutput?.('stderr', text);
+    return text;
   };
+  const readFailed = () => fifo?.error ?? tail?.error;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted || shuttingDown) {
-      readErr();
+      void readErr();
       reject(new RecordingError('cancelled', `${command}: cancelled before it started`));
       return;
     }
@@ -144,6 +151,7 @@ export async function runProcess(command: string, args: string[], options: Proce
     running.add(entry);
     const timer = setTimeout(() => kill('timeout'), options.timeLimitMs);
     tail?.start(() => kill('cancelled'));
+    void fifo?.start(() => kill('cancelled'));
     const onAbort = () => kill('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const settle = () => {
@@ -166,7 +174,7 @@ export async function runProcess(command: string, args: string[], options: Proce
     child.on('error', (err: NodeJS.ErrnoException) => {
       settle();
       release();
-      readErr();
+      void readErr();
       const code = err.code === 'ENOENT' ? 'toolchain-missing' : 'toolchain-failed';
       reject(new RecordingError(code, `${command}: ${err.code === 'ENOENT' ? 'not found' : err.message}`));
     });
@@ -178,14 +186,14 @@ export async function runProcess(command: string, args: string[], options: Proce
       release();
       if (errFd !== null) {
         try {
-          stderr = readErr();
+          stderr = await readErr(child.pid);
         } catch (err) {
           tail?.fail(err);
+          fifo?.fail(err);
         }
-        if (stderr) options.onOutput?.('stderr', stderr);
       }
-      if (tail?.error !== undefined) {
-        reject(tail.error);
+      if (readFailed() !== undefined) {
+        reject(readFailed());
       } else if (ended === 'timeout') {
         reject(new RecordingError('toolchain-timeout', `${command} ${args[0] ?? ''}: no answer within ${limitText(options.timeLimitMs)}; stopped it (raise the time limit in settings if the run is long)`));
       } else if (ended === 'cancelled') {

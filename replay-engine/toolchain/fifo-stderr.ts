@@ -1,0 +1,251 @@
+// A child's stderr through a FIFO read by a worker thread (ProcessOptions.stderrPath).
+//
+// machin writes every probe line with its own unbuffered write(2), under its replay lock, so
+// whatever each write costs is paid per line on the replay's critical path. Measured on a
+// 600k-op instrumented replay (3.9 million lines, 128 MB) on the 2-core machine:
+//   - to /dev/null: as fast as a replay that prints nothing (the printing itself is free);
+//   - to a file: 1.5 to 1.6 times slower (a file write is the dearest kind);
+//   - to a pipe read by Node's event loop: 1.8 times slower (each line wakes the loop, and
+//     the loop takes ~10 µs a wake-up on the same two cores machin needs);
+//   - to a pipe read by a thread that blocks in read(2), then after a short read waits ~50 µs
+//     busy before the next one: 0.85 to 0.9 times a replay that prints nothing. The next read
+//     then takes many lines at once, and a core kept busy is woken at once: machin's goroutine
+//     hand-offs wait on a core that was idle otherwise, and on this virtual machine a
+//     halted core takes tens of µs to wake (a plain replay alone, 10 s; beside any busy
+//     process, 2.5 s). Waiting by sleeping instead (Atomics.wait) measured as slow as the file.
+// So the reader is a worker thread: a blocking read, a short busy wait after a short read (the
+// core it takes is taken only while machin prints), chunks of up to 256 KiB posted to this
+// thread (transferred, not copied), and never more than 16 MiB posted and not yet handled: when
+// this thread falls behind, the worker stops reading and machin waits on the full pipe, so
+// memory never grows with what machin printed.
+//
+// The FIFO is made with `mkfifo` in the caller's private folder and unlinked once both ends are
+// open. Where it cannot be made, `FifoStderr.make` answers null and the caller writes a file.
+import { spawnSync } from 'node:child_process';
+import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { Worker } from 'node:worker_threads';
+
+/** Posted but not yet handled, at most (then the worker waits, and machin with it). */
+const IN_FLIGHT_LIMIT = 16 << 20;
+/** How long the end of the output may take once the child has exited (a grandchild may hold the pipe). */
+export const FIFO_DRAIN_MS = 2_000;
+
+// Plain JavaScript (it runs in a worker of its own, `eval`, so the bundles need no second file).
+const WORKER = `(() => {
+const { parentPort, workerData } = require('node:worker_threads');
+const { openSync, readSync, closeSync } = require('node:fs');
+const { path, flight, limit, spinMicros } = workerData;
+const inFlight = new Int32Array(flight);
+const micros = () => Number(process.hrtime.bigint() / 1000n);
+let fd;
+try {
+  fd = openSync(path, 'r'); // blocks only until the writer is open: the parent holds it already
+} catch (err) {
+  parentPort.postMessage({ error: err.message });
+  return;
+}
+parentPort.postMessage({ opened: true });
+const buffer = Buffer.allocUnsafe(1 << 20);
+let used = 0;
+let posted = micros();
+const post = () => {
+  if (used === 0) return;
+  while (Atomics.load(inFlight, 0) > limit) Atomics.wait(inFlight, 0, Atomics.load(inFlight, 0), 50);
+  const chunk = new Uint8Array(used);
+  chunk.set(buffer.subarray(0, used));
+  Atomics.add(inFlight, 0, used);
+  parentPort.postMessage(chunk, [chunk.buffer]);
+  used = 0;
+  posted = micros();
+};
+try {
+  for (;;) {
+    let n;
+    try {
+      n = readSync(fd, buffer, used, buffer.length - used, null);
+    } catch (err) {
+      if (err.code === 'EINTR' || err.code === 'EAGAIN') continue;
+      throw err;
+    }
+    if (n === 0) break;
+    used += n;
+    if (used >= (256 << 10) || micros() - posted >= 5000) post();
+    if (n < 16384) {
+      const until = micros() + spinMicros;
+      while (micros() < until);
+    }
+  }
+  post();
+  parentPort.postMessage({ end: true });
+} catch (err) {
+  parentPort.postMessage({ error: err.message });
+} finally {
+  closeSync(fd);
+}
+})();
+`;
+
+export class FifoStderr {
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
+  private worker: Worker | null = null;
+  private whole = '';
+  private ended = false;
+  private endWaiters: Array<() => void> = [];
+  /** The first error: reading failed, or the taker threw. */
+  error: unknown;
+
+  private constructor(
+    private readonly path: string,
+    /** The write end, for the child's stderr (read-write, so the FIFO's open never waits). */
+    readonly fd: number,
+    private readonly take: ((text: string) => void) | undefined,
+    private readonly onOutput: ((text: string) => void) | undefined,
+  ) {}
+
+  /**
+   * A FIFO at `path` (in a private folder) and its write end; null where no FIFO can be made
+   * (no `mkfifo`, another platform): the caller then writes a file.
+   */
+  static make(path: string, take?: (text: string) => void, onOutput?: (text: string) => void): FifoStderr | null {
+    if (process.platform === 'win32') return null;
+    const made = spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
+    if (made.status !== 0) return null;
+    try {
+      return new FifoStderr(path, openSync(path, constants.O_RDWR), take, onOutput);
+    } catch {
+      unlinkSync(path);
+      return null;
+    }
+  }
+
+  /**
+   * Starts the reader. `stop` is called when reading fails or the taker throws (the caller stops
+   * the child). Resolves once the reader has its end open; the write end is then closed here
+   * (the child has its own copy), so the reader sees the end of the output when the child's
+   * group has closed it.
+   */
+  start(stop: () => void): Promise<void> {
+    this.started = new Promise((opened) => {
+      const worker = new Worker(WORKER, { eval: true, workerData: { path: this.path, flight: this.inFlight.buffer, limit: IN_FLIGHT_LIMIT, spinMicros: 50 } });
+      this.worker = worker;
+      worker.unref(); // a grandchild holding the pipe must not keep this process alive
+      const failed = (err: unknown) => {
+        this.fail(err);
+        stop();
+      };
+      worker.on('message', (m: Uint8Array | { opened?: true; end?: true; error?: string }) => {
+        if (m instanceof Uint8Array) {
+          Atomics.sub(this.inFlight, 0, m.byteLength);
+          Atomics.notify(this.inFlight, 0);
+          if (this.error !== undefined) return;
+          try {
+            this.hand(this.decoder.write(m));
+          } catch (err) {
+            failed(err);
+          }
+        } else if (m.opened) {
+          this.closeWriteEnd();
+          opened();
+        } else if (m.end) {
+          this.finishText();
+        } else if (m.error) {
+          failed(new Error(`reading the toolchain's output failed: ${m.error}`));
+          this.closeWriteEnd();
+          opened();
+          this.finishText();
+        }
+      });
+      worker.on('error', (err) => {
+        failed(err);
+        this.closeWriteEnd();
+        opened();
+        this.finishText();
+      });
+      worker.on('exit', () => {
+        this.closeWriteEnd();
+        opened();
+        this.finishText();
+      });
+    });
+    return this.started;
+  }
+
+  /** Resolves once the reader has its end open (or failed to): only then may the write end close. */
+  private started: Promise<void> | null = null;
+
+  private writeOpen = true;
+
+  private closeWriteEnd(): void {
+    if (!this.writeOpen) return;
+    this.writeOpen = false;
+    closeSync(this.fd);
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // already gone with its folder
+    }
+  }
+
+  private hand(text: string): void {
+    if (!text) return;
+    if (this.take) this.take(text);
+    else this.whole += text;
+    this.onOutput?.(text);
+  }
+
+  private finishText(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.error === undefined) {
+      try {
+        this.hand(this.decoder.end());
+      } catch (err) {
+        this.fail(err);
+      }
+    }
+    for (const w of this.endWaiters.splice(0)) w();
+  }
+
+  fail(err: unknown): void {
+    this.error ??= err;
+  }
+
+  /**
+   * The child has exited: waits for the rest of the output and answers the whole text when there
+   * is no taker. A process the child started may still hold the pipe: after `ms`, `linger` is
+   * called (the caller kills the child's group), and after another `ms` reading gives up with
+   * an error (a process outside the group holds it).
+   */
+  async finish(ms = FIFO_DRAIN_MS, linger?: () => void): Promise<string> {
+    // (closed before the reader opened its end, the FIFO's path would be gone, and the output with it)
+    if (this.started) await this.started;
+    else this.ended = true; // never started: nothing was read
+    this.closeWriteEnd();
+    if (!(await this.ends(ms)) && linger) {
+      linger();
+      await this.ends(ms);
+    }
+    if (!this.ended) {
+      this.fail(new Error(`the toolchain's output did not end within ${(2 * ms) / 1000} s of its exit: a process it started and that left its group still holds it`));
+      void this.worker?.terminate();
+      this.finishText();
+    }
+    const text = this.whole;
+    this.whole = '';
+    return text;
+  }
+
+  /** Whether the output ends within `ms`. */
+  private ends(ms: number): Promise<boolean> {
+    if (this.ended) return Promise.resolve(true);
+    return new Promise((r) => {
+      const timer = setTimeout(() => r(this.ended), ms);
+      this.endWaiters.push(() => {
+        clearTimeout(timer);
+        r(true);
+      });
+    });
+  }
+}

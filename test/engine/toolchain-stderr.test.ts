@@ -1,0 +1,82 @@
+// A toolchain child's stderr (run-process.ts stderrPath): machin writes a probe line per
+// statement, each its own unbuffered write. Through the FIFO and its reader thread (the default)
+// and through the file (where no FIFO can be made) the caller gets every byte, in order, whole or
+// streamed in chunks while the child runs; a slow taker loses nothing; a process the child left
+// holding the pipe does not make the run wait forever.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runProcess } from '../../replay-engine/toolchain/run-process';
+
+const root = mkdtempSync(join(tmpdir(), 'frozen-run-stderr-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const path = () => join(root, `stderr-${n++}`);
+
+/** A child that writes `lines` lines to stderr, one write(2) each, as machin's probes are written. */
+const writer = (lines: number, extra = '') => [
+  '-e',
+  `const fs = require('fs'); for (let i = 0; i < ${lines}; i++) fs.writeSync(2, 'probe 0.' + (i % 7) + ' fr_stmt0 = ' + i + ' @op' + (i >> 3) + '\\n'); ${extra}`,
+];
+const expected = (lines: number) => Array.from({ length: lines }, (_, i) => `probe 0.${i % 7} fr_stmt0 = ${i} @op${i >> 3}\n`).join('');
+
+describe('a toolchain child\'s stderr', () => {
+  for (const via of ['fifo', 'file'] as const) {
+    it(`through the ${via}: every byte in order, whole; the path is gone or private after`, async () => {
+      const p = path();
+      const r = await runProcess(process.execPath, writer(100_000), { timeLimitMs: 60_000, stderrPath: p, stderrVia: via });
+      assert.equal(r.exitCode, 0);
+      assert.equal(r.stderr, expected(100_000));
+      if (via === 'fifo') assert.equal(existsSync(p), false, 'the FIFO is unlinked once both ends are open');
+    });
+
+    it(`through the ${via}: streamed in chunks while the child runs, every byte in order, nothing kept whole`, async () => {
+      const chunks: string[] = [];
+      let beforeExit = 0;
+      // The child writes half, waits a second, writes the rest: the first half arrives while it waits.
+      const child = ['-e', `const fs = require('fs'); const w = (a, b) => { for (let i = a; i < b; i++) fs.writeSync(2, 'probe 0.' + (i % 7) + ' fr_stmt0 = ' + i + ' @op' + (i >> 3) + '\\n'); }; w(0, 50000); setTimeout(() => w(50000, 100000), 1000);`];
+      const started = Date.now();
+      const r = await runProcess(process.execPath, child, {
+        timeLimitMs: 60_000,
+        stderrPath: path(),
+        stderrVia: via,
+        streamStderr: (t) => {
+          chunks.push(t);
+          if (Date.now() - started < 900) beforeExit += t.length;
+        },
+      });
+      assert.equal(r.stderr, '');
+      assert.equal(chunks.join(''), expected(100_000));
+      assert.ok(chunks.length > 1, `${chunks.length} chunk(s)`);
+      assert.ok(beforeExit > 0, 'nothing came while the child was still running');
+    });
+  }
+
+  it('a slow taker loses nothing: the reader waits, and the child with it', async () => {
+    const chunks: string[] = [];
+    const r = await runProcess(process.execPath, writer(400_000), {
+      timeLimitMs: 120_000,
+      stderrPath: path(),
+      streamStderr: (t) => {
+        chunks.push(t);
+        const until = Date.now() + 5;
+        while (Date.now() < until);
+      },
+    });
+    assert.equal(r.exitCode, 0);
+    assert.equal(chunks.join(''), expected(400_000));
+  });
+
+  it('a process the child started and left holding the pipe: the group is killed, the run answers', async () => {
+    const started = Date.now();
+    // The child starts a grandchild (same group) that sleeps with the pipe as its stderr, then exits.
+    const r = await runProcess(process.execPath, writer(10, `require('child_process').spawn('sleep', ['60'], { stdio: ['ignore', 'ignore', 'inherit'], detached: false }).unref();`), {
+      timeLimitMs: 60_000,
+      stderrPath: path(),
+    });
+    assert.equal(r.stderr, expected(10));
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+  });
+});
