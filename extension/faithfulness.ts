@@ -1,14 +1,15 @@
 // What the timeline header says about how far a replay can be trusted: machin replay --verify's
 // verdict with its numbers, and, when machin could not run, one line on what it would add.
 import type { Recording } from '../replay-engine/model/recording';
-import { panicVerdictOf } from '../replay-engine/model/run-facts';
+import { panicVerdictOf, pastTheEndNote } from '../replay-engine/model/run-facts';
 import type { VerdictMsg } from '../webview-ui/protocol';
 
 export function verdictOf(rec: Recording): VerdictMsg | undefined {
   const v = rec.verify;
   if (!v) return panicVerdictMsg(rec);
   const io = v.ioUnderrun ? 'I/O ran short (underrun)' : 'no I/O underrun';
-  return { verdict: v.verdict, detail: `${v.scheduleDone}/${v.scheduleTotal} ops replayed, ${io}, boundary ${v.boundary}` };
+  const past = pastTheEndNote(v);
+  return { verdict: v.verdict, detail: `${v.scheduleDone}/${v.scheduleTotal} ops replayed, ${io}, boundary ${v.boundary}${past ? `: ${past}` : ''}` };
 }
 
 /** The engine's panic verdict (model/run-facts.ts: the CLI's inspect says the same), as the header shows it. */

@@ -3,7 +3,7 @@
 import type { MflrrRecording } from './recording';
 import { piece } from '../byte-sink';
 import { JsonSequence } from '../json-chunks';
-import { panicVerdictOf, programFact, programText, type PanicVerdict } from '../model/run-facts';
+import { panicVerdictOf, pastTheEndNote, programFact, programText, type PanicVerdict } from '../model/run-facts';
 import { afterPosition } from '../model/step-words';
 
 export interface TraceInspectJson {
@@ -115,6 +115,8 @@ export function traceInspectText(rec: MflrrRecording): string {
   if (j.verify) {
     const v = j.verify;
     out.push(`  verify: ${v.verdict} (schedule ${v.scheduleDone}/${v.scheduleTotal}, io-underrun ${v.ioUnderrun ? 'yes' : 'no'}, boundary ${v.boundary})`);
+    const past = pastTheEndNote(v);
+    if (past) out.push(`    ${past}`);
   } else if (j.panicVerdict) {
     out.push(`  verify: ${j.panicVerdict.verdict} (${j.panicVerdict.detail})`);
   }

@@ -52,3 +52,16 @@ export function panicVerdictOf(rec: Recording): PanicVerdict | null {
     detail: `${why}; held to the recorded schedule, the replay panicked again in ${who} right after its last recorded op (stop after ${p.position}/${n} ops): faithful up to the panic`,
   };
 }
+
+/**
+ * machin's verify line counts ops past the recording's end: once the recorded schedule is done it
+ * lets every goroutine run, and a goroutine the recorded run ended before it got to an op (a
+ * worker's last receive of a closed channel) may get there in a replay, and machin then says
+ * DIVERGED (three plain replays of one pool trace: FAITHFUL, FAITHFUL, DIVERGED 600004/600002).
+ * What such a verdict means, in one sentence for the header and `inspect`; null for any other.
+ */
+export function pastTheEndNote(v: { scheduleDone: number; scheduleTotal: number; verdict: string }): string | null {
+  const past = v.scheduleDone - v.scheduleTotal;
+  if (past <= 0) return null;
+  return `machin replayed the whole recorded schedule in order, then ${past} op(s) past its end (goroutines the recorded run ended before they got there; how many varies from one replay to the next), and counts those too${v.verdict === 'DIVERGED' ? ': that is all its DIVERGED says here' : ''}`;
+}

@@ -9,6 +9,8 @@ import { before, describe, it } from 'node:test';
 import { openRecording } from '../../replay-engine/open';
 import type { Recording } from '../../replay-engine/model/recording';
 import { verdictOf } from '../../extension/faithfulness';
+import { traceInspectText } from '../../replay-engine/mflrr/inspect-document';
+import type { MflrrRecording } from '../../replay-engine/mflrr/recording';
 import { timelineModel } from '../../extension/view-models/timeline-model';
 import { machinPath, recordProgram, type Recorded } from '../support/machin';
 import { REORDER } from '../support/programs';
@@ -46,6 +48,25 @@ describe('header facts', () => {
     const v = verdictOf(rec)!;
     assert.equal(v.label, undefined);
     assert.equal(v.verdict, 'FAITHFUL');
+    assert.doesNotMatch(v.detail, /past its end/);
+  });
+
+  it('a DIVERGED that is only ops machin replayed past the recording\'s end says so (machin\'s own verdict kept)', async () => {
+    const dir = tempDir('header-facts-');
+    for (const f of ['pipeline.mflrr', 'pipeline.mfl']) copyFileSync(path.join(REPO_ROOT, 'examples', f), path.join(dir, f));
+    const rec = await open(path.join(dir, 'pipeline.mflrr'), dir);
+    const total = rec.verify!.scheduleTotal;
+    // What machin 0.137.0 printed for one plain replay of a 600k-op pool trace in three (the other two: FAITHFUL)
+    rec.verify = { ...rec.verify!, scheduleDone: total + 2, verdict: 'DIVERGED' };
+    const v = verdictOf(rec)!;
+    assert.equal(v.verdict, 'DIVERGED');
+    assert.match(v.detail, new RegExp(`^${total + 2}/${total} ops replayed, no I/O underrun, boundary faithful: machin replayed the whole recorded schedule in order, then 2 op\\(s\\) past its end .*: that is all its DIVERGED says here$`));
+    // inspect says it under its verify line, in the same words
+    assert.match(traceInspectText(rec as MflrrRecording), new RegExp(`  verify: DIVERGED \\(schedule ${total + 2}/${total}, io-underrun no, boundary faithful\\)\n    machin replayed the whole recorded schedule in order, then 2 op\\(s\\) past its end`));
+    // A schedule left short says nothing of the kind.
+    rec.verify = { ...rec.verify!, scheduleDone: total - 1 };
+    assert.doesNotMatch(verdictOf(rec)!.detail, /past its end/);
+    assert.doesNotMatch(traceInspectText(rec as MflrrRecording), /past its end/);
   });
 
   it('a trace recorded in CI: Program is the .mfl beside it that was used, the recorded path secondary', async () => {

@@ -36,4 +36,17 @@ describe('trusting an instrumented replay', () => {
     assert.match(instrumentedReplayDiffers(parseReplayOutput(panic('0', 4)), parseReplayOutput(panic('0.1', 4))) ?? '', /in goroutine 0 at op 4\/4 became .* in goroutine 0\.1/);
     assert.match(instrumentedReplayDiffers(parseReplayOutput(panic('0', 4)), parseReplayOutput('')) ?? '', /became no panic/);
   });
+
+  it('ops machin replayed past the recording\'s end change nothing: the whole schedule was done in order either way', () => {
+    // machin 0.137.0 on one pool trace, plain replays: FAITHFUL, FAITHFUL, then this
+    const past = 'replay-verify: schedule 600004/600002 ops, io-underrun=no, boundary=faithful -> DIVERGED\n';
+    const whole = 'replay-verify: schedule 600002/600002 ops, io-underrun=no, boundary=faithful -> FAITHFUL\n';
+    assert.equal(instrumentedReplayDiffers(parseReplayOutput(past), parseReplayOutput(whole)), null);
+    assert.equal(instrumentedReplayDiffers(parseReplayOutput(whole), parseReplayOutput(past)), null);
+    // a schedule left short, or an I/O underrun, is another ending
+    const short = 'replay-verify: schedule 600001/600002 ops, io-underrun=no, boundary=faithful -> DIVERGED\n';
+    assert.match(instrumentedReplayDiffers(parseReplayOutput(whole), parseReplayOutput(short)) ?? '', /verdict FAITHFUL \(schedule 600002\/600002\) became DIVERGED \(schedule 600001\/600002\)/);
+    const underrun = 'replay-verify: schedule 600004/600002 ops, io-underrun=yes, boundary=faithful -> DIVERGED\n';
+    assert.match(instrumentedReplayDiffers(parseReplayOutput(past), parseReplayOutput(underrun)) ?? '', /became DIVERGED/);
+  });
 });
