@@ -62,6 +62,8 @@ async function againstBuild(ctx: Ctx, arg: unknown, save: boolean): Promise<void
         title: `${what}: effects to perform for real (--live)`,
         placeHolder: 'Usually none: every effect is served from the capsule. Press Enter to continue.',
         canPickMany: true,
+        // A step of several (build, name, effects): focus moving elsewhere does not drop the flow.
+        ignoreFocusOut: true,
       })
     : [];
   if (live === undefined) return;
@@ -119,12 +121,14 @@ async function askTestName(capsule: vscode.Uri): Promise<{ name: string; issue: 
     prompt: 'The test\'s name (letters, digits, _ and -): tin writes tests/regressions/NAME.tcap and an entry in cases.json',
     value: suggestedTestName(capsule.fsPath),
     validateInput: (v) => (TEST_NAME.test(v) ? undefined : 'A test name is letters, digits, _ and -, starting with a letter or _.'),
+    ignoreFocusOut: true,
   });
   if (!name) return undefined;
   const issue = await vscode.window.showInputBox({
     title: 'Save as Regression Test: issue',
     prompt: 'The issue number this test is for',
     validateInput: (v) => (/^[1-9]\d{0,15}$/.test(v.trim()) ? undefined : 'A positive issue number.'),
+    ignoreFocusOut: true,
   });
   if (!issue) return undefined;
   return { name, issue: Number(issue.trim()) };
