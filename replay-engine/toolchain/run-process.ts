@@ -46,6 +46,8 @@ export interface ProcessResult {
 }
 
 const KILL_GRACE_MS = 500;
+/** How long a stopped run's output may take to end once its group is gone. */
+const STOPPED_DRAIN_MS = 250;
 
 interface Running {
   /** Stops the group (TERM, then KILL); resolves once the child has exited. */
@@ -88,11 +90,12 @@ export async function runProcess(command: string, args: string[], options: Proce
   const tail = !fifo && errFd !== null && options.streamStderr ? new StderrTail(options.stderrPath!, options.streamStderr, options.onOutput) : null;
   let errOpen = errFd !== null;
   /** The child is gone: its stderr (whole, or '' when streamed; the chunks went to onOutput as they came). */
-  const readErr = async (pid?: number): Promise<string> => {
+  const readErr = async (pid?: number, stopped = false): Promise<string> => {
     if (!errOpen) return '';
     errOpen = false;
     // (what the child started and left running may hold the pipe: its group is killed then)
-    if (fifo) return fifo.finish(undefined, () => killGroup(pid, 'SIGKILL'));
+    // A stopped run's group was killed already: a short wait (a CLI stopped by Ctrl-C exits within 5 s).
+    if (fifo) return fifo.finish(stopped ? STOPPED_DRAIN_MS : undefined, () => killGroup(pid, 'SIGKILL'), stopped);
     closeSync(errFd!);
     let text = '';
     if (tail) tail.finish();
@@ -186,7 +189,7 @@ export async function runProcess(command: string, args: string[], options: Proce
       release();
       if (errFd !== null) {
         try {
-          stderr = await readErr(child.pid);
+          stderr = await readErr(child.pid, ended !== undefined);
         } catch (err) {
           tail?.fail(err);
           fifo?.fail(err);

@@ -283,7 +283,9 @@ export function observe(c: CatalogueCase, dir: string): Observed {
   const json = c.shows === 'warning' || c.shows === 'value' ? ['--json'] : [];
   const cli = [process.execPath, join(REPO_ROOT, 'dist/cli.js'), c.command ?? 'inspect', file, ...args, ...json];
   // coreutils' timeout sends the Ctrl-C and passes on the CLI's own exit status (spawnSync stops reading output at its timeout).
-  let command = c.interruptAfterMs ? ['timeout', '--preserve-status', '-s', 'INT', String(c.interruptAfterMs / 1000), ...cli] : cli;
+  // --foreground: to the CLI only, once, as a terminal's Ctrl-C comes (without it timeout signals
+  // its own group as well, and on a loaded machine the CLI took the second as a second Ctrl-C).
+  let command = c.interruptAfterMs ? ['timeout', '--foreground', '--preserve-status', '-s', 'INT', String(c.interruptAfterMs / 1000), ...cli] : cli;
   // pipefail: the exit status is the CLI's, not the reader's.
   if (c.pipeTo) command = ['bash', '-c', `set -o pipefail; "$@" | ${c.pipeTo}`, 'catalogue', ...command];
   const r = spawnSync(command[0], command.slice(1), {
