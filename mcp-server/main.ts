@@ -84,6 +84,7 @@ async function shutDown(held: HeldRecordings, code: number, why: string): Promis
   stopping = true;
   const late = setTimeout(() => {
     killAllProcessesNow();
+    process.stderr.write(`frozen-run mcp: ${why}: stopping took over 5 s, so machin's process groups were killed at once\n`);
     process.exit(code);
   }, 5_000);
   const busy = held.opening;

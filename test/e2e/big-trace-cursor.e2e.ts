@@ -70,9 +70,19 @@ test('on a 400,000-op trace the status bar and the Call Stack agree after every 
     await vs.openFile('big.mflrr');
     await vs.timeline().locator('ul[aria-label="Goroutines"] li').first().waitFor({ state: 'attached', timeout: 120_000 });
     // Debug from the first record of the top lane (main): select it with the keyboard, then Debug from Here.
-    await vs.timeline().locator('canvas').first().focus();
-    await page.keyboard.press('ArrowRight');
-    await vs.timeline().locator('section.details vscode-button[data-command="debugFromHere"]').click();
+    // (again until the details show the record: on a loaded machine the key can come before the canvas has the focus)
+    const debugFromHere = vs.timeline().locator('section.details vscode-button[data-command="debugFromHere"]');
+    for (let attempt = 1; ; attempt++) {
+      await vs.timeline().locator('canvas').first().focus();
+      await page.keyboard.press('ArrowRight');
+      try {
+        await debugFromHere.waitFor({ timeout: 10_000 });
+        break;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+      }
+    }
+    await debugFromHere.click();
     await page.locator('.debug-toolbar').waitFor({ timeout: 120_000 });
     // Room for every goroutine's row in the Call Stack (its list draws only the rows in view).
     for (const pane of ['Variables', 'Watch', 'Loaded Scripts', 'Breakpoints']) {

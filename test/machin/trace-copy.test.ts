@@ -107,7 +107,8 @@ describe('trace copy for machin', () => {
       const f = traceFile(`MFLRR 1\nboundary faithful\nprogram /x/p.mfl\nsafe 0\n${records}`);
       const tmpBefore = new Set(readdirSync(os.tmpdir()));
       await assert.rejects(writeTraceCopy(f, '/y/p.mfl'), (e: unknown) => e instanceof RecordingError && e.code === 'malformed' && message.test(e.message) && e.message.includes(f));
-      const leaked = readdirSync(os.tmpdir()).filter((d) => d.startsWith('frozen-run-machin-') && !tmpBefore.has(d));
+      // (this process's folders only: other test files running beside it make theirs in the same TMPDIR)
+      const leaked = readdirSync(os.tmpdir()).filter((d) => d.startsWith(`frozen-run-machin-${process.pid}-`) && !tmpBefore.has(d));
       assert.deepEqual(leaked, [], 'no temporary folder left behind');
     }
     await assert.rejects(writeTraceCopy(traceFile('MFLRR 1\n'), '/y/p\n.mfl'), /line break/);
