@@ -24,6 +24,7 @@ import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay'
 import { readMflProgram, type MflProgram } from './mfl-program';
 import { assignedVariables } from './source/program-functions';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
+import { buildStderrBuffer, preloadEnv } from './source/stderr-buffer';
 import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
 import { sureEvents } from './source/happens-before';
 import type { StatementIndex } from './source/statement-index';
@@ -233,9 +234,15 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   options.signal?.addEventListener('abort', abort, { once: true });
   progress('machin: replaying the trace for the panic and the verdict');
   const plain = replays(machin, copy.file, ['--verify'], false, options, warn);
+  plain.catch(() => undefined); // awaited below; it may fail while the library is built
+  // Built while the plain replay starts (about 0.1 s): without it the same lines come, only slower.
+  const buffer = await buildStderrBuffer(instrumented.dir, { signal: stopInstrumented.signal });
+  if ('unavailable' in buffer) options.onOutput?.(`[the instrumented replay's stderr stays unbuffered (slower, the same lines): ${buffer.unavailable}]\n`);
   progress('machin: replaying against the instrumented program (statements and values)');
   // Read as machin writes it: the statements go straight into typed columns, the output is never held whole.
-  const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, statements.stream((n) => progress(`reading the statements machin prints: ${n.toLocaleString('en-US')} so far`), options.signal)).then(
+  const streamed = statements.stream((n) => progress(`reading the statements machin prints: ${n.toLocaleString('en-US')} so far`), options.signal);
+  const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
+  const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, streamed, env).then(
     (r) => ({ run: r, err: null as unknown }),
     (err: unknown) => ({ run: null, err }),
   );

@@ -66,9 +66,12 @@ export async function runMachinReplay(
    * instrumented replay, which prints a line per statement) as it arrives, never held whole.
    */
   parse: ((stderr: string) => ReplayOutput | Promise<ReplayOutput>) | ReplayOutputStream = parseReplayOutput,
+  /** More environment for machin and the program (the instrumented replay's LD_PRELOAD: source/stderr-buffer.ts). */
+  env: Record<string, string> = {},
 ): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
-  options.onOutput?.(`$ ${machin.path} ${args.join(' ')}\n`);
+  const shownEnv = Object.entries(env).map(([name, value]) => `${name}=${value} `).join('');
+  options.onOutput?.(`$ ${shownEnv}${machin.path} ${args.join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   let result;
   const stream = typeof parse === 'function' ? null : parse;
@@ -80,11 +83,9 @@ export async function runMachinReplay(
     result = await runProcess(machin.path, args, {
       timeLimitMs,
       signal: options.signal,
-      env: { TMPDIR: tmp },
+      env: { ...env, TMPDIR: tmp },
       // Beside the copy, in its private folder (removed with it); read by a worker: see stderrPath.
       stderrPath: `${trace}.stderr-${++runs}`,
-      // Never a buffered stderr (toolchain/buffered-stderr.ts): machin's exit() flushes it without
-      // the stream's lock while other goroutines still print, and lines came out twice or torn.
       streamStderr: stream ? (text) => stream.push(text) : undefined,
       onOutput: options.onOutput ? (stream, text) => (stream === 'stderr' ? shown!.push(text) : options.onOutput!(text)) : undefined,
     });

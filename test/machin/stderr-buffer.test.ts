@@ -1,0 +1,217 @@
+// The instrumented replay's buffered stderr (replay-engine/machin/source/stderr-buffer.ts), built
+// with the real C compiler and loaded into the real machin's replayed program: the same lines as
+// machin's unbuffered stderr for a run that ends, panics or deadlocks; every whole line kept when
+// the process dies of a signal; no line twice or torn when threads still print while exit() runs
+// (what coreutils' stdbuf got wrong); and only a probe replay is touched.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { writeInstrumentedCopy } from '../../replay-engine/machin/source/instrument';
+import { buildStderrBuffer, machinCCompiler, preloadEnv } from '../../replay-engine/machin/source/stderr-buffer';
+import { machinPath, recordProgram } from '../support/machin';
+import { tempDir } from './support';
+
+async function library(): Promise<string> {
+  const built = await buildStderrBuffer(tempDir('stderr-buffer-'));
+  assert.ok('preload' in built, `the library was not built: ${JSON.stringify(built)}`);
+  return built.preload;
+}
+
+/** A C program built with machin's compiler, in `dir`. */
+function cProgram(dir: string, name: string, source: string, libs: string[] = []): string {
+  const file = path.join(dir, `${name}.c`);
+  writeFileSync(file, source);
+  const exe = path.join(dir, name);
+  const r = spawnSync(machinCCompiler(), ['-O1', '-o', exe, file, ...libs], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return exe;
+}
+
+/** The replay of an instrumented copy's trace, with or without the library: its lines, probes per goroutine without @op (which races). */
+function replayLines(trace: string, print: string, env: Record<string, string>): { probes: Map<string, string[]>; other: string[]; exit: number | null } {
+  const r = spawnSync(machinPath(), ['replay', trace, '--verify', '--print', print], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 1 << 28 });
+  const probes = new Map<string, string[]>();
+  const other: string[] = [];
+  // machin writes the panic line in pieces, so a probe can land inside it (panic-glue.test.ts).
+  for (const line of r.stderr.split('\n')) {
+    const rest = line.replace(/probe (\S+) (\S+ = \S*) @op\d+/g, (_, g: string, probe: string) => {
+      if (!probes.has(g)) probes.set(g, []);
+      probes.get(g)!.push(probe);
+      return '';
+    });
+    // Once the recorded schedule is done, machin counts the ops of goroutines still running, a race of its own.
+    if (rest) other.push(rest.replace(/schedule op \d+\//, 'schedule op P/'));
+  }
+  return { probes, other, exit: r.status };
+}
+
+const PROGRAMS: Array<[string, string, boolean]> = [
+  [
+    'a run that ends, with a goroutine',
+    `func worker(out, n) {
+    i := 0
+    for i < n {
+        out <- i * 3
+        i = i + 1
+    }
+    close(out)
+}
+
+func main() {
+    ch := make(chan int)
+    go worker(ch, 4000)
+    total := 0
+    for v := range ch {
+        total = total + v
+    }
+    println(str(total))
+}
+`,
+    true,
+  ],
+  [
+    'a --safe panic in a goroutine',
+    `func worker(out, n) {
+    i := 0
+    for i < n {
+        out <- 100 / (n - 1 - i)
+        i = i + 1
+    }
+}
+
+func main() {
+    ch := make(chan int)
+    go worker(ch, 3000)
+    total := 0
+    k := 0
+    for k < 3000 {
+        total = total + <-ch
+        k = k + 1
+    }
+    println(str(total))
+}
+`,
+    true,
+  ],
+  [
+    'a deadlock',
+    `func sender(ch) {
+    j := 0
+    for j < 2000 {
+        ch <- j
+        j = j + 1
+    }
+}
+
+func main() {
+    ch := make(chan int)
+    go sender(ch)
+    k := 0
+    for k < 2001 {
+        v := <-ch
+        k = k + v - v + 1
+    }
+}
+`,
+    false,
+  ],
+];
+
+describe("the instrumented replay's buffered stderr (the real machin and C compiler)", () => {
+  for (const [what, source, safe] of PROGRAMS) {
+    it(`prints what machin's unbuffered stderr prints: ${what}`, { timeout: 300_000 }, async () => {
+      const preload = await library();
+      const dir = tempDir('stderr-buffer-run-');
+      const { program, trace } = recordProgram(dir, 'p', source, { safe });
+      const copy = await writeInstrumentedCopy(program);
+      try {
+        const retargeted = path.join(dir, 'instrumented.mflrr');
+        writeFileSync(retargeted, readFileSync(trace, 'utf8').replace(/^program .*$/m, `program ${copy.file}`));
+        const print = [...copy.table.probeNames, ...copy.table.paramProbes.map((p) => p.probe), 'i', 'j', 'k', 'v', 'total'].join(',');
+        const plain = replayLines(retargeted, print, {});
+        const buffered = replayLines(retargeted, print, preloadEnv(preload));
+        assert.ok([...plain.probes.values()].reduce((n, l) => n + l.length, 0) > 4000, 'the programs print thousands of probes');
+        assert.equal(buffered.exit, plain.exit);
+        // (joined: a probe line can land inside the panic's pieces, splitting it in two)
+        assert.equal(buffered.other.join(''), plain.other.join(''), 'the panic, deadlock report and verify line');
+        // Each goroutine runs the same statements in the same order in every replay; how far one
+        // that did not end the run got before the process ended is a race in both (with the buffer
+        // it waits on the stream's lock from the end on). So one list is the start of the other,
+        // and the goroutine that ended the run (the panicking one, else main) prints every line.
+        const ender = what.includes('panic') ? '0.1' : '0';
+        for (const g of new Set([...plain.probes.keys(), ...buffered.probes.keys()])) {
+          const [a, b] = [plain.probes.get(g) ?? [], buffered.probes.get(g) ?? []];
+          const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+          assert.deepEqual(short, long.slice(0, short.length), `goroutine ${g}: the same lines, one list the start of the other`);
+          if (g === ender || what.includes('deadlock')) assert.equal(b.length, a.length, `goroutine ${g} ended the run (or waits in the deadlock): every line`);
+        }
+        if (what.includes('ends')) assert.ok(plain.other.some((l) => /^replay-verify: .* -> FAITHFUL$/.test(l)), plain.other.join('\n'));
+        if (what.includes('deadlock')) assert.ok(plain.other.some((l) => l.startsWith('fatal: deadlock')), plain.other.join('\n'));
+        if (what.includes('panic')) assert.match(plain.other.join(''), /^panic: integer divide by zero {2}\(replay: goroutine 0\.1,/);
+      } finally {
+        await copy.remove();
+      }
+    });
+  }
+
+  it('is active only in a replay with probes, and then buffers', async () => {
+    const preload = await library();
+    const dir = tempDir('stderr-buffer-c-');
+    // Through the FILE, then straight to the descriptor: buffered, the second comes out first.
+    const exe = cProgram(dir, 'order', '#include <stdio.h>\n#include <unistd.h>\nint main(void) { fputs("stdio\\n", stderr); write(2, "direct\\n", 7); return 0; }\n');
+    const run = (env: Record<string, string>) => spawnSync(exe, { encoding: 'utf8', env: { PATH: process.env.PATH, ...preloadEnv(preload, {}), ...env } }).stderr;
+    assert.equal(run({ MFL_RR_REPLAY: '/t', MFL_RR_PROBE: '1' }), 'direct\nstdio\n');
+    assert.equal(run({ MFL_RR_REPLAY: '/t' }), 'stdio\ndirect\n', 'a replay without --print');
+    assert.equal(run({}), 'stdio\ndirect\n', 'machin itself, the C compiler');
+  });
+
+  it('a process that dies of a signal still gives every whole line it printed', async () => {
+    const preload = await library();
+    const dir = tempDir('stderr-buffer-c-');
+    const exe = cProgram(dir, 'crash', '#include <signal.h>\n#include <stdio.h>\nint main(void) { for (int i = 0; i < 100000; i++) fprintf(stderr, "line %d\\n", i); raise(SIGFPE); return 0; }\n');
+    const r = spawnSync(exe, { encoding: 'utf8', env: { PATH: process.env.PATH, MFL_RR_REPLAY: '/t', MFL_RR_PROBE: '1', ...preloadEnv(preload, {}) }, maxBuffer: 1 << 26 });
+    assert.equal(r.signal, 'SIGFPE', 'the signal still ends it');
+    assert.equal(r.stderr, Array.from({ length: 100000 }, (_, i) => `line ${i}\n`).join(''));
+  });
+
+  it('threads still printing while exit() runs: no line twice, none torn (50 runs)', async () => {
+    const preload = await library();
+    const dir = tempDir('stderr-buffer-c-');
+    const exe = cProgram(
+      dir,
+      'exit-race',
+      `#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+static void *spin(void *tag) { for (long i = 0;; i++) fprintf(stderr, "probe %ld %ld = some value to make the line longer @op0\\n", (long)tag, i); return NULL; }
+int main(void) {
+  pthread_t t;
+  for (long k = 1; k <= 3; k++) pthread_create(&t, NULL, spin, (void *)k);
+  usleep(3000);
+  fputs("main ends\\n", stderr);
+  exit(0);
+}
+`,
+      ['-pthread'],
+    );
+    for (let run = 0; run < 50; run++) {
+      const r = spawnSync(exe, { encoding: 'utf8', env: { PATH: process.env.PATH, MFL_RR_REPLAY: '/t', MFL_RR_PROBE: '1', ...preloadEnv(preload, {}) }, maxBuffer: 1 << 28, timeout: 30_000 });
+      assert.equal(r.status, 0, `run ${run}: ${r.signal ?? ''}`);
+      const lines = r.stderr.split('\n');
+      assert.equal(lines.pop(), '', `run ${run}: ends in a whole line`);
+      const next = new Map<string, number>();
+      for (const line of lines) {
+        if (line === 'main ends') continue;
+        const m = /^probe (\d) (\d+) = some value to make the line longer @op0$/.exec(line);
+        assert.ok(m, `run ${run}: a torn line: ${JSON.stringify(line.slice(0, 200))}`);
+        const want = next.get(m[1]) ?? 0;
+        assert.equal(Number(m[2]), want, `run ${run}: thread ${m[1]} printed ${m[2]} after ${want - 1}`);
+        next.set(m[1], want + 1);
+      }
+      assert.ok(lines.includes('main ends'), `run ${run}: main's last line`);
+    }
+  });
+});
