@@ -77,6 +77,8 @@ export interface ProbeSink {
   beforeValue?(goroutine: string): void;
   /** Takes the other probes too (instead of ReplayOutput.probes): a long replay's values, never made objects. */
   takeValue?(goroutine: string, name: string, value: string, op: number): void;
+  /** With takeValue: a value printed as a small integer (SMALL_INT), as that number. */
+  takeNumber?(goroutine: string, name: string, value: number, op: number): void;
 }
 
 /** Parse the stderr of one `machin replay` run. */
@@ -352,42 +354,86 @@ function parseProbe(lines: string[], start: number, probes: Probe[]): number {
 }
 
 /**
- * A sink's probes taken straight from the text, allocating nothing: `probe G NAME = N @opP` with
- * NAME one of the sink's and N and P decimal numbers, G compared with the last one taken.
+ * The one-line probes of a sink taken straight from the text: `probe G NAME = VALUE @opP`, G and
+ * NAME without spaces. G is compared with the last one taken and NAME with those seen before, so
+ * neither is a new string per line; a statement probe's VALUE and a small integer value are read
+ * as numbers, never sliced. Any other line (a value over lines, a statement probe whose value is
+ * no number) is left to probeAt, which reads it as before.
  */
 class FastTake {
-  private readonly names: string[];
   private goroutine = '';
+  /** Names seen so far, and whether each is one of the sink's statement probes. */
+  private readonly names: string[] = [];
+  private readonly statement: boolean[] = [];
 
-  constructor(private readonly sink: ProbeSink) {
-    this.names = [...sink.names];
-  }
+  constructor(private readonly sink: ProbeSink) {}
 
   /** Where the next line starts, or null when this line is not such a probe. */
   line(text: string, s: number, end: number): number | null {
     const g = text.indexOf(' ', s + 6);
-    if (g < 0 || g >= end) return null;
-    let name = -1;
-    for (let k = 0; k < this.names.length; k++) {
-      const nm = this.names[k];
-      if (matchAt(text, g + 1, nm) && text.charCodeAt(g + 1 + nm.length) === 0x20) name = g + 1 + nm.length;
-    }
-    if (name < 0 || text.charCodeAt(name + 1) !== 0x3d || text.charCodeAt(name + 2) !== 0x20) return null;
-    let i = name + 3;
-    let value = 0;
-    const v0 = i;
-    for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i)) value = value * 10 + (c - 0x30);
-    if (i === v0 || text.charCodeAt(i) !== 0x20 || text.charCodeAt(i + 1) !== 0x40 || text.charCodeAt(i + 2) !== 0x6f || text.charCodeAt(i + 3) !== 0x70) return null;
-    i += 4;
+    if (g <= s + 6 || g >= end) return null;
+    const n = text.indexOf(' ', g + 1);
+    if (n <= g + 1 || n >= end || text.charCodeAt(n + 1) !== 0x3d || text.charCodeAt(n + 2) !== 0x20) return null;
+    // the op: the digits that end the line, after ` @op`
+    let d = end;
+    while (d > n + 3 && isDigit(text.charCodeAt(d - 1))) d--;
+    if (d === end || end - d > 15 || d - 4 < n + 3 || !matchAt(text, d - 4, ' @op')) return null;
     let op = 0;
-    const o0 = i;
-    for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i)) op = op * 10 + (c - 0x30);
-    if (i === o0 || i !== end) return null;
+    for (let i = d; i < end; i++) op = op * 10 + (text.charCodeAt(i) - 0x30);
+    const v0 = n + 3;
+    const v1 = d - 4;
+    const name = this.nameAt(text, g + 1, n);
     const glen = g - s - 6;
     if (glen !== this.goroutine.length || !matchAt(text, s + 6, this.goroutine)) this.goroutine = text.slice(s + 6, g);
-    this.sink.take(this.goroutine, value, op);
+    if (this.statement[name]) {
+      if (v1 === v0 || v1 - v0 > 15) return null;
+      let value = 0;
+      for (let i = v0; i < v1; i++) {
+        const c = text.charCodeAt(i);
+        if (!isDigit(c)) return null;
+        value = value * 10 + (c - 0x30);
+      }
+      this.sink.take(this.goroutine, value, op);
+    } else if (this.sink.takeValue) {
+      const small = smallIntAt(text, v0, v1);
+      if (small !== null && this.sink.takeNumber) this.sink.takeNumber(this.goroutine, this.names[name], small, op);
+      else this.sink.takeValue(this.goroutine, this.names[name], text.slice(v0, v1), op);
+    } else return null;
     return Math.min(text.length, end + (text.charCodeAt(end) === 0x0d ? 2 : 1));
   }
+
+  /** The index of the name text[from, to) among those seen, added when new. */
+  private nameAt(text: string, from: number, to: number): number {
+    const length = to - from;
+    for (let k = 0; k < this.names.length; k++) if (this.names[k].length === length && matchAt(text, from, this.names[k])) return k;
+    const name = text.slice(from, to);
+    this.names.push(name);
+    this.statement.push(this.sink.names.has(name));
+    return this.names.length - 1;
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** text[from, to) as a number when it is a canonical decimal integer of at most 9 digits (SMALL_INT), else null. */
+function smallIntAt(text: string, from: number, to: number): number | null {
+  let i = from;
+  const negative = text.charCodeAt(i) === 0x2d;
+  if (negative) i++;
+  const digits = to - i;
+  if (digits < 1 || digits > 9) return null;
+  const first = text.charCodeAt(i);
+  // no leading zero, and no "-0" (which is not the text of the number 0)
+  if (first === 0x30 && (digits > 1 || negative)) return null;
+  let value = 0;
+  for (; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (!isDigit(c)) return null;
+    value = value * 10 + (c - 0x30);
+  }
+  return negative ? -value : value;
 }
 
 /**

@@ -21,8 +21,8 @@ export interface NamedHistoryEntry extends HistoryEntry {
 const NO_EVENT = -2;
 const THIS_REPLAY_ONLY = 1;
 const TEXT = 2;
-/** A canonical decimal integer that fits 32 bits whatever its digits (String(Number(t)) === t): kept as a number. */
-export const SMALL_INT = /^-?(?:0|[1-9]\d{0,8})$/;
+/** A canonical decimal integer that fits 32 bits whatever its digits (String(Number(t)) === t, so never "-0"): kept as a number. */
+export const SMALL_INT = /^(?:0|-?[1-9]\d{0,8})$/;
 
 /**
  * Entries added one at a time, then made into histories: `finish(true)` orders them by position

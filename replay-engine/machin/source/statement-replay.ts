@@ -93,6 +93,16 @@ export class StatementProbes implements ProbeSink {
   private readonly nameIds = new Map<string, number>();
 
   takeValue(goroutine: string, name: string, value: string, op: number): void {
+    this.placeValue(goroutine, name, op);
+    this.values.push(value);
+  }
+
+  takeNumber(goroutine: string, name: string, value: number, op: number): void {
+    this.placeValue(goroutine, name, op);
+    this.values.pushNumber(value);
+  }
+
+  private placeValue(goroutine: string, name: string, op: number): void {
     this.beforeValue(goroutine);
     this.valueGoroutine.push(this.idOf(goroutine));
     let n = this.nameIds.get(name);
@@ -103,7 +113,6 @@ export class StatementProbes implements ProbeSink {
     }
     this.valueName.push(n);
     this.valueOp.push(op);
-    this.values.push(value);
   }
 
   beforeValue(goroutine: string): void {

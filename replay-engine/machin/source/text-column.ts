@@ -25,6 +25,11 @@ export class TextColumn {
       this.texts.push(text);
     }
   }
+  /** A small integer (SMALL_INT) already read as a number: the same entry push(String(n)) makes. */
+  pushNumber(n: number): void {
+    this.numbers.push(n);
+    this.isText.push(0);
+  }
   /** Drops every text (the column is empty after). */
   release(): void {
     this.numbers.release();

@@ -1,0 +1,97 @@
+// The instrumented replay's probe lines read straight from the text (machin-output.ts FastTake:
+// names and goroutines matched, numbers read without a string) give what a plain reading of each
+// line gives: every value's text exactly as machin printed it ("-0", "007", empty, spaces, " @op"
+// inside a value, values over lines, long numbers), its goroutine, name and @op, and the statement
+// probe it followed; read whole and in chunks split anywhere.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StatementProbes } from '../../replay-engine/machin/source/statement-replay';
+import type { StatementTable } from '../../replay-engine/machin/source/instrument';
+
+const TABLE = { functions: [], rows: [], probeNames: ['fr_stmt0', 'fr_stmt1'], paramProbes: [] } as unknown as StatementTable;
+
+const VALUES = ['0', '-0', '7', '-7', '007', '123456789', '1234567890', '-123456789', '', 'two words', 'a @op3 b', '3.5', '-0.0', 'true', 'x @op', '99999999999999999999'];
+
+/** An output as machin prints it: statement and value probes of three goroutines, a value over lines, the verify line. */
+function output(): string {
+  const lines: string[] = [];
+  let op = 0;
+  for (let k = 0; k < 400; k++) {
+    const g = ['0', '0.1', '0.1.2'][k % 3];
+    if (k % 7 === 0) op++;
+    lines.push(`probe ${g} fr_stmt${k % 2} = ${1 + (k % 13)} @op${op}`);
+    lines.push(`probe ${g} ${k % 5 === 0 ? 'fr_arg_x' : 'v'} = ${VALUES[k % VALUES.length]} @op${op}`);
+    if (k % 50 === 0) lines.push(`probe ${g} s = first line\nsecond line @op${op}`);
+  }
+  lines.push('replay-verify: schedule 58/58 ops, io-underrun=no, boundary=faithful -> FAITHFUL');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The independent reading: line by line, a probe ending at the first line that ends in ` @opN`. */
+function reference(text: string) {
+  const statements: string[] = [];
+  const values: string[] = [];
+  const counts = new Map<string, number>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^probe (\S+) (\S+) = (.*)$/.exec(lines[i]);
+    if (!head) continue;
+    let rest = head[3];
+    let value = '';
+    for (;;) {
+      const tail = / @op(\d+)$/.exec(rest);
+      if (tail) {
+        value += rest.slice(0, tail.index);
+        const [g, name, op] = [head[1], head[2], Number(tail[1])];
+        if (name.startsWith('fr_stmt')) {
+          statements.push(`${g} #${value} @${op}`);
+          counts.set(g, (counts.get(g) ?? 0) + 1);
+        } else values.push(`${g} ${name}=${JSON.stringify(value)} @${op} after ${(counts.get(g) ?? 0) - 1}`);
+        break;
+      }
+      value += `${rest}\n`;
+      rest = lines[++i];
+    }
+  }
+  return { statements, values };
+}
+
+function read(text: string, cuts: number[]) {
+  const probes = new StatementProbes(TABLE);
+  const stream = probes.stream();
+  let from = 0;
+  for (const cut of [...cuts, text.length]) {
+    stream.push(text.slice(from, cut));
+    from = cut;
+  }
+  const out = stream.end();
+  const statements = Array.from({ length: probes.goroutine.length }, (_, k) => `${probes.goroutines[probes.goroutine.get(k)]} #${probes.statement.get(k)} @${probes.op.get(k)}`);
+  const values = Array.from(
+    { length: probes.valueGoroutine.length },
+    (_, j) => `${probes.goroutines[probes.valueGoroutine.get(j)]} ${probes.valueNames[probes.valueName.get(j)]}=${JSON.stringify(probes.values.get(j))} @${probes.valueOp.get(j)} after ${probes.valueAfter.get(j)}`,
+  );
+  return { statements, values, verify: out.verify?.verdict, bad: probes.bad };
+}
+
+describe("the instrumented replay's probes read straight from the text", () => {
+  const text = output();
+  const want = reference(text);
+
+  it('every statement and every value text as a line-by-line reading gives, whole', () => {
+    const got = read(text, []);
+    assert.equal(got.bad, null);
+    assert.equal(got.verify, 'FAITHFUL');
+    assert.equal(want.values.length, 400 + 8);
+    assert.deepEqual(got.statements, want.statements);
+    assert.deepEqual(got.values, want.values);
+    for (const kept of ['"-0"', '"007"', '""', '"a @op3 b"', '"1234567890"', '"99999999999999999999"', '"first line\\nsecond line"']) {
+      assert.ok(got.values.some((v) => v.includes(`=${kept} `)), `${kept} kept as printed`);
+    }
+  });
+
+  it('the same in chunks split anywhere', () => {
+    for (let cut = 1; cut < text.length; cut += 97) assert.deepEqual(read(text, [cut]), read(text, []), `split at ${cut}`);
+    const many = Array.from({ length: Math.floor(text.length / 13) }, (_, k) => (k + 1) * 13);
+    assert.deepEqual(read(text, many), read(text, []), 'every 13 characters');
+  });
+});
