@@ -93,6 +93,9 @@ export class FifoStderr {
   private whole = '';
   private ended = false;
   private endWaiters: Array<() => void> = [];
+  /** Resolves once the reader has its end open (or failed to): only then may the write end close. */
+  private started: Promise<void> | null = null;
+  private writeOpen = true;
   /** The first error: reading failed, or the taker threw. */
   error: unknown;
 
@@ -171,11 +174,6 @@ export class FifoStderr {
     });
     return this.started;
   }
-
-  /** Resolves once the reader has its end open (or failed to): only then may the write end close. */
-  private started: Promise<void> | null = null;
-
-  private writeOpen = true;
 
   private closeWriteEnd(): void {
     if (!this.writeOpen) return;

@@ -3,10 +3,10 @@
 // cannot collide; one clear error and no copy for a program it cannot read.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { tempDir } from './support';
 import { instrumentSource, InstrumentError, writeInstrumentedCopy, type StatementTable } from '../../replay-engine/machin/source/instrument';
 
 /** The source text of each statement of a kind, by the table's line/column ranges. */
@@ -149,11 +149,11 @@ describe('a program the instrumenter cannot read', () => {
   }
 
   it('writes no copy for it', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'fr-instrument-'));
+    const dir = tempDir('fr-instrument-');
     const program = path.join(dir, 'bad.mfl');
     writeFileSync(program, 'func main() { s := `x` }\n');
     // A TMPDIR of its own: the other test file running beside this one makes copies in the shared one.
-    const tmp = mkdtempSync(path.join(os.tmpdir(), 'fr-instrument-tmp-'));
+    const tmp = tempDir('fr-instrument-tmp-');
     const was = process.env.TMPDIR;
     process.env.TMPDIR = tmp;
     try {
@@ -169,14 +169,14 @@ describe('a program the instrumenter cannot read', () => {
 
 describe('the instrumented copy on disk', () => {
   it('refuses a program path that is a FIFO instead of waiting on it', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'fr-instrument-'));
+    const dir = tempDir('fr-instrument-');
     const fifo = path.join(dir, 'pipe.mfl');
     execFileSync('mkfifo', [fifo]);
     await assert.rejects(writeInstrumentedCopy(fifo), /FIFO|not a regular file/i);
   });
 
   it('is written into a private temporary folder, never beside the program, which is left as it was', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'fr-instrument-'));
+    const dir = tempDir('fr-instrument-');
     const program = path.join(dir, 'ok.mfl');
     const src = 'func main() { println(1) }\n';
     writeFileSync(program, src);
