@@ -167,7 +167,10 @@ function historiesFrom(
     const sure = place ? place.sure : ender < 0 || placer.alwaysPrinted(thread, op, ender);
     const name = probes.name(j);
     const position = place ? place.position : placer.place(thread, op);
-    built.add(name, thread, position, probes.value(j), place && place.event >= -1 ? place.event : undefined, !sure);
+    const event = place && place.event >= -1 ? place.event : undefined;
+    const number = probes.number ? probes.number(j) : null;
+    if (number !== null) built.addNumber(name, thread, position, number, event, !sure);
+    else built.add(name, thread, position, probes.value(j), event, !sure);
     if (!sure) {
       let r = racing.get(goroutine);
       if (!r) racing.set(goroutine, (r = { names: new Set(), count: 0 }));

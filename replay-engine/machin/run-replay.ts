@@ -45,6 +45,8 @@ export interface ValueColumns {
   goroutine(j: number): string;
   name(j: number): string;
   value(j: number): string;
+  /** The value as a number when it was printed as a small integer (SMALL_INT: value(j) is its text), else null; where given, asked before value(j). */
+  number?(j: number): number | null;
   op(j: number): number;
   /** Gives the columns' memory back once they are read (the values are unreadable after). */
   release?(): void;

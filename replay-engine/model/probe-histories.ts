@@ -62,6 +62,22 @@ export class ProbeHistoriesBuilder {
   }
 
   add(name: string, thread: number, position: number, value: string, event: number | undefined, thisReplayOnly: boolean): void {
+    if (value.length <= 10 && SMALL_INT.test(value)) return this.addNumber(name, thread, position, Number(value), event, thisReplayOnly);
+    let id = this.textIds.get(value);
+    if (id === undefined) {
+      id = this.texts.length;
+      this.texts.push(value);
+      this.textIds.set(value, id);
+    }
+    this.addEntry(name, thread, position, id, event, (thisReplayOnly ? THIS_REPLAY_ONLY : 0) | TEXT);
+  }
+
+  /** A value printed as a small integer (SMALL_INT), already read as that number: the entry add(String(n)) makes. */
+  addNumber(name: string, thread: number, position: number, value: number, event: number | undefined, thisReplayOnly: boolean): void {
+    this.addEntry(name, thread, position, value, event, thisReplayOnly ? THIS_REPLAY_ONLY : 0);
+  }
+
+  private addEntry(name: string, thread: number, position: number, value: number, event: number | undefined, flags: number): void {
     const k = this.name.length;
     this.name.push(this.nameId(name));
     this.thread.push(thread);
@@ -72,20 +88,8 @@ export class ProbeHistoriesBuilder {
       bigger.set(this.flags);
       this.flags = bigger;
     }
-    let f = thisReplayOnly ? THIS_REPLAY_ONLY : 0;
-    if (value.length <= 10 && SMALL_INT.test(value)) {
-      this.value.push(Number(value));
-    } else {
-      f |= TEXT;
-      let id = this.textIds.get(value);
-      if (id === undefined) {
-        id = this.texts.length;
-        this.texts.push(value);
-        this.textIds.set(value, id);
-      }
-      this.value.push(id);
-    }
-    this.flags[k] = f;
+    this.value.push(value);
+    this.flags[k] = flags;
   }
 
   private nameId(name: string): number {

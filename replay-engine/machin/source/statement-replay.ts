@@ -212,28 +212,54 @@ export async function indexInstrumentedReplay(
     goroutine: (j) => (j < streamed ? probes.goroutines[vg.get(j)] : extra[j - streamed].goroutine),
     name: (j) => (j < streamed ? names[vn.get(j)] : (params.get(extra[j - streamed].name) ?? extra[j - streamed].name)),
     value: (j) => (j < streamed ? probes.values.get(j) : extra[j - streamed].value),
+    number: (j) => (j < streamed ? probes.values.numberAt(j) : null),
     op: (j) => (j < streamed ? vo.get(j) : extra[j - streamed].op),
     release: () => probes.releaseValues(),
   };
   // Where each value goes, worked out as the histories ask, in order (no column per value): its
   // event is the statement probe it followed.
   const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
-  const goroutineIndex = new Map(probes.goroutines.map((id, g) => [id, g]));
   const placer = probePlacer(tl);
   const enderThread = sure.ender >= 0 ? threadOf[sure.ender] : -1;
   const after = probes.valueAfter;
   const spot: ValuePlace = { event: -2, position: 0, sure: false };
+  // Per thread, how many of its own ops came before its last value: machin's @op never goes back
+  // within a goroutine, so the next value's count is found from there (a binary search if it did).
+  const ownOpsSeen = new Int32Array(tl.threads.length);
+  const ownOpsBefore = (t: number, op: number): number => {
+    const own = placer.ownOps(t);
+    let k = ownOpsSeen[t];
+    if (k > 0 && own[k - 1] >= op) k = placer.ownOpsBefore(t, op);
+    while (k < own.length && own[k] < op) k++;
+    ownOpsSeen[t] = k;
+    return k;
+  };
+  // A streamed value: its goroutine is an index (threadOf and the sure counts are by it).
+  const streamedPlace = (j: number): ValuePlace => {
+    const g = vg.get(j);
+    const t = threadOf[g];
+    const a = after.get(j);
+    // (-1: before the goroutine's first statement, its first function's parameters; -2: not placed)
+    const e = a < index.eventsOf(t) ? a : -2;
+    const o = vo.get(j);
+    const k = ownOpsBefore(t, Math.min(o, tl.stepCount));
+    const own = placer.ownOps(t);
+    spot.event = e;
+    spot.position = Math.max(k === 0 ? 0 : own[k - 1] + 1, index.threads[t]?.floor ?? 0);
+    // (an unplaced value: the own-op rule, as without statements)
+    spot.sure = e === -2 ? sure.deadlock || placer.alwaysPrinted(t, o, enderThread) : sureValue(sure, g, e, k, own);
+    return spot;
+  };
   let last = '';
   let t = -1;
   const valuePlaces = (j: number): ValuePlace => {
+    if (j < streamed) return streamedPlace(j);
     const g = values.goroutine(j);
     if (g !== last) {
       last = g;
       t = threads.get(g) ?? -1;
     }
-    // (-1: before the goroutine's first statement, its first function's parameters; -2: not placed)
-    const e = j < streamed && t >= 0 && after.get(j) < index.eventsOf(t) ? after.get(j) : -2;
-    spot.event = e;
+    spot.event = -2;
     if (t < 0) {
       spot.position = 0;
       spot.sure = false;
@@ -241,8 +267,7 @@ export async function indexInstrumentedReplay(
     }
     const o = values.op(j);
     spot.position = Math.max(placer.place(t, o), index.threads[t]?.floor ?? 0);
-    // (an unplaced value: the own-op rule, as without statements)
-    spot.sure = e === -2 ? sure.deadlock || placer.alwaysPrinted(t, o, enderThread) : sureValue(sure, goroutineIndex.get(g) ?? -1, e, placer.ownOpsBefore(t, Math.min(o, tl.stepCount)), placer.ownOps(t));
+    spot.sure = sure.deadlock || placer.alwaysPrinted(t, o, enderThread);
     return spot;
   };
   const flags = valueNames.length > 0 ? ['--verify', '--print', valueNames.join(',')] : ['--verify'];

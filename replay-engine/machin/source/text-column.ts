@@ -36,6 +36,10 @@ export class TextColumn {
     this.isText.release();
     this.texts.length = 0;
   }
+  /** Entry i as its number when it was one (push of a SMALL_INT text, or pushNumber), else null. */
+  numberAt(i: number): number | null {
+    return this.isText.get(i) ? null : this.numbers.get(i);
+  }
   get(i: number): string {
     return this.isText.get(i) ? this.texts[this.numbers.get(i)] : String(this.numbers.get(i));
   }
