@@ -1,14 +1,14 @@
 // What the timeline header says about how far a replay can be trusted: machin replay --verify's
 // verdict with its numbers, and, when machin could not run, one line on what it would add.
 import type { Recording } from '../replay-engine/model/recording';
-import { panicVerdictOf, pastTheEndNote } from '../replay-engine/model/run-facts';
+import { panicVerdictOf, verifyCountNote } from '../replay-engine/model/run-facts';
 import type { VerdictMsg } from '../webview-ui/protocol';
 
 export function verdictOf(rec: Recording): VerdictMsg | undefined {
   const v = rec.verify;
   if (!v) return panicVerdictMsg(rec);
   const io = v.ioUnderrun ? 'I/O ran short (underrun)' : 'no I/O underrun';
-  const past = pastTheEndNote(v);
+  const past = verifyCountNote(v);
   return { verdict: v.verdict, detail: `${v.scheduleDone}/${v.scheduleTotal} ops replayed, ${io}, boundary ${v.boundary}${past ? `: ${past}` : ''}` };
 }
 

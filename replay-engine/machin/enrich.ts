@@ -13,6 +13,7 @@
 import type { EngineWarning } from '../model/errors';
 import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
+import { opsUpToMainsLast } from '../model/run-facts';
 import type { ToolchainOptions } from '../open-options';
 import { attachProgram } from './attach-program';
 import { findMachin, readMachinVersion, type MachinTool } from './find-machin';
@@ -285,7 +286,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
         const t = tl.threadIndex(g);
         return t < 0 ? op : panicStop(tl, t, op);
       };
-      why = instrumentedReplayDiffers(first[0].output, o, stopOf);
+      why = instrumentedReplayDiffers(first[0].output, o, stopOf, opsUpToMainsLast(tl));
     }
   }
   // Not trusted: one warning, record level, the values from a plain --print replay.

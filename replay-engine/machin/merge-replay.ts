@@ -3,6 +3,7 @@
 // the first P `S` lines), the verify verdict and the value histories, each value placed by its
 // goroutine's own completed ops (probe-position.ts). Disagreements become warnings.
 import type { Recording } from '../model/recording';
+import { opsUpToMainsLast } from '../model/run-facts';
 import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
 import { ProbeHistoriesBuilder, type ProbeHistories } from '../model/probe-histories';
@@ -55,7 +56,7 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
     }
     if (o.panic && (!panic || (panic.form === 'text' && o.panic.form === 'json'))) panic = o.panic;
     if (o.verify) {
-      rec.verify = { ...o.verify };
+      rec.verify = { ...o.verify, mainsLastOp: opsUpToMainsLast(tl) };
       if (o.verify.scheduleTotal !== tl.stepCount) {
         warn('replay-mismatch', `machin's verify counted ${o.verify.scheduleTotal} schedule ops; the trace has ${tl.stepCount}`);
       }

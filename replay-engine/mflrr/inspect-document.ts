@@ -3,7 +3,7 @@
 import type { MflrrRecording } from './recording';
 import { piece } from '../byte-sink';
 import { JsonSequence } from '../json-chunks';
-import { panicVerdictOf, pastTheEndNote, programFact, programText, type PanicVerdict } from '../model/run-facts';
+import { panicVerdictOf, verifyCountNote, programFact, programText, type PanicVerdict } from '../model/run-facts';
 import { afterPosition } from '../model/step-words';
 
 export interface TraceInspectJson {
@@ -22,7 +22,7 @@ export interface TraceInspectJson {
   threads: Array<{ id: string; label: string; ops: number; io: number }>;
   panic: { message: string; thread: string; op: number } | null;
   causalChain: string[] | null;
-  verify: { scheduleDone: number; scheduleTotal: number; ioUnderrun: boolean; boundary: string; verdict: string } | null;
+  verify: { scheduleDone: number; scheduleTotal: number; ioUnderrun: boolean; boundary: string; verdict: string; mainsLastOp?: number } | null;
   /** When machin gives no verdict because the run panicked: what is known instead, and why (model/run-facts.ts). */
   panicVerdict: PanicVerdict | null;
   /** Line of a cut last line that was ignored, or null. */
@@ -115,7 +115,7 @@ export function traceInspectText(rec: MflrrRecording): string {
   if (j.verify) {
     const v = j.verify;
     out.push(`  verify: ${v.verdict} (schedule ${v.scheduleDone}/${v.scheduleTotal}, io-underrun ${v.ioUnderrun ? 'yes' : 'no'}, boundary ${v.boundary})`);
-    const past = pastTheEndNote(v);
+    const past = verifyCountNote(v);
     if (past) out.push(`    ${past}`);
   } else if (j.panicVerdict) {
     out.push(`  verify: ${j.panicVerdict.verdict} (${j.panicVerdict.detail})`);

@@ -67,6 +67,12 @@ export interface VerifyVerdict {
   ioUnderrun: boolean;
   boundary: string;
   verdict: 'FAITHFUL' | 'DIVERGED';
+  /**
+   * How many of the recorded ops come up to and including main's last one (run-facts.ts
+   * opsUpToMainsLast): a run that ends normally ends when main does, so the ops after it (other
+   * goroutines') may or may not be replayed before it ends.
+   */
+  mainsLastOp?: number;
 }
 
 /** One value a variable took: on thread `thread`, set once `position` steps had completed. */

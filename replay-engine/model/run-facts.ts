@@ -3,6 +3,7 @@
 // replay can be trusted when machin gives no verdict because the run panicked (issue 29, points 5
 // and 10).
 import type { Recording } from './recording';
+import type { Timeline } from './timeline';
 
 export interface ProgramFact {
   /** The `.mfl` file read and replayed (beside the trace, or named by the user); null when none was. */
@@ -54,14 +55,31 @@ export function panicVerdictOf(rec: Recording): PanicVerdict | null {
 }
 
 /**
- * machin's verify line counts ops past the recording's end: once the recorded schedule is done it
- * lets every goroutine run, and a goroutine the recorded run ended before it got to an op (a
- * worker's last receive of a closed channel) may get there in a replay, and machin then says
- * DIVERGED (three plain replays of one pool trace: FAITHFUL, FAITHFUL, DIVERGED 600004/600002).
- * What such a verdict means, in one sentence for the header and `inspect`; null for any other.
+ * What machin's count of replayed ops means when it is not the recording's: a run that ends
+ * normally ends when main does, and ops of other goroutines the recorded run got to (or not)
+ * around that moment may or may not be replayed before it (machin 0.137.0 on one 600k-op pool
+ * trace: FAITHFUL 600002/600002, DIVERGED 600004/600002; on another, DIVERGED 600006/600005 and
+ * 600004/600005, where op 600005 was a worker's last receive of a closed channel after main's
+ * last op). One sentence for the header and `inspect` when the count is past the end, or short of
+ * it only by ops after main's last; null for any other.
  */
-export function pastTheEndNote(v: { scheduleDone: number; scheduleTotal: number; verdict: string }): string | null {
-  const past = v.scheduleDone - v.scheduleTotal;
-  if (past <= 0) return null;
-  return `machin replayed the whole recorded schedule in order, then ${past} op(s) past its end (goroutines the recorded run ended before they got there; how many varies from one replay to the next), and counts those too${v.verdict === 'DIVERGED' ? ': that is all its DIVERGED says here' : ''}`;
+export function verifyCountNote(v: { scheduleDone: number; scheduleTotal: number; verdict: string; mainsLastOp?: number }): string | null {
+  const done = v.scheduleDone;
+  const total = v.scheduleTotal;
+  const diverged = v.verdict === 'DIVERGED' ? ': that is all its DIVERGED says here' : '';
+  if (done > total) {
+    return `machin replayed the whole recorded schedule in order, then ${done - total} op(s) past its end (goroutines the recorded run ended before they got there; how many varies from one replay to the next), and counts those too${diverged}`;
+  }
+  if (done < total && v.mainsLastOp !== undefined && done >= v.mainsLastOp) {
+    return `machin replayed the recorded schedule in order through main's last op (op ${v.mainsLastOp} of ${total}), and the run ended with main ${total - done} op(s) short of the recording: ops of other goroutines after main's last, which a replay may or may not get to before the run ends${diverged}`;
+  }
+  return null;
+}
+
+/** How many of the recorded ops come up to and including main's (goroutine 0's) last one; 0 when main did none. */
+export function opsUpToMainsLast(tl: Timeline): number {
+  const main = tl.threadIndex('0');
+  if (main < 0) return 0;
+  for (let k = tl.stepCount - 1; k >= 0; k--) if (tl.threadOfStep(k) === main) return k + 1;
+  return 0;
 }

@@ -51,7 +51,8 @@ function assertInspect(file: string, jsonStderr: string, verifyStderr: string) {
     assert.equal(j.panic, null);
   }
   const v = /replay-verify: schedule (\d+)\/(\d+) ops, io-underrun=(yes|no), boundary=(\S+) -> (\w+)/.exec(verifyStderr);
-  if (v) assert.deepEqual(j.verify, { scheduleDone: Number(v[1]), scheduleTotal: Number(v[2]), ioUnderrun: v[3] === 'yes', boundary: v[4], verdict: v[5] });
+  // mainsLastOp: how many of the trace's ops come up to main's last one, read from its S lines
+  if (v) assert.deepEqual(j.verify, { scheduleDone: Number(v[1]), scheduleTotal: Number(v[2]), ioUnderrun: v[3] === 'yes', boundary: v[4], verdict: v[5], mainsLastOp: scheduleOf(file).lastIndexOf('0') + 1 });
   else assert.equal(j.verify, null);
 }
 

@@ -3,7 +3,7 @@
 // and whose word it is; a trace mailed from CI names the CI path of its program, and the header
 // shows the `.mfl` actually used (beside the trace), the recorded path after it.
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { openRecording } from '../../replay-engine/open';
@@ -67,6 +67,27 @@ describe('header facts', () => {
     rec.verify = { ...rec.verify!, scheduleDone: total - 1 };
     assert.doesNotMatch(verdictOf(rec)!.detail, /past its end/);
     assert.doesNotMatch(traceInspectText(rec as MflrrRecording), /past its end/);
+  });
+
+  it('a DIVERGED short of the end only by ops after main\'s last says so; short before it, nothing', async () => {
+    const dir = tempDir('header-facts-');
+    for (const f of ['pipeline.mflrr', 'pipeline.mfl']) copyFileSync(path.join(REPO_ROOT, 'examples', f), path.join(dir, f));
+    const rec = await open(path.join(dir, 'pipeline.mflrr'), dir);
+    const total = rec.verify!.scheduleTotal;
+    // main's last op, read from the trace's own S lines
+    const ops = readFileSync(path.join(dir, 'pipeline.mflrr'), 'utf8').split('\n').filter((l) => l.startsWith('S '));
+    assert.equal(ops.length, total);
+    assert.equal(rec.verify!.mainsLastOp, ops.map((l) => l.slice(2).trim()).lastIndexOf('0') + 1);
+    // What machin 0.137.0 printed for a plain replay of a 600k-op pool trace whose last op (a
+    // worker's receive of the closed channel) came after main's last: 600004/600005
+    rec.verify = { ...rec.verify!, scheduleDone: total - 2, verdict: 'DIVERGED', mainsLastOp: total - 3 };
+    const v = verdictOf(rec)!;
+    assert.match(v.detail, new RegExp(`^${total - 2}/${total} ops replayed, no I/O underrun, boundary faithful: machin replayed the recorded schedule in order through main's last op \\(op ${total - 3} of ${total}\\), and the run ended with main 2 op\\(s\\) short of the recording: .*: that is all its DIVERGED says here$`));
+    assert.match(traceInspectText(rec as MflrrRecording), new RegExp(`  verify: DIVERGED \\(schedule ${total - 2}/${total}, .*\\)\n    machin replayed the recorded schedule in order through main's last op`));
+    // short of main's last op: a real divergence, said as machin says it
+    rec.verify = { ...rec.verify!, mainsLastOp: total - 1 };
+    assert.doesNotMatch(verdictOf(rec)!.detail, /main's last op/);
+    assert.doesNotMatch(traceInspectText(rec as MflrrRecording), /main's last op/);
   });
 
   it('a trace recorded in CI: Program is the .mfl beside it that was used, the recorded path secondary', async () => {

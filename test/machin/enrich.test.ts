@@ -17,7 +17,7 @@ import { runMachinReplay } from '../../replay-engine/machin/run-replay';
 import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { RecordingError } from '../../replay-engine/model/errors';
 import type { Recording } from '../../replay-engine/model/recording';
-import { expectedHistory, MACHIN_BIN, machinPath, pointTraceAt, probeLines, recordProgram, runMachin } from '../support/machin';
+import { expectedHistory, MACHIN_BIN, machinPath, pointTraceAt, probeLines, recordProgram, runMachin, scheduleOf } from '../support/machin';
 import { fixtureTraces, recorded, stageFixture, tempDir, type FixtureTrace } from './support';
 
 const MACHIN = machinPath();
@@ -51,7 +51,8 @@ function expected(fx: FixtureTrace) {
   // The second shape of outputs.json (flaky-runs) has no --verify: asked of the real machin here.
   const verifyText = recorded(fx, '--verify')?.stderr ?? verifyOf(fx);
   const v = /replay-verify: schedule (\d+)\/(\d+) ops, io-underrun=(\w+), boundary=(\S+) -> (\w+)/.exec(verifyText);
-  const verify = v ? { scheduleDone: +v[1], scheduleTotal: +v[2], ioUnderrun: v[3] === 'yes', boundary: v[4], verdict: v[5] } : null;
+  // mainsLastOp: how many of the trace's ops come up to main's last one, read from its S lines
+  const verify = v ? { scheduleDone: +v[1], scheduleTotal: +v[2], ioUnderrun: v[3] === 'yes', boundary: v[4], verdict: v[5], mainsLastOp: scheduleOf(fx.traceFile).lastIndexOf('0') + 1 } : null;
   const print = recorded(fx, '--print');
   const probes = probeLines(print?.stderr ?? '');
   const printed = print ? print.args[print.args.indexOf('--print') + 1].split(',') : [];

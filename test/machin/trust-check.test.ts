@@ -49,4 +49,18 @@ describe('trusting an instrumented replay', () => {
     const underrun = 'replay-verify: schedule 600004/600002 ops, io-underrun=yes, boundary=faithful -> DIVERGED\n';
     assert.match(instrumentedReplayDiffers(parseReplayOutput(past), parseReplayOutput(underrun)) ?? '', /became DIVERGED/);
   });
+
+  it('a run that ended with main short of ops after main\'s last is the same ending as one that went past', () => {
+    // machin 0.137.0 on a 600k-op pool trace whose op 600005 was a worker's last receive, after
+    // main's last op (600004): the plain replay said 600006/600005, the instrumented 600004/600005
+    const verify = (done: number) => `replay-verify: schedule ${done}/600005 ops, io-underrun=no, boundary=faithful -> ${done === 600005 ? 'FAITHFUL' : 'DIVERGED'}\n`;
+    const mainsLast = 600004;
+    for (const [a, b] of [[600006, 600004], [600004, 600005], [600005, 600006]]) {
+      assert.equal(instrumentedReplayDiffers(parseReplayOutput(verify(a)), parseReplayOutput(verify(b)), undefined, mainsLast), null, `${a} and ${b}`);
+    }
+    // short of main's last op: main itself did not get through its ops
+    assert.match(instrumentedReplayDiffers(parseReplayOutput(verify(600006)), parseReplayOutput(verify(600003)), undefined, mainsLast) ?? '', /became DIVERGED \(schedule 600003\/600005\)/);
+    // without main's last op known, only the whole schedule (or past it) is that ending
+    assert.match(instrumentedReplayDiffers(parseReplayOutput(verify(600006)), parseReplayOutput(verify(600004))) ?? '', /became DIVERGED \(schedule 600004\/600005\)/);
+  });
 });

@@ -1,5 +1,5 @@
 // Whether an instrumented replay can be trusted: it must end as the plain replay of the same trace
-// ends (the same verify ending: the whole recorded schedule done, or the same op short of it; the same panic in the same goroutine at the
+// ends (the same verify ending: the recorded schedule done through main's last op, or the same op short of it; the same panic in the same goroutine at the
 // same op, the same deadlock). Otherwise nothing from it may be shown, and the user is told why,
 // in one line, with record-level stepping still there.
 import type { ReplayOutput } from '../machin-output';
@@ -7,11 +7,13 @@ import type { ReplayOutput } from '../machin-output';
 /**
  * `stopOf` maps machin's panic op P (its global counter, which other goroutines can move between
  * replays) to where the panic is shown (merge-replay.ts panicStop); without it P is compared as printed.
+ * `mainsLastOp`: how many recorded ops come up to and including main's last (run-facts.ts
+ * opsUpToMainsLast); without it only a schedule done in full is the end of a normal run.
  */
-export function instrumentedReplayDiffers(plain: ReplayOutput, instrumented: ReplayOutput, stopOf?: (goroutine: string, op: number) => number): string | null {
+export function instrumentedReplayDiffers(plain: ReplayOutput, instrumented: ReplayOutput, stopOf?: (goroutine: string, op: number) => number, mainsLastOp?: number): string | null {
   const differences: string[] = [];
   const verdict = (o: ReplayOutput) => (o.verify ? `${o.verify.verdict} (schedule ${o.verify.scheduleDone}/${o.verify.scheduleTotal})` : 'no verdict');
-  if (endingOf(plain) !== endingOf(instrumented)) differences.push(`verdict ${verdict(plain)} became ${verdict(instrumented)}`);
+  if (endingOf(plain, mainsLastOp) !== endingOf(instrumented, mainsLastOp)) differences.push(`verdict ${verdict(plain)} became ${verdict(instrumented)}`);
   const at = (p: NonNullable<ReplayOutput['panic']>) => (stopOf ? `after op ${stopOf(p.goroutine, p.scheduleOp)}` : `at op ${p.scheduleOp}`);
   const panic = (o: ReplayOutput) => (o.panic ? `panic "${o.panic.message}" in goroutine ${o.panic.goroutine} ${at(o.panic)}/${o.panic.scheduleTotal}` : 'no panic');
   if (panic(plain) !== panic(instrumented)) differences.push(`${panic(plain)} became ${panic(instrumented)}`);
@@ -23,16 +25,19 @@ export function instrumentedReplayDiffers(plain: ReplayOutput, instrumented: Rep
 }
 
 /**
- * What a verify verdict says of the run's end. machin counts ops past the recording's end too:
- * once the recorded schedule is done it lets every goroutine run, and one the recorded run ended
- * before it got to an op (a worker's last receive of a closed channel) may get there in a replay.
- * Three plain replays of one 600k-op pool trace with machin 0.137.0 said FAITHFUL (600002/600002),
- * FAITHFUL, and DIVERGED (600004/600002). So a schedule done in full is one ending however far
- * past it machin went; io-underrun and the boundary still count.
+ * What a verify verdict says of the run's end. A run that ends normally ends when main does, and
+ * machin counts whatever ops the other goroutines got to until then: past the recording's end
+ * (once the recorded schedule is done it lets every goroutine run: a worker's last receive of a
+ * closed channel the recorded run ended before), or short of it by ops after main's last (the
+ * recorded run got to them before it ended, a replay may not). machin 0.137.0 on a 600k-op pool
+ * trace: FAITHFUL (600002/600002), FAITHFUL, DIVERGED (600004/600002); on another, DIVERGED
+ * 600006/600005 and 600004/600005, op 600005 a worker's after main's last. So a schedule done
+ * through main's last op is one ending however far past it machin went; io-underrun and the
+ * boundary still count.
  */
-function endingOf(o: ReplayOutput): string {
+function endingOf(o: ReplayOutput, mainsLastOp = o.verify?.scheduleTotal ?? 0): string {
   const v = o.verify;
   if (!v) return 'no verdict';
-  if (v.scheduleDone >= v.scheduleTotal) return `the whole schedule of ${v.scheduleTotal} ops, io-underrun ${v.ioUnderrun}, boundary ${v.boundary}`;
+  if (v.scheduleDone >= Math.min(v.scheduleTotal, mainsLastOp)) return `the recorded schedule through main's last op, io-underrun ${v.ioUnderrun}, boundary ${v.boundary}`;
   return `${v.verdict} (schedule ${v.scheduleDone}/${v.scheduleTotal}, io-underrun ${v.ioUnderrun}, boundary ${v.boundary})`;
 }
