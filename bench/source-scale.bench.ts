@@ -166,7 +166,7 @@ async function launchToIndex(trace: string): Promise<Launch> {
     await dap.request('initialize', { adapterID: 'frozen-run', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
     const t = Date.now();
     const launched = dap.request('launch', { recording: trace, replayToPanic: true, timeLimitSeconds: LIMIT_MS / 1000 });
-    await dap.until(() => dap.events.some((e) => e.event === 'initialized'), 60_000);
+    await dap.until(() => dap.events.some((e) => e.event === 'initialized'), LIMIT_MS); // (after the plain replay: Replay to Panic)
     await dap.request('configurationDone', {});
     await launched;
     await dap.until(() => dap.events.some((e) => e.event === 'stopped'), LIMIT_MS);
@@ -180,6 +180,11 @@ async function launchToIndex(trace: string): Promise<Launch> {
     await dap.request('disconnect', {});
     return { ms, firstStopMs, peakRss, fellBack: warning ? warning.trim().slice(0, 300) : null };
   } finally {
+    // SIGTERM first: the adapter then stops machin's process group and removes its copies (a
+    // SIGKILL'd adapter leaves a launch under way running, orphaned)
+    const exited = new Promise<void>((r) => (dap.child.exitCode !== null ? r() : dap.child.once('exit', () => r())));
+    dap.child.kill('SIGTERM');
+    await Promise.race([exited, new Promise<void>((r) => setTimeout(r, 10_000))]);
     dap.child.kill('SIGKILL');
   }
 }
