@@ -8,8 +8,8 @@ export function verdictOf(rec: Recording): VerdictMsg | undefined {
   const v = rec.verify;
   if (!v) return panicVerdictMsg(rec);
   const io = v.ioUnderrun ? 'I/O ran short (underrun)' : 'no I/O underrun';
-  const past = verifyCountNote(v);
-  return { verdict: v.verdict, detail: `${v.scheduleDone}/${v.scheduleTotal} ops replayed, ${io}, boundary ${v.boundary}${past ? `: ${past}` : ''}` };
+  const note = verifyCountNote(v);
+  return { verdict: v.verdict, detail: `${v.scheduleDone}/${v.scheduleTotal} ops replayed, ${io}, boundary ${v.boundary}${note ? `: ${note}` : ''}` };
 }
 
 /** The engine's panic verdict (model/run-facts.ts: the CLI's inspect says the same), as the header shows it. */

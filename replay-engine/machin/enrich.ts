@@ -13,9 +13,9 @@
 import type { EngineWarning } from '../model/errors';
 import { RecordingError } from '../model/errors';
 import type { Recording } from '../model/recording';
-import { opsUpToMainsLast } from '../model/run-facts';
 import type { ToolchainOptions } from '../open-options';
 import { attachProgram } from './attach-program';
+import { firstLine } from './first-line';
 import { findMachin, readMachinVersion, type MachinTool } from './find-machin';
 import { findProgram, readTracedProgram } from './find-program';
 import type { ProgramVariables, SourceLevelStatus } from '../model/source-level';
@@ -286,7 +286,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
         const t = tl.threadIndex(g);
         return t < 0 ? op : panicStop(tl, t, op);
       };
-      why = instrumentedReplayDiffers(first[0].output, o, stopOf, opsUpToMainsLast(tl));
+      why = instrumentedReplayDiffers(first[0].output, o, stopOf, recording.verify?.mainsLastOp); // (set by the merge of the plain replay's verdict)
     }
   }
   // Not trusted: one warning, record level, the values from a plain --print replay.
@@ -368,11 +368,6 @@ function setSourceLevel(rec: Recording, status: SourceLevelStatus): void {
     rec.programText = null;
     rec.programWords = null;
   }
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
 /**

@@ -115,8 +115,8 @@ export function traceInspectText(rec: MflrrRecording): string {
   if (j.verify) {
     const v = j.verify;
     out.push(`  verify: ${v.verdict} (schedule ${v.scheduleDone}/${v.scheduleTotal}, io-underrun ${v.ioUnderrun ? 'yes' : 'no'}, boundary ${v.boundary})`);
-    const past = verifyCountNote(v);
-    if (past) out.push(`    ${past}`);
+    const note = verifyCountNote(v);
+    if (note) out.push(`    ${note}`);
   } else if (j.panicVerdict) {
     out.push(`  verify: ${j.panicVerdict.verdict} (${j.panicVerdict.detail})`);
   }

@@ -226,8 +226,7 @@ export async function indexInstrumentedReplay(
   // Per thread, how many of its own ops came before its last value: machin's @op never goes back
   // within a goroutine, so the next value's count is found from there (a binary search if it did).
   const ownOpsSeen = new Int32Array(tl.threads.length);
-  const ownOpsBefore = (t: number, op: number): number => {
-    const own = placer.ownOps(t);
+  const ownOpsBefore = (t: number, own: Uint32Array, op: number): number => {
     let k = ownOpsSeen[t];
     if (k > 0 && own[k - 1] >= op) k = placer.ownOpsBefore(t, op);
     while (k < own.length && own[k] < op) k++;
@@ -242,8 +241,8 @@ export async function indexInstrumentedReplay(
     // (-1: before the goroutine's first statement, its first function's parameters; -2: not placed)
     const e = a < index.eventsOf(t) ? a : -2;
     const o = vo.get(j);
-    const k = ownOpsBefore(t, Math.min(o, tl.stepCount));
     const own = placer.ownOps(t);
+    const k = ownOpsBefore(t, own, Math.min(o, tl.stepCount));
     spot.event = e;
     spot.position = Math.max(k === 0 ? 0 : own[k - 1] + 1, index.threads[t]?.floor ?? 0);
     // (an unplaced value: the own-op rule, as without statements)

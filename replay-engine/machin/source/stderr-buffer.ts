@@ -15,6 +15,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { runProcess } from '../../toolchain/run-process';
+import { firstLine } from '../first-line';
 
 export const STDERR_BUFFER_C = `/* Frozen Run: stderr buffer for machin replay --print (see stderr-buffer.ts). */
 #define _GNU_SOURCE
@@ -85,8 +86,4 @@ export async function buildStderrBuffer(dir: string, options: { timeLimitMs?: nu
 /** The environment that loads it in the replayed program, after whatever LD_PRELOAD already holds. */
 export function preloadEnv(lib: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return { LD_PRELOAD: env.LD_PRELOAD ? `${env.LD_PRELOAD}:${lib}` : lib };
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0] ?? '';
 }
