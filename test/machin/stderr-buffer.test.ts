@@ -167,6 +167,49 @@ describe("the instrumented replay's buffered stderr (the real machin and C compi
     assert.equal(run({}), 'stdio\ndirect\n', 'machin itself, the C compiler');
   });
 
+  it("writes machin's probe line and integer exactly as glibc does, for any value, and leaves other formats to glibc", async () => {
+    const preload = await library();
+    const dir = tempDir('stderr-buffer-c-');
+    const big = 'x'.repeat(100_000); // more than the 64 KiB buffer holds
+    const exe = cProgram(
+      dir,
+      'formats',
+      `#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+static char big[${big.length + 1}];
+int main(void) {
+  memset(big, 'x', ${big.length});
+  long long ints[] = { 0, 7, -1, 1234567890123LL, LLONG_MAX, LLONG_MIN };
+  int ops[] = { 0, 1, 600005, -3, INT_MAX, INT_MIN };
+  for (int k = 0; k < 6; k++) {
+    char v[24];
+    int n = snprintf(v, 24, "%lld", ints[k]);
+    int m = fprintf(stderr, "probe %s %s = %s @op%d\\n", k % 2 ? "0.1.2" : "0", "fr_stmt0", v, ops[k]);
+    fprintf(stderr, "lengths %d %d\\n", n, m);
+  }
+  char small[5];
+  int n = snprintf(small, sizeof small, "%lld", -123456LL); /* too small: glibc cuts it */
+  fprintf(stderr, "cut %s %d\\n", small, n);
+  char d[32];
+  snprintf(d, 32, "%g", -0.0);
+  fprintf(stderr, "probe %s %s = %s @op%d\\n", "0", "f", d, 2);
+  fprintf(stderr, "probe %s %s = %s @op%d\\n", "0", "s", "", 3);
+  int m = fprintf(stderr, "probe %s %s = %s @op%d\\n", "0", "big", big, 4);
+  fprintf(stderr, "big %d\\n", m);
+  fprintf(stderr, "probe %s %s = %s\\n", "0", "not machin's format", "x");
+  return 0;
+}
+`,
+    );
+    const run = (env: Record<string, string>) => spawnSync(exe, { encoding: 'utf8', env: { PATH: process.env.PATH, ...preloadEnv(preload, {}), ...env }, maxBuffer: 1 << 24 }).stderr;
+    const glibc = run({});
+    const library_ = run({ MFL_RR_REPLAY: '/t', MFL_RR_PROBE: '1' });
+    assert.ok(glibc.includes('probe 0 fr_stmt0 = 9223372036854775807 @op2147483647\n') && glibc.includes('probe 0.1.2 fr_stmt0 = -9223372036854775808 @op-2147483648\n'), glibc.slice(0, 600));
+    assert.ok(glibc.includes('cut -123 7\n') && glibc.includes(`probe 0 big = ${big} @op4\nbig ${big.length + 20}\n`));
+    assert.equal(library_, glibc);
+  });
+
   it('a process that dies of a signal still gives every whole line it printed', async () => {
     const preload = await library();
     const dir = tempDir('stderr-buffer-c-');
@@ -186,7 +229,13 @@ describe("the instrumented replay's buffered stderr (the real machin and C compi
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-static void *spin(void *tag) { for (long i = 0;; i++) fprintf(stderr, "probe %ld %ld = some value to make the line longer @op0\\n", (long)tag, i); return NULL; }
+/* machin's own two formats, which the library writes itself */
+static void *spin(void *tag) {
+  char g[24], i[24];
+  snprintf(g, 24, "%lld", (long long)(long)tag);
+  for (long long k = 0;; k++) { snprintf(i, 24, "%lld", k); fprintf(stderr, "probe %s %s = %s @op%d\\n", g, i, "some value to make the line longer", 0); }
+  return NULL;
+}
 int main(void) {
   pthread_t t;
   for (long k = 1; k <= 3; k++) pthread_create(&t, NULL, spin, (void *)k);
