@@ -4,7 +4,7 @@
 
 import { isCount, isRecord, parseLooseJson } from './loose-json';
 import { jsonPanic, PANIC_WHERE, readPanicBlock } from './panic-block';
-import { isDigits, matchAt, PROBE_HEAD, PROBE_TAIL, probeAt, type AddProbe } from './probe-line';
+import { isDigits, isOpMark, isProbeLine, isProbeStart, matchAt, PROBE_HEAD, PROBE_TAIL, probeAt, type AddProbe } from './probe-line';
 
 export interface ReplayPanic {
   message: string;
@@ -138,6 +138,15 @@ export class ReplayOutputStream {
     this.read += chunk.length;
     const text = this.carry.length === 0 ? chunk : this.carry + chunk;
     const last = text.lastIndexOf('\n');
+    // A text that ends with a whole one-line probe (the chunks of a LineDecoder end with a line)
+    // leaves nothing to wait for: scanned to its end, it leaves no carry to prepend to the next
+    // chunk, so that one is scanned as the flat string it is (line-decoder.ts).
+    if (last === text.length - 1 && last > 0 && isProbeLine(text, text.lastIndexOf('\n', last - 1) + 1, last)) {
+      this.pass.reset(text);
+      this.pass.scan(text.length, false);
+      this.carry = text.slice(this.pass.at);
+      return;
+    }
     const before = last <= 0 ? -1 : text.lastIndexOf('\n', last - 1);
     if (before < 0) {
       this.carry = text;
@@ -220,7 +229,7 @@ class ProbePass {
       const nl = stderr.indexOf('\n', s);
       const e = nl < 0 ? stderr.length : nl;
       const end = e > s && stderr.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
-      if (matchAt(stderr, s, 'probe ')) {
+      if (isProbeStart(stderr, s)) {
         const next = fast?.line(stderr, s, end) ?? probeAt(stderr, s, end, add);
         if (next >= 0) {
           s = next;
@@ -377,7 +386,7 @@ class FastTake {
     // the op: the digits that end the line, after ` @op`
     let d = end;
     while (d > n + 3 && isDigit(text.charCodeAt(d - 1))) d--;
-    if (d === end || end - d > 15 || d - 4 < n + 3 || !matchAt(text, d - 4, ' @op')) return null;
+    if (d === end || end - d > 15 || d - 4 < n + 3 || !isOpMark(text, d - 4)) return null;
     let op = 0;
     for (let i = d; i < end; i++) op = op * 10 + (text.charCodeAt(i) - 0x30);
     const v0 = n + 3;

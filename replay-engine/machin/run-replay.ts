@@ -9,6 +9,7 @@ import { runProcess } from '../toolchain/run-process';
 import type { ToolchainOptions } from '../open-options';
 import type { MachinTool } from './find-machin';
 import { parseReplayOutput, type ReplayOutput, type ReplayOutputStream } from './machin-output';
+import { isProbeLine } from './probe-line';
 
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
 let runs = 0;
@@ -107,20 +108,31 @@ export async function runMachinReplay(
   return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output };
 }
 
-/** A streamed stderr for the output channel: its lines but the probes, which are counted. */
-class ProbeLineFilter {
+/**
+ * A streamed stderr for the output channel: its lines but the probes, which are counted. The
+ * instrumented replay prints millions of probe lines, so they are found in the text as it is and
+ * never made strings; only the runs of other lines between them are.
+ */
+export class ProbeLineFilter {
   private carry = '';
   private probes = 0;
 
   constructor(private readonly out: (text: string) => void) {}
 
   push(text: string): void {
-    const all = this.carry + text;
-    const last = all.lastIndexOf('\n');
-    this.carry = all.slice(last + 1);
-    if (last < 0) return;
-    const kept = all.slice(0, last).split('\n').filter((line) => !(line.startsWith('probe ') && / @op\d+$/.test(line) && ++this.probes));
-    if (kept.length) this.out(`${kept.join('\n')}\n`);
+    const all = this.carry.length === 0 ? text : this.carry + text;
+    const kept: string[] = [];
+    let from = 0; // where the run of lines to show starts
+    let s = 0;
+    for (let nl = all.indexOf('\n'); nl >= 0; s = nl + 1, nl = all.indexOf('\n', s)) {
+      if (!isProbeLine(all, s, nl)) continue;
+      if (from < s) kept.push(all.slice(from, s));
+      from = nl + 1;
+      this.probes++;
+    }
+    if (from < s) kept.push(all.slice(from, s));
+    this.carry = all.slice(s);
+    if (kept.length) this.out(kept.join(''));
   }
 
   end(): void {

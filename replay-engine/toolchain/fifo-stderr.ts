@@ -23,8 +23,8 @@
 // open. Where it cannot be made, `FifoStderr.make` answers null and the caller writes a file.
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { Worker } from 'node:worker_threads';
+import { LineDecoder } from './line-decoder';
 
 /** Posted but not yet handled, at most (then the worker waits, and machin with it). */
 const IN_FLIGHT_LIMIT = 16 << 20;
@@ -87,7 +87,7 @@ try {
 `;
 
 export class FifoStderr {
-  private readonly decoder = new StringDecoder('utf8');
+  private readonly decoder = new LineDecoder();
   private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
   private worker: Worker | null = null;
   private whole = '';

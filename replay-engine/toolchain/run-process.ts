@@ -8,7 +8,7 @@
 // caller hears of it only once the child has exited, so a temporary copy the child reads is
 // removed after it is gone, never while it runs.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { LineDecoder } from './line-decoder';
 import { RecordingError } from '../model/errors';
 import { toolchainEnv } from './child-env';
 import { FifoStderr } from './fifo-stderr';
@@ -247,7 +247,7 @@ class StderrTail {
   private fd = -1;
   private at = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly decoder = new StringDecoder('utf8');
+  private readonly decoder = new LineDecoder();
   private readonly buffer = Buffer.allocUnsafe(TAIL_CHUNK);
   error: unknown;
 

@@ -2,15 +2,17 @@
 // names and goroutines matched, numbers read without a string) give what a plain reading of each
 // line gives: every value's text exactly as machin printed it ("-0", "007", empty, spaces, " @op"
 // inside a value, values over lines, long numbers), its goroutine, name and @op, and the statement
-// probe it followed; read whole and in chunks split anywhere.
+// probe it followed; read whole, in chunks split anywhere, and from bytes split anywhere handed
+// over in whole lines (toolchain/line-decoder.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StatementProbes } from '../../replay-engine/machin/source/statement-replay';
 import type { StatementTable } from '../../replay-engine/machin/source/instrument';
+import { LineDecoder } from '../../replay-engine/toolchain/line-decoder';
 
 const TABLE = { functions: [], rows: [], probeNames: ['fr_stmt0', 'fr_stmt1'], paramProbes: [] } as unknown as StatementTable;
 
-const VALUES = ['0', '-0', '7', '-7', '007', '123456789', '1234567890', '-123456789', '', 'two words', 'a @op3 b', '3.5', '-0.0', 'true', 'x @op', '99999999999999999999'];
+const VALUES = ['0', '-0', '7', '-7', '007', '123456789', '1234567890', '-123456789', '', 'two words', 'a @op3 b', '3.5', '-0.0', 'true', 'x @op', '99999999999999999999', 'naïve ☃'];
 
 /** An output as machin prints it: statement and value probes of three goroutines, a value over lines, the verify line. */
 function output(): string {
@@ -57,13 +59,14 @@ function reference(text: string) {
 }
 
 function read(text: string, cuts: number[]) {
+  const edges = [0, ...cuts, text.length];
+  return readChunks(edges.slice(1).map((cut, k) => text.slice(edges[k], cut)));
+}
+
+function readChunks(chunks: string[]) {
   const probes = new StatementProbes(TABLE);
   const stream = probes.stream();
-  let from = 0;
-  for (const cut of [...cuts, text.length]) {
-    stream.push(text.slice(from, cut));
-    from = cut;
-  }
+  for (const chunk of chunks) stream.push(chunk);
   const out = stream.end();
   const statements = Array.from({ length: probes.goroutine.length }, (_, k) => `${probes.goroutines[probes.goroutine.get(k)]} #${probes.statement.get(k)} @${probes.op.get(k)}`);
   const values = Array.from(
@@ -93,5 +96,18 @@ describe("the instrumented replay's probes read straight from the text", () => {
     for (let cut = 1; cut < text.length; cut += 97) assert.deepEqual(read(text, [cut]), read(text, []), `split at ${cut}`);
     const many = Array.from({ length: Math.floor(text.length / 13) }, (_, k) => (k + 1) * 13);
     assert.deepEqual(read(text, many), read(text, []), 'every 13 characters');
+  });
+
+  it('the same from bytes split anywhere (inside a character too), handed over in whole lines', () => {
+    const bytes = Buffer.from(text, 'utf8');
+    const whole = read(text, []);
+    assert.ok(whole.values.some((v) => v.includes('"naïve ☃"')));
+    for (let cut = 1; cut < bytes.length; cut += 89) {
+      const lines = new LineDecoder();
+      const chunks = [lines.write(bytes.subarray(0, cut)), lines.write(bytes.subarray(cut, cut + 1000)), lines.write(bytes.subarray(cut + 1000)), lines.end()];
+      for (const c of chunks.slice(0, 3)) assert.ok(c === '' || c.endsWith('\n'), `split at ${cut}: a chunk that ends inside a line`);
+      assert.equal(chunks.join(''), text);
+      assert.deepEqual(readChunks(chunks), whole, `split at ${cut}`);
+    }
   });
 });
