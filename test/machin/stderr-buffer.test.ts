@@ -5,7 +5,7 @@
 // (what coreutils' stdbuf got wrong); and only a probe replay is touched.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { writeInstrumentedCopy } from '../../replay-engine/machin/source/instrument';
@@ -120,6 +120,27 @@ func main() {
 ];
 
 describe("the instrumented replay's buffered stderr (the real machin and C compiler)", () => {
+  it("is built with the compiler's temporary files in its own folder, never in the user's TMPDIR", async () => {
+    // A compiler that says where it was told to write its temporary files, then compiles.
+    const bin = tempDir('stderr-buffer-cc-');
+    const said = path.join(bin, 'tmpdir-seen');
+    const cc = path.join(bin, 'cc');
+    writeFileSync(cc, `#!/bin/sh\nprintf '%s' "$TMPDIR" > '${said}'\nexec ${machinCCompiler()} "$@"\n`, { mode: 0o755 });
+    const userTmp = tempDir('stderr-buffer-user-tmp-');
+    const dir = tempDir('stderr-buffer-own-');
+    const saved = { CC: process.env.CC, TMPDIR: process.env.TMPDIR };
+    process.env.CC = cc;
+    process.env.TMPDIR = userTmp;
+    try {
+      const built = await buildStderrBuffer(dir);
+      assert.ok('preload' in built, JSON.stringify(built));
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+    assert.equal(readFileSync(said, 'utf8'), dir, "the compiler's TMPDIR is the library's private folder");
+    assert.deepEqual(readdirSync(userTmp), [], "nothing was written in the user's TMPDIR");
+  });
+
   for (const [what, source, safe] of PROGRAMS) {
     it(`prints what machin's unbuffered stderr prints: ${what}`, { timeout: 300_000 }, async () => {
       const preload = await library();

@@ -151,7 +151,8 @@ export async function buildStderrBuffer(dir: string, options: { timeLimitMs?: nu
   try {
     await fs.writeFile(source, STDERR_BUFFER_C, { mode: 0o600 });
     const cc = machinCCompiler();
-    const built = await runProcess(cc, ['-shared', '-fPIC', '-O2', '-o', lib, source], { timeLimitMs: options.timeLimitMs ?? 30_000, signal: options.signal });
+    // The compiler's own temporary files go into the private folder too, never the user's TMPDIR.
+    const built = await runProcess(cc, ['-shared', '-fPIC', '-O2', '-o', lib, source], { timeLimitMs: options.timeLimitMs ?? 30_000, signal: options.signal, env: { TMPDIR: dir } });
     if (built.exitCode !== 0) return { unavailable: `${cc} could not build it: ${firstLine(built.stderr || built.stdout)}` };
     return { preload: lib };
   } catch (err) {
