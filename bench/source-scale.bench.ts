@@ -6,8 +6,12 @@
 // machine, same minutes). Reports the ratios, the adapter's peak resident memory (VmHWM), the statement events
 // indexed, and the growth from 600k to 1.2M. Bytes per statement event are measured in process by
 // statement-index.bench.ts (the index's own byteLength).
-// SOURCE_SCALE_SIZES=600000,1200000 (ops, about) and SOURCE_SCALE_SHAPES=helper,pool,oneline
-// choose; SOURCE_SCALE_SIZES=10000000 runs the 10M-op case (minutes).
+// SOURCE_SCALE_SIZES=600000,1200000 (ops, about) and SOURCE_SCALE_SHAPES=helper,pool,oneline,
+// helper-one-core choose; SOURCE_SCALE_SIZES=10000000 runs the 10M-op case (minutes).
+// A shape ending in `-one-core` is its program recorded on one core (`taskset -c 0`): its
+// goroutines then seldom hand over, and machin replays it several times faster than the same
+// program recorded on two, so the probes' own cost shows (docs/source-level.md, "Not built yet").
+// Each trace's hand-overs (consecutive schedule ops of different goroutines) are reported.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -86,6 +90,24 @@ func main() {
 }
 `,
 };
+
+/** Records `program` on one core (machin run --record under taskset -c 0). */
+function record(trace: string, program: string): void {
+  const r = spawnSync('taskset', ['-c', '0', machinPath(), 'run', '--record', trace, program], { encoding: 'utf8', timeout: LIMIT_MS, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.error || r.status !== 0) throw new Error(`taskset -c 0 machin run --record: ${r.error?.message ?? r.stderr.slice(0, 500)}`);
+}
+
+/** How many of the trace's schedule ops are by another goroutine than the op before. */
+function handOvers(trace: string): number {
+  let n = 0;
+  let last = '';
+  for (const line of readFileSync(trace, 'utf8').split('\n')) {
+    if (!line.startsWith('S ')) continue;
+    if (last && line !== last) n++;
+    last = line;
+  }
+  return n;
+}
 
 /** Runs the real machin; its wall time in ms. */
 export function machin(args: string[]): number {
@@ -192,17 +214,20 @@ async function launchToIndex(trace: string): Promise<Launch> {
 export async function run(): Promise<BenchResult[]> {
   mkdirSync(OUT, { recursive: true });
   const sizes = (process.env.SOURCE_SCALE_SIZES ?? '600000,1200000').split(',').map(Number);
-  const shapes = (process.env.SOURCE_SCALE_SHAPES ?? 'helper,pool,oneline').split(',');
+  const shapes = (process.env.SOURCE_SCALE_SHAPES ?? 'helper,pool,oneline,helper-one-core').split(',');
   const out: BenchResult[] = [];
   for (const shape of shapes) {
     const rss = new Map<number, number>();
     for (const ops of sizes) {
       const dir = join(OUT, `${shape}-${ops}`);
       mkdirSync(dir, { recursive: true });
-      const program = join(dir, `${shape}.mfl`);
-      writeFileSync(program, SHAPES[shape](ops));
-      const trace = join(dir, `${shape}.mflrr`);
-      machin(['run', '--record', trace, program]);
+      const oneCore = shape.endsWith('-one-core');
+      const base = oneCore ? shape.slice(0, -'-one-core'.length) : shape;
+      const program = join(dir, `${base}.mfl`);
+      writeFileSync(program, SHAPES[base](ops));
+      const trace = join(dir, `${base}.mflrr`);
+      if (oneCore) record(trace, program);
+      else machin(['run', '--record', trace, program]);
       // machin's own time moves a lot from one run to the next on this virtual machine (6 to 13 s
       // for the same 600k-op replay: a goroutine hand-off waits for an idle core to wake): the
       // median of five, two before the launch and three after (at 10M ops, where the ratio has no
@@ -215,6 +240,7 @@ export async function run(): Promise<BenchResult[]> {
       rss.set(ops, launch.peakRss);
       const label = `${shape}, ${(ops / 1e6).toFixed(1)}M ops`;
       out.push({ name: `${label}: plain machin replay --verify (baseline, median of ${plains.length})`, value: plain, unit: 'ms' });
+      out.push({ name: `${label}: hand-overs between goroutines in the trace`, value: handOvers(trace), unit: '' });
       out.push({ name: `${label}: adapter launch to the first stop (the panic or the end)`, value: launch.firstStopMs / plain, unit: 'x plain' });
       if (launch.fellBack) out.push({ name: `${label}: SOURCE LEVEL UNAVAILABLE, the launch stayed at record level: ${launch.fellBack}`, value: 0, unit: '', ok: false });
       out.push({ name: `${label}: adapter launch until the statement index is ready`, value: launch.ms / plain, unit: 'x plain', goal: ops <= 1_200_000 ? '<= 1.5x plain' : undefined, ok: launch.fellBack ? false : ops <= 1_200_000 ? launch.ms / plain <= 1.5 : undefined });
