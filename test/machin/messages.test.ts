@@ -4,6 +4,7 @@
 // after a `select`'s op, at source level, is that select's case (no question mark, with where the
 // select is), and one after an op that is no select is not read as a case.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { openRecording } from '../../replay-engine/open';
 import { decodeIo } from '../../replay-engine/mflrr/decode-io';
@@ -26,12 +27,19 @@ describe('messages that name what they are about', () => {
 
   it('values-not-known-sure (no statements) names the variable and its goroutine, and the value is kept, marked', async () => {
     // The producer's last `k = k + 1` (after its last send) races with the collector's panic:
-    // machin prints it in some replays only. Here a replay that printed it, in machin's words
-    // (the real replay's stderr, with that line as another replay printed it).
+    // machin prints it in some replays only, and every @op races too (machin may count the
+    // collector's next op before it prints). Here a replay that printed it, in machin's words:
+    // the real replay's stderr with its `k` lines as a replay prints them when nothing races
+    // (k = v right after the producer's v-th op, whatever schedule this recording has), and
+    // k = 5 after the last op.
     const rec = await readMflrr(reorder.trace);
     rec.timeline.threads.forEach((t, i) => (t.label = ['producer', 'collector'][i] ?? t.label));
     const real = runMachin(['replay', reorder.trace, '--print', 'k'], { cwd: reorder.dir, timeoutMs: 60_000 });
-    const stderr = real.stderr.replace(/^probe 0\.1 k = 5 @op\d+\n/m, '') + 'probe 0.1 k = 5 @op10\n';
+    const schedule = readFileSync(reorder.trace, 'utf8').split('\n').filter((l) => l.startsWith('S '));
+    const producerOps = schedule.flatMap((l, op) => (l === 'S 0.1' ? [op] : []));
+    assert.equal(producerOps.length, 5, 'the producer sends 5 times');
+    const k = [0, 1, 2, 3, 4].map((v) => `probe 0.1 k = ${v} @op${v === 0 ? 0 : producerOps[v - 1] + 1}\n`).join('') + `probe 0.1 k = 5 @op${schedule.length}\n`;
+    const stderr = real.stderr.replace(/probe 0\.1 k = \d+ @op\d+\n/g, '') + k;
     const warnings: string[] = [];
     mergeReplay(rec, [{ flags: ['--print', 'k'], exitCode: real.exit ?? 1, stdout: real.stdout, stderr, output: parseReplayOutput(stderr) }], {
       copy: { scheduleTotal: rec.timeline.stepCount },
