@@ -4,7 +4,9 @@
 // stdio, Replay to Panic's launch) until the statement index is ready; measured against plain
 // `machin replay --verify` runs of the same trace around it (the baseline: the median of five, same
 // machine, same minutes). Reports the ratios, the adapter's peak resident memory (VmHWM), the statement events
-// indexed, and the growth from 600k to 1.2M. Bytes per statement event are measured in process by
+// indexed, and the growth from 600k to 1.2M. Then it steps as a user does once the index is there
+// (20 statements back from the panic, 20 forward): the round trips, where the top frame ends (a
+// .mfl line), and the peak after. Bytes per statement event are measured in process by
 // statement-index.bench.ts (the index's own byteLength).
 // SOURCE_SCALE_SIZES=600000,1200000 (ops, about) and SOURCE_SCALE_SHAPES=helper,pool,oneline,
 // helper-one-core choose; SOURCE_SCALE_SIZES=10000000 runs the 10M-op case (minutes).
@@ -14,7 +16,7 @@
 // Each trace's hand-overs (consecutive schedule ops of different goroutines) are reported.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { machinPath } from '../test/support/machin';
 import type { BenchResult } from './types';
 
@@ -177,9 +179,34 @@ interface Launch {
   ms: number;
   firstStopMs: number;
   peakRss: number;
+  /** The peak after the steps. */
+  peakRssAfterSteps: number;
+  /** Round trips (request sent to `stopped`) of statement steps once the index is ready: back from the first stop, then forward. */
+  stepBackMs: number[];
+  nextMs: number[];
+  /** Where the top frame is after those steps (`file:line`), or why there is none. */
+  frameAfterSteps: string;
   /** Why the launch stayed at record level (then its time is no source-level launch's), or null. */
   fellBack: string | null;
 }
+
+const STEPS = 20;
+
+/** `n` round trips of `command` on `thread`: request sent until the next `stopped` event, in ms. */
+async function stepTimes(dap: StdioDap, command: 'next' | 'stepBack', thread: number, n: number): Promise<number[]> {
+  const stops = () => dap.events.reduce((k, e) => k + (e.event === 'stopped' ? 1 : 0), 0);
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const before = stops();
+    const t = process.hrtime.bigint();
+    await dap.request(command, { threadId: thread });
+    await dap.until(() => stops() > before, 60_000);
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return times;
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
 
 async function launchToIndex(trace: string): Promise<Launch> {
   const machinDir = resolve(machinPath(), '..');
@@ -199,8 +226,16 @@ async function launchToIndex(trace: string): Promise<Launch> {
     const ms = Date.now() - t;
     const peakRss = dap.peakRss();
     const warning = dap.events.map((e) => String(e.body.output ?? '')).find((o) => /stepping stays at record level/.test(o));
+    // Stepping as a user does once the index is there: back from the panic, then forward again.
+    const thread = Number(dap.events.find((e) => e.event === 'stopped')!.body.threadId);
+    const stepBackMs = await stepTimes(dap, 'stepBack', thread, STEPS);
+    const nextMs = await stepTimes(dap, 'next', thread, STEPS);
+    const frames = (await dap.request('stackTrace', { threadId: thread, startFrame: 0, levels: 1 })) as { stackFrames?: Array<{ line: number; source?: { path?: string } }> };
+    const top = frames.stackFrames?.[0];
+    const frameAfterSteps = top?.source?.path ? `${basename(top.source.path)}:${top.line}` : `no frame with a source: ${JSON.stringify(top ?? null).slice(0, 200)}`;
+    const peakRssAfterSteps = dap.peakRss();
     await dap.request('disconnect', {});
-    return { ms, firstStopMs, peakRss, fellBack: warning ? warning.trim().slice(0, 300) : null };
+    return { ms, firstStopMs, peakRss, peakRssAfterSteps, stepBackMs, nextMs, frameAfterSteps, fellBack: warning ? warning.trim().slice(0, 300) : null };
   } finally {
     // SIGTERM first: the adapter then stops machin's process group and removes its copies (a
     // SIGKILL'd adapter leaves a launch under way running, orphaned)
@@ -244,7 +279,14 @@ export async function run(): Promise<BenchResult[]> {
       out.push({ name: `${label}: adapter launch to the first stop (the panic or the end)`, value: launch.firstStopMs / plain, unit: 'x plain' });
       if (launch.fellBack) out.push({ name: `${label}: SOURCE LEVEL UNAVAILABLE, the launch stayed at record level: ${launch.fellBack}`, value: 0, unit: '', ok: false });
       out.push({ name: `${label}: adapter launch until the statement index is ready`, value: launch.ms / plain, unit: 'x plain', goal: ops <= 1_200_000 ? '<= 1.5x plain' : undefined, ok: launch.fellBack ? false : ops <= 1_200_000 ? launch.ms / plain <= 1.5 : undefined });
-      out.push({ name: `${label}: adapter peak resident memory`, value: launch.peakRss / 1e6, unit: 'MB', goal: ops <= 600_000 ? '<= 300 MB' : ops >= 10_000_000 ? '< 4000 MB' : undefined, ok: ops <= 600_000 ? launch.peakRss <= 300e6 : ops >= 10_000_000 ? launch.peakRss < 4000e6 : undefined });
+      const mfl = /\.mfl:\d+$/.test(launch.frameAfterSteps);
+      out.push({ name: `${label}: ${STEPS} statement steps back from the first stop, then ${STEPS} forward: the top frame ends at ${launch.frameAfterSteps}`, value: mfl ? 1 : 0, unit: '', goal: 'a .mfl line', ok: mfl });
+      out.push({ name: `${label}: stepBack round trip (median of ${STEPS})`, value: median(launch.stepBackMs), unit: 'ms' });
+      out.push({ name: `${label}: next round trip (median of ${STEPS})`, value: median(launch.nextMs), unit: 'ms' });
+      const stepRatio = median(launch.nextMs) / plain;
+      out.push({ name: `${label}: next round trip / plain replay`, value: stepRatio, unit: 'x plain', goal: '< 0.01x plain', ok: stepRatio < 0.01 });
+      out.push({ name: `${label}: adapter peak resident memory after the steps`, value: launch.peakRssAfterSteps / 1e6, unit: 'MB' });
+      out.push({ name: `${label}: adapter peak resident memory (index ready)`, value: launch.peakRss / 1e6, unit: 'MB', goal: ops <= 600_000 ? '<= 300 MB' : ops >= 10_000_000 ? '< 4000 MB' : undefined, ok: ops <= 600_000 ? launch.peakRss <= 300e6 : ops >= 10_000_000 ? launch.peakRss < 4000e6 : undefined });
     }
     const [a, b] = [...rss.keys()].sort((x, y) => x - y);
     if (a && b && b === 2 * a) {
