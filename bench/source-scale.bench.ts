@@ -93,12 +93,6 @@ func main() {
 `,
 };
 
-/** Records `program` on one core (machin run --record under taskset -c 0). */
-function record(trace: string, program: string): void {
-  const r = spawnSync('taskset', ['-c', '0', machinPath(), 'run', '--record', trace, program], { encoding: 'utf8', timeout: LIMIT_MS, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.error || r.status !== 0) throw new Error(`taskset -c 0 machin run --record: ${r.error?.message ?? r.stderr.slice(0, 500)}`);
-}
-
 /** How many of the trace's schedule ops are by another goroutine than the op before. */
 function handOvers(trace: string): number {
   let n = 0;
@@ -111,11 +105,12 @@ function handOvers(trace: string): number {
   return n;
 }
 
-/** Runs the real machin; its wall time in ms. */
-export function machin(args: string[]): number {
+/** Runs the real machin (behind `prefix`, a command such as `taskset -c 0`); its wall time in ms. */
+export function machin(args: string[], prefix: string[] = []): number {
   const t = process.hrtime.bigint();
-  const r = spawnSync(machinPath(), args, { encoding: 'utf8', timeout: LIMIT_MS, maxBuffer: 1 << 26, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error(`machin ${args.join(' ')}: ${r.error?.message ?? r.stderr.slice(0, 500)}`);
+  const [command, ...rest] = [...prefix, machinPath(), ...args];
+  const r = spawnSync(command, rest, { encoding: 'utf8', timeout: LIMIT_MS, maxBuffer: 1 << 26, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.error || (r.status !== 0 && r.status !== 1)) throw new Error(`${[...prefix, 'machin', ...args].join(' ')}: ${r.error?.message ?? r.stderr.slice(0, 500)}`);
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
@@ -261,8 +256,7 @@ export async function run(): Promise<BenchResult[]> {
       const program = join(dir, `${base}.mfl`);
       writeFileSync(program, SHAPES[base](ops));
       const trace = join(dir, `${base}.mflrr`);
-      if (oneCore) record(trace, program);
-      else machin(['run', '--record', trace, program]);
+      machin(['run', '--record', trace, program], oneCore ? ['taskset', '-c', '0'] : []);
       // machin's own time moves a lot from one run to the next on this virtual machine (6 to 13 s
       // for the same 600k-op replay: a goroutine hand-off waits for an idle core to wake): the
       // median of five, two before the launch and three after (at 10M ops, where the ratio has no
