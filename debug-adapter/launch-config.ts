@@ -1,6 +1,7 @@
 // The `frozen-run` launch configuration: what it may hold, how it is checked, and how it becomes
 // engine options. A capsule key is never part of it (keys live in SecretStorage or the
 // environment and reach the adapter through `frozenRun/setKey`).
+import type { MachinCores } from '../replay-engine/machin/replay-cores';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { isAbsolute, resolve } from 'node:path';
 import type { OpenOptions } from '../replay-engine/open-options';
@@ -26,6 +27,8 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
   sourceLevel?: boolean;
   /** Time limit of each toolchain run, in seconds (default 60). */
   timeLimitSeconds?: number;
+  /** `one`: each machin replay on one CPU of its own (default); `any`: where the system puts it (replay-cores.ts). */
+  machinReplayCores?: MachinCores;
   /** Folders to look for the program in (the workspace folders). */
   programRoots?: string[];
   /** Capsules larger than this many MiB (1 to 2047) are refused before they are read (default: FROZEN_RUN_CAPSULE_LIMIT_MB, else 1,024). */
@@ -45,7 +48,7 @@ export interface FrozenRunLaunchArguments extends DebugProtocol.LaunchRequestArg
 
 /** The attributes a user writes (package.json's launch schema lists exactly these). */
 export const KNOWN_LAUNCH_ATTRIBUTES = [
-  'recording', 'program', 'stopOnEntry', 'replayToPanic', 'machinPath', 'tinPath', 'noToolchain', 'sourceLevel', 'timeLimitSeconds',
+  'recording', 'program', 'stopOnEntry', 'replayToPanic', 'machinPath', 'tinPath', 'noToolchain', 'sourceLevel', 'timeLimitSeconds', 'machinReplayCores',
   'programRoots', 'cwd', 'startPosition', 'startRecord', 'trace', 'capsuleSizeLimitMB',
 ] as const;
 
@@ -74,6 +77,9 @@ export function checkLaunchArguments(raw: Record<string, unknown> | undefined | 
   }
   for (const k of ['stopOnEntry', 'replayToPanic', 'noToolchain', 'sourceLevel', 'trace'] as const) {
     if (args[k] !== undefined && typeof args[k] !== 'boolean') return `\`${k}\` must be true or false.`;
+  }
+  if (args.machinReplayCores !== undefined && args.machinReplayCores !== 'one' && args.machinReplayCores !== 'any') {
+    return '`machinReplayCores` must be "one" (each machin replay on one CPU of its own) or "any".';
   }
   if (args.timeLimitSeconds !== undefined && !(typeof args.timeLimitSeconds === 'number' && args.timeLimitSeconds > 0 && args.timeLimitSeconds <= 86_400)) {
     return '`timeLimitSeconds` must be a number of seconds between 1 and 86400.';
@@ -124,6 +130,7 @@ export function openOptions(
     program: args.program,
     programRoots: args.programRoots,
     timeLimitMs: args.timeLimitSeconds ? args.timeLimitSeconds * 1000 : undefined,
+    machinCores: args.machinReplayCores,
     capsuleSizeLimitMB: args.capsuleSizeLimitMB,
     keyHex,
     onOutput,

@@ -2,11 +2,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_CAPSULE_LIMIT_MB, validCapsuleLimit } from '../replay-engine/tcap/size-limit';
+import type { MachinCores } from '../replay-engine/machin/replay-cores';
 
 export interface FrozenRunConfig {
   machinPath?: string;
   tinPath?: string;
   timeLimitMs: number;
+  /** One CPU per machin replay, or any (replay-engine/machin/replay-cores.ts). */
+  machinReplayCores: MachinCores;
   /** Folders searched for a recording's program: the setting's folders, then the workspace folders. */
   programRoots: string[];
   /** Capsules larger than this (MiB) are refused before they are read. */
@@ -30,6 +33,7 @@ export function readConfig(): FrozenRunConfig {
     machinPath: nonEmpty(c.get<string>('machinPath')),
     tinPath: nonEmpty(c.get<string>('tinPath')),
     timeLimitMs: Math.max(1, Number.isFinite(seconds) ? seconds : 60) * 1000,
+    machinReplayCores: c.get<string>('machinReplayCores', 'one') === 'any' ? 'any' : 'one',
     programRoots: [...extra, ...folders],
     capsuleSizeLimitMB: capsuleLimit(c.get<number>('capsuleSizeLimitMB', DEFAULT_CAPSULE_LIMIT_MB)),
   };

@@ -86,6 +86,7 @@ export class FrozenRunConfigurationResolver implements vscode.DebugConfiguration
     launch.machinPath ??= cfg.machinPath;
     launch.tinPath ??= cfg.tinPath;
     launch.timeLimitSeconds ??= cfg.timeLimitMs / 1000;
+    launch.machinReplayCores ??= cfg.machinReplayCores;
     launch.capsuleSizeLimitMB ??= cfg.capsuleSizeLimitMB;
     launch.programRoots ??= cfg.programRoots;
     // Belt and braces: VS Code itself refuses to debug in Restricted Mode.

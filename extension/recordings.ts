@@ -99,6 +99,7 @@ export class RecordingStore implements vscode.Disposable {
       tinPath: cfg.tinPath,
       programRoots: cfg.programRoots,
       timeLimitMs: cfg.timeLimitMs,
+      machinCores: cfg.machinReplayCores,
       capsuleSizeLimitMB: cfg.capsuleSizeLimitMB,
       confirmProgram: this.programs.confirm,
     };

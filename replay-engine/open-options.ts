@@ -1,4 +1,5 @@
 // What a caller (CLI, debug adapter, extension, language server) may say when opening a recording.
+import type { MachinCores } from './machin/replay-cores';
 
 export interface ToolchainOptions {
   /** Do not run any toolchain: trace-only / capsule-only. */
@@ -12,6 +13,13 @@ export interface ToolchainOptions {
   programRoots?: string[];
   /** Per toolchain run. Default 60 s. */
   timeLimitMs?: number;
+  /**
+   * machin traces: `one` runs each replay on one CPU of its own (side-by-side replays on two
+   * different ones), far faster where goroutines hand over often; `any` lets the system place
+   * its threads (goroutines that compute in parallel between ops). Default:
+   * FROZEN_RUN_MACHIN_CORES, else `one` (machin/replay-cores.ts).
+   */
+  machinCores?: MachinCores;
   signal?: AbortSignal;
   /** Toolchain output as it arrives, for an output channel. */
   onOutput?: (text: string) => void;

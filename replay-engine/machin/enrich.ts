@@ -25,7 +25,7 @@ import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay'
 import { readMflProgram, type MflProgram } from './mfl-program';
 import { assignedVariables } from './source/program-functions';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
-import { buildStderrBuffer, preloadEnv } from './source/stderr-buffer';
+import { buildStderrBuffer, preloadEnv, type StderrBuffer } from './source/stderr-buffer';
 import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
 import { sureEvents } from './source/happens-before';
 import type { StatementIndex } from './source/statement-index';
@@ -110,9 +110,12 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     // The instrumented copy (in its own private folder, never beside the program), when source
     // level is wanted and the instrumenter can read the program.
     let instrumented: InstrumentedCopy | null = null;
+    let stderrBuffer: Promise<StderrBuffer> | null = null;
     if (wanted && program) {
       try {
         instrumented = await writeInstrumentedCopy(program);
+        // Built while the trace is copied and the plain replay starts (about 0.1 s): the instrumented replay waits for it.
+        stderrBuffer = buildStderrBuffer(instrumented.dir, { signal: options.signal });
       } catch (err) {
         // InstrumentError names file:line:column and what is wrong; anything else (an I/O error) is said as it is.
         const why = err instanceof InstrumentError ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`;
@@ -139,7 +142,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       };
       if (instrumented) {
         const attach = () => program && attachProgram(recording, program);
-        await sourceLevelReplays({ recording, machin, copy, instrumented, program: found.path, words: program!, names, variables: programVariables(program!), options, warn, progress, merge, panicKnown, attach });
+        await sourceLevelReplays({ recording, machin, copy, instrumented, stderrBuffer: stderrBuffer!, program: found.path, words: program!, names, variables: programVariables(program!), options, warn, progress, merge, panicKnown, attach });
         return;
       }
       // One replay answers everything: --verify and --print only switch on parts of machin's
@@ -161,6 +164,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       progress('machin: replaying the trace for the values');
       await merge(await replays(machin, copy.file, print, false, options, warn), true);
     }).finally(async () => {
+      await stderrBuffer; // (never rejects) its compiler is done with the folder
       await instrumented?.remove();
       settle();
     });
@@ -195,6 +199,8 @@ interface SourceLevelContext {
   machin: MachinTool;
   copy: TraceCopy;
   instrumented: InstrumentedCopy;
+  /** The instrumented replay's stderr buffer, being built in the copy's folder. */
+  stderrBuffer: Promise<StderrBuffer>;
   /** The program as found (the statements' file). */
   program: string;
   /** The op words of its statements (the views'), from the program model. */
@@ -229,6 +235,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   const trace = await retargetTraceCopy(copy, instrumented.file);
   const flags = ['--verify', '--print', [...c.names, ...instrumented.table.paramProbes.map((p) => p.probe), ...instrumented.table.probeNames].join(',')];
   const statements = new StatementProbes(instrumented.table);
+  statements.buildWhileReading(tl, c.program);
   const stopInstrumented = new AbortController();
   const abort = () => stopInstrumented.abort();
   if (options.signal?.aborted) abort();
@@ -236,14 +243,14 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   progress('machin: replaying the trace for the panic and the verdict');
   const plain = replays(machin, copy.file, ['--verify'], false, options, warn);
   plain.catch(() => undefined); // awaited below; it may fail while the library is built
-  // Built while the plain replay starts (about 0.1 s): without it the same lines come, only slower.
-  const buffer = await buildStderrBuffer(instrumented.dir, { signal: stopInstrumented.signal });
+  // Without it the same lines come, only slower.
+  const buffer = await c.stderrBuffer;
   if ('unavailable' in buffer) options.onOutput?.(`[the instrumented replay's stderr stays unbuffered (slower, the same lines): ${buffer.unavailable}]\n`);
   progress('machin: replaying against the instrumented program (statements and values)');
   // Read as machin writes it: the statements go straight into typed columns, the output is never held whole.
   const streamed = statements.stream((n) => progress(`reading the statements machin prints: ${n.toLocaleString('en-US')} so far`), options.signal);
   const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
-  const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, streamed, env).then(
+  const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, streamed, env, 1).then(
     (r) => ({ run: r, err: null as unknown }),
     (err: unknown) => ({ run: null, err }),
   );

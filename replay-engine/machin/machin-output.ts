@@ -4,7 +4,8 @@
 
 import { isCount, isRecord, parseLooseJson } from './loose-json';
 import { jsonPanic, PANIC_WHERE, readPanicBlock } from './panic-block';
-import { isDigits, isOpMark, isProbeLine, isProbeStart, matchAt, PROBE_HEAD, PROBE_TAIL, probeAt, type AddProbe } from './probe-line';
+import { ProbeBytes } from './probe-bytes';
+import { dropProbeLines, isDigits, isOpMark, isProbeLine, isProbeStart, matchAt, PROBE_HEAD, PROBE_TAIL, probeAt, type AddProbe } from './probe-line';
 
 export interface ReplayPanic {
   message: string;
@@ -130,8 +131,37 @@ export class ReplayOutputStream {
   /** Characters read so far. */
   read = 0;
 
+  /** One-line probes read from bytes (pushBytes), while no line waits as text. */
+  private readonly bytes: ProbeBytes | null;
+
   constructor(sink?: ProbeSink) {
     this.pass = new ProbePass('', sink);
+    this.bytes = sink ? new ProbeBytes(sink) : null;
+  }
+
+  /**
+   * push for machin's stderr as bytes, whole lines (the last piece of the output may lack its line
+   * end): the one-line probes it starts with are taken without being decoded (probe-bytes.ts), the
+   * rest is decoded and read as text, as push reads it, which also goes on with anything a line
+   * read as text left waiting.
+   */
+  pushBytes(lines: Uint8Array): void {
+    const from = this.carry.length === 0 && this.bytes ? this.bytes.take(lines) : 0;
+    if (from < lines.length) this.push(Buffer.from(lines.buffer, lines.byteOffset + from, lines.length - from).toString('utf8'));
+  }
+
+  /**
+   * For the output channel: the text of every line that is no probe, as it is scanned (each line
+   * once the next has come), so machin's millions of probe lines are not scanned a second time
+   * (run-replay.ts ProbeLineFilter does that for a replay that is not streamed).
+   */
+  showOthers(show: (text: string) => void): void {
+    this.pass.others = show;
+  }
+
+  /** Probe lines read so far (a probe over lines counts once; one printed inside a line of a panic's text, not). */
+  get probes(): number {
+    return this.pass.probeCount + (this.bytes?.count ?? 0);
   }
 
   push(chunk: string): void {
@@ -191,6 +221,9 @@ class ProbePass {
   /** The panics read whole, by the index in `lines` of the line that stands for each. */
   readonly panics = new Map<number, ReplayPanic>();
   at = 0;
+  /** ReplayOutputStream.showOthers. */
+  others: ((text: string) => void) | null = null;
+  probeCount = 0;
   private readonly fast: FastTake | null;
   private readonly add: AddProbe;
 
@@ -232,6 +265,7 @@ class ProbePass {
       if (isProbeStart(stderr, s)) {
         const next = fast?.line(stderr, s, end) ?? probeAt(stderr, s, end, add);
         if (next >= 0) {
+          this.probeCount++;
           s = next;
           continue;
         }
@@ -241,6 +275,13 @@ class ProbePass {
         if (block === 'more') break;
         if (block) {
           for (const [goroutine, name, value, op] of block.probes) add(goroutine, name, value, op);
+          if (this.others) {
+            // its lines as they were printed, but the whole probe lines among them (a probe inside one of its lines stays)
+            const text = stderr.slice(s, block.next);
+            const dropped = dropProbeLines(text.endsWith('\n') ? text : `${text}\n`);
+            this.probeCount += dropped.probes;
+            this.others(dropped.kept);
+          }
           this.panics.set(lines.length, block.panic);
           lines.push('panic: ');
           s = block.next;
@@ -248,6 +289,7 @@ class ProbePass {
         }
       }
       lines.push(stderr.slice(s, end));
+      if (this.others) this.others(nl < 0 ? `${stderr.slice(s)}\n` : stderr.slice(s, nl + 1));
       s = e + 1;
     }
     this.at = s;

@@ -41,6 +41,20 @@ export function isProbeLine(text: string, s: number, end: number): boolean {
   return d < end && d - 4 >= s + 6 && isOpMark(text, d - 4);
 }
 
+/** text (whole lines, each ending with its newline) without its one-line probes (isProbeLine), and how many there were. */
+export function dropProbeLines(text: string): { kept: string; probes: number } {
+  let kept = '';
+  let probes = 0;
+  let from = 0;
+  for (let s = 0, nl = text.indexOf('\n'); nl >= 0; s = nl + 1, nl = text.indexOf('\n', s)) {
+    if (!isProbeLine(text, s, nl)) continue;
+    kept += text.slice(from, s);
+    from = nl + 1;
+    probes++;
+  }
+  return { kept: kept + text.slice(from), probes };
+}
+
 /**
  * The probe whose first line is text[s, end): `probe G NAME = VALUE @opP`, VALUE possibly over
  * lines (it ends at the first line that ends in ` @opN`), as parseProbe reads it. Returns where

@@ -10,6 +10,7 @@ import type { ToolchainOptions } from '../open-options';
 import type { MachinTool } from './find-machin';
 import { parseReplayOutput, type ReplayOutput, type ReplayOutputStream } from './machin-output';
 import { isProbeLine } from './probe-line';
+import { machinCores, replayCpuPrefix } from './replay-cores';
 
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
 let runs = 0;
@@ -71,26 +72,31 @@ export async function runMachinReplay(
   parse: ((stderr: string) => ReplayOutput | Promise<ReplayOutput>) | ReplayOutputStream = parseReplayOutput,
   /** More environment for machin and the program (the instrumented replay's LD_PRELOAD: source/stderr-buffer.ts). */
   env: Record<string, string> = {},
+  /** 1 for the second of two replays run side by side: on one CPU, it gets another than the first (replay-cores.ts). */
+  slot: 0 | 1 = 0,
 ): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
+  const prefix = replayCpuPrefix(machinCores(options.machinCores), slot);
   const shownEnv = Object.entries(env).map(([name, value]) => `${name}=${value} `).join('');
-  options.onOutput?.(`$ ${shownEnv}${machin.path} ${args.join(' ')}\n`);
+  options.onOutput?.(`$ ${shownEnv}${[...prefix, machin.path, ...args].join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   let result;
   const stream = typeof parse === 'function' ? null : parse;
-  // Its stderr comes in chunks as it is read: the probe lines are counted, the rest shown.
-  const shown = options.onOutput ? new ProbeLineFilter(options.onOutput) : null;
+  // Its stderr comes in chunks as it is read: the probe lines are counted, the rest shown (a
+  // streamed parse shows the lines it finds are no probes: they are scanned once, not twice).
+  const shown = options.onOutput && !stream ? new ProbeLineFilter(options.onOutput) : null;
+  if (stream && options.onOutput) stream.showOthers(options.onOutput);
   // Inside the trace copy's private 0700 folder (so a killed process's is swept with it).
   const tmp = await fs.mkdtemp(path.join(path.dirname(trace), 'tmp-'));
   try {
-    result = await runProcess(machin.path, args, {
+    result = await runProcess(prefix[0] ?? machin.path, prefix.length > 0 ? [...prefix.slice(1), machin.path, ...args] : args, {
       timeLimitMs,
       signal: options.signal,
       env: { ...env, TMPDIR: tmp },
       // Beside the copy, in its private folder (removed with it); read by a worker: see stderrPath.
       stderrPath: `${trace}.stderr-${++runs}`,
-      streamStderr: stream ? (text) => stream.push(text) : undefined,
-      onOutput: options.onOutput ? (stream, text) => (stream === 'stderr' ? shown!.push(text) : options.onOutput!(text)) : undefined,
+      streamStderrBytes: stream ? (lines) => stream.pushBytes(lines) : undefined,
+      onOutput: options.onOutput ? (from, text) => (from === 'stdout' ? options.onOutput!(text) : shown?.push(text)) : undefined,
     });
   } catch (err) {
     if (err instanceof RecordingError && err.code === 'toolchain-timeout') {
@@ -103,8 +109,9 @@ export async function runMachinReplay(
     await fs.rm(tmp, { recursive: true, force: true });
   }
   shown?.end();
-  options.onOutput?.(`[exit ${result.exitCode}]\n`);
   const output = stream ? stream.end() : await (parse as (stderr: string) => ReplayOutput | Promise<ReplayOutput>)(result.stderr);
+  if (stream && stream.probes > 0) options.onOutput?.(probeLinesNote(stream.probes));
+  options.onOutput?.(`[exit ${result.exitCode}]\n`);
   return { flags, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, output };
 }
 
@@ -137,8 +144,13 @@ export class ProbeLineFilter {
 
   end(): void {
     if (this.carry) this.out(`${this.carry}\n`);
-    if (this.probes > 0) this.out(`[${this.probes} probe lines of --print: the values are in the variable history]\n`);
+    if (this.probes > 0) this.out(probeLinesNote(this.probes));
   }
+}
+
+/** What the output channel says in place of the probe lines. */
+function probeLinesNote(n: number): string {
+  return `[${n} probe lines of --print: the values are in the variable history]\n`;
 }
 
 /**

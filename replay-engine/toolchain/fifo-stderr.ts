@@ -24,10 +24,15 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { LineDecoder } from './line-decoder';
+import { LineBytes, LineDecoder } from './line-decoder';
+
+/** Who takes the stderr as it is read: text in whole lines, or (`bytes`) whole lines of bytes, undecoded. */
+export type StderrTaker = ((text: string) => void) | { bytes: (lines: Uint8Array) => void };
 
 /** Posted but not yet handled, at most (then the worker waits, and machin with it). */
 const IN_FLIGHT_LIMIT = 16 << 20;
+/** Bytes of posted chunks handled in one turn of the event loop. */
+const HANDLED_PER_TURN = 1 << 20;
 /** How long the end of the output may take once the child has exited (a grandchild may hold the pipe). */
 export const FIFO_DRAIN_MS = 2_000;
 
@@ -96,6 +101,11 @@ export class FifoStderr {
   /** Resolves once the reader has its end open (or failed to): only then may the write end close. */
   private started: Promise<void> | null = null;
   private writeOpen = true;
+  /** Chunks posted by the worker, not yet handled (handleSome). */
+  private pending: Uint8Array[] = [];
+  private handling = false;
+  /** The worker has read the end: the text ends once the pending chunks are handled. */
+  private endSeen = false;
   /** The first error: reading failed, or the taker threw. */
   error: unknown;
 
@@ -103,15 +113,32 @@ export class FifoStderr {
     private readonly path: string,
     /** The write end, for the child's stderr (read-write, so the FIFO's open never waits). */
     readonly fd: number,
-    private readonly take: ((text: string) => void) | undefined,
+    private readonly take: StderrTaker | undefined,
     private readonly onOutput: ((text: string) => void) | undefined,
   ) {}
+
+  /** Whole lines of bytes for a taker of bytes (it gets no text, and onOutput none either). */
+  private readonly lineBytes = new LineBytes();
+
+  private handChunk(m: Uint8Array): void {
+    if (typeof this.take === 'object') {
+      const lines = this.lineBytes.write(m);
+      if (lines.length > 0) this.take.bytes(lines);
+    } else this.hand(this.decoder.write(m));
+  }
+
+  private handRest(): void {
+    if (typeof this.take === 'object') {
+      const rest = this.lineBytes.end();
+      if (rest.length > 0) this.take.bytes(rest);
+    } else this.hand(this.decoder.end());
+  }
 
   /**
    * A FIFO at `path` (in a private folder) and its write end; null where no FIFO can be made
    * (no `mkfifo`, another platform): the caller then writes a file.
    */
-  static make(path: string, take?: (text: string) => void, onOutput?: (text: string) => void): FifoStderr | null {
+  static make(path: string, take?: StderrTaker, onOutput?: (text: string) => void): FifoStderr | null {
     if (process.platform === 'win32') return null;
     const made = spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
     if (made.status !== 0) return null;
@@ -138,21 +165,43 @@ export class FifoStderr {
         this.fail(err);
         stop();
       };
-      worker.on('message', (m: Uint8Array | { opened?: true; end?: true; error?: string }) => {
-        if (m instanceof Uint8Array) {
+      // The chunks are handled from setImmediate, a few at a time, never in the message handler:
+      // Node's port handler goes on while messages keep coming, and a worker that is never behind
+      // would keep this thread there, so that nothing else is heard (another replay's exit, which
+      // waited up to the end of this one).
+      const handleSome = () => {
+        let bytes = 0;
+        while (this.pending.length > 0 && bytes < HANDLED_PER_TURN) {
+          const m = this.pending.shift()!;
+          bytes += m.byteLength;
           Atomics.sub(this.inFlight, 0, m.byteLength);
           Atomics.notify(this.inFlight, 0);
-          if (this.error !== undefined) return;
+          if (this.error !== undefined) continue;
           try {
-            this.hand(this.decoder.write(m));
+            this.handChunk(m);
           } catch (err) {
             failed(err);
+          }
+        }
+        if (this.pending.length > 0) setImmediate(handleSome);
+        else {
+          this.handling = false;
+          if (this.endSeen) this.finishText();
+        }
+      };
+      worker.on('message', (m: Uint8Array | { opened?: true; end?: true; error?: string }) => {
+        if (m instanceof Uint8Array) {
+          this.pending.push(m);
+          if (!this.handling) {
+            this.handling = true;
+            setImmediate(handleSome);
           }
         } else if (m.opened) {
           this.closeWriteEnd();
           opened();
         } else if (m.end) {
-          this.finishText();
+          this.endSeen = true;
+          if (!this.handling) this.finishText();
         } else if (m.error) {
           failed(new Error(`reading the toolchain's output failed: ${m.error}`));
           this.closeWriteEnd();
@@ -188,7 +237,7 @@ export class FifoStderr {
 
   private hand(text: string): void {
     if (!text) return;
-    if (this.take) this.take(text);
+    if (typeof this.take === 'function') this.take(text);
     else this.whole += text;
     this.onOutput?.(text);
   }
@@ -196,9 +245,16 @@ export class FifoStderr {
   private finishText(): void {
     if (this.ended) return;
     this.ended = true;
+    // (the end can be heard before the chunks posted ahead of it are handled: they come first)
+    const pending = this.pending.splice(0);
+    for (const m of pending) {
+      Atomics.sub(this.inFlight, 0, m.byteLength);
+      Atomics.notify(this.inFlight, 0);
+    }
     if (this.error === undefined) {
       try {
-        this.hand(this.decoder.end());
+        for (const m of pending) this.handChunk(m);
+        this.handRest();
       } catch (err) {
         this.fail(err);
       }

@@ -37,6 +37,12 @@ export interface ProcessOptions {
    * ProcessResult.stderr is then ''. A throw stops the child and rejects with that error.
    */
   streamStderr?: (text: string) => void;
+  /**
+   * Instead of streamStderr: the stderr as whole lines of bytes, undecoded (the last piece may
+   * lack its line end); onOutput then gets none of the stderr (the taker shows what it wants).
+   * Through the FIFO; a run without one decodes and encodes again (the fallback only).
+   */
+  streamStderrBytes?: (lines: Uint8Array) => void;
 }
 
 export interface ProcessResult {
@@ -85,7 +91,10 @@ export async function runProcess(command: string, args: string[], options: Proce
   // Loaded on first use: a CLI run that starts no toolchain (--no-toolchain) never pays for it.
   const { spawn } = await import('node:child_process');
   const { openSync, closeSync, readFileSync } = await import('node:fs');
-  const fifo = options.stderrPath && options.stderrVia !== 'file' ? FifoStderr.make(options.stderrPath, options.streamStderr, options.onOutput && ((text) => options.onOutput!('stderr', text))) : null;
+  const bytesTaker = options.streamStderrBytes;
+  const fifo = options.stderrPath && options.stderrVia !== 'file' ? FifoStderr.make(options.stderrPath, bytesTaker ? { bytes: bytesTaker } : options.streamStderr, bytesTaker ? undefined : options.onOutput && ((text) => options.onOutput!('stderr', text))) : null;
+  // (without a FIFO, a taker of bytes gets the text again as bytes, and onOutput none of it)
+  if (!fifo && bytesTaker) options = { ...options, streamStderr: (text) => bytesTaker(Buffer.from(text, 'utf8')), onOutput: options.onOutput && ((from, text) => from === 'stdout' && options.onOutput!(from, text)) };
   const errFd = fifo ? fifo.fd : options.stderrPath ? openSync(options.stderrPath, 'wx', 0o600) : null;
   const tail = !fifo && errFd !== null && options.streamStderr ? new StderrTail(options.stderrPath!, options.streamStderr, options.onOutput) : null;
   let errOpen = errFd !== null;

@@ -54,6 +54,28 @@ describe('a toolchain child\'s stderr', () => {
     });
   }
 
+  it("a stream the taker cannot keep up with does not hold up another run's answer (the first stop waits for no other replay)", async () => {
+    // A: writes for 3 s, faster than its taker takes it (3 ms a chunk); B: a short run that writes one line.
+    const a0 = Date.now();
+    const flood = ['-e', `const fs = require('fs'); const end = Date.now() + 3000; let i = 0; while (Date.now() < end) fs.writeSync(2, ('probe 0 fr_stmt0 = ' + (i++) + ' @op1\\n').repeat(64));`];
+    let taken = 0;
+    const slowTaker = (text: string) => {
+      taken += text.length;
+      const until = performance.now() + 3;
+      while (performance.now() < until);
+    };
+    const a = runProcess(process.execPath, flood, { timeLimitMs: 60_000, stderrPath: path(), streamStderr: slowTaker }).then(() => Date.now() - a0);
+    await new Promise((r) => setTimeout(r, 300));
+    const b0 = Date.now();
+    const b = await runProcess(process.execPath, ['-e', 'process.stderr.write("done\\n")'], { timeLimitMs: 60_000, stderrPath: path() });
+    const bMs = Date.now() - b0;
+    assert.equal(b.stderr, 'done\n');
+    const aMs = await a;
+    assert.ok(taken > 0);
+    assert.ok(aMs >= 3000);
+    assert.ok(b0 - a0 + bMs < aMs - 1000, `the short run answered ${b0 - a0 + bMs} ms after the flood started, which ended after ${aMs} ms`);
+  });
+
   it('a slow taker loses nothing: the reader waits, and the child with it', async () => {
     const chunks: string[] = [];
     const r = await runProcess(process.execPath, writer(400_000), {

@@ -8,6 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { KNOWN_LAUNCH_ATTRIBUTES } from '../../debug-adapter/launch-config';
+import { machinCores } from '../../replay-engine/machin/replay-cores';
 import { servedSource } from '../../debug-adapter/sources';
 import { COMMAND_IDS, INTERNAL } from '../../extension/commands/ids';
 import type { Recording } from '../../replay-engine/model/recording';
@@ -117,10 +118,14 @@ test("the languages take the adapter's served documents by their mime types", ()
   }
 });
 
-test('settings: machin and tin paths, time limit, program roots, capsule size limit', () => {
+test('settings: machin and tin paths, time limit, program roots, capsule size limit, the CPUs of machin replays', () => {
   const props = contributes.configuration.properties;
-  assert.deepEqual(Object.keys(props).sort(), ['frozenRun.capsuleSizeLimitMB', 'frozenRun.machinPath', 'frozenRun.programRoots', 'frozenRun.timeLimitSeconds', 'frozenRun.tinPath']);
+  assert.deepEqual(Object.keys(props).sort(), ['frozenRun.capsuleSizeLimitMB', 'frozenRun.machinPath', 'frozenRun.machinReplayCores', 'frozenRun.programRoots', 'frozenRun.timeLimitSeconds', 'frozenRun.tinPath']);
   assert.equal(props['frozenRun.timeLimitSeconds'].default, 60);
+  // The engine's own choices (replay-engine/machin/replay-cores.ts), the same in the launch configuration.
+  assert.deepEqual([props['frozenRun.machinReplayCores'].default, props['frozenRun.machinReplayCores'].enum], [machinCores(undefined, {}), ['one', 'any']]);
+  const launchAttrs = contributes.debuggers[0].configurationAttributes.launch.properties;
+  assert.deepEqual(launchAttrs.machinReplayCores.enum, ['one', 'any']);
   // The engine's own default and ceiling (replay-engine/tcap/size-limit.ts).
   assert.deepEqual([props['frozenRun.capsuleSizeLimitMB'].default, props['frozenRun.capsuleSizeLimitMB'].minimum, props['frozenRun.capsuleSizeLimitMB'].maximum], [DEFAULT_CAPSULE_LIMIT_MB, 1, MAX_CAPSULE_LIMIT_MB]);
 });

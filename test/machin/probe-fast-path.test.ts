@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StatementProbes } from '../../replay-engine/machin/source/statement-replay';
 import type { StatementTable } from '../../replay-engine/machin/source/instrument';
-import { LineDecoder } from '../../replay-engine/toolchain/line-decoder';
+import { LineBytes, LineDecoder } from '../../replay-engine/toolchain/line-decoder';
 
 const TABLE = { functions: [], rows: [], probeNames: ['fr_stmt0', 'fr_stmt1'], paramProbes: [] } as unknown as StatementTable;
 
@@ -63,17 +63,23 @@ function read(text: string, cuts: number[]) {
   return readChunks(edges.slice(1).map((cut, k) => text.slice(edges[k], cut)));
 }
 
-function readChunks(chunks: string[]) {
+function readChunks(chunks: string[] | Uint8Array[]) {
   const probes = new StatementProbes(TABLE);
   const stream = probes.stream();
-  for (const chunk of chunks) stream.push(chunk);
+  // (bytes as runProcess hands them: whole lines through LineBytes, the rest at the end)
+  const lines = new LineBytes();
+  for (const chunk of chunks) {
+    if (typeof chunk === 'string') stream.push(chunk);
+    else stream.pushBytes(lines.write(chunk));
+  }
+  if (typeof chunks[0] !== 'string') stream.pushBytes(lines.end());
   const out = stream.end();
   const statements = Array.from({ length: probes.goroutine.length }, (_, k) => `${probes.goroutines[probes.goroutine.get(k)]} #${probes.statement.get(k)} @${probes.op.get(k)}`);
   const values = Array.from(
     { length: probes.valueGoroutine.length },
     (_, j) => `${probes.goroutines[probes.valueGoroutine.get(j)]} ${probes.valueNames[probes.valueName.get(j)]}=${JSON.stringify(probes.values.get(j))} @${probes.valueOp.get(j)} after ${probes.valueAfter.get(j)}`,
   );
-  return { statements, values, verify: out.verify?.verdict, bad: probes.bad };
+  return { statements, values, verify: out.verify?.verdict, bad: probes.bad, panic: out.panic && `${out.panic.goroutine} ${out.panic.message}`, probes: stream.probes };
 }
 
 describe("the instrumented replay's probes read straight from the text", () => {
@@ -109,5 +115,22 @@ describe("the instrumented replay's probes read straight from the text", () => {
       assert.equal(chunks.join(''), text);
       assert.deepEqual(readChunks(chunks), whole, `split at ${cut}`);
     }
+  });
+
+  it('read from the bytes themselves (probe-bytes.ts), split anywhere: what the text reading gives, a panic amid probes included', () => {
+    // a panic with another goroutine's probe between its lines, and a line machin never prints (CR)
+    const lines = text.split('\n');
+    const panicked = [...lines.slice(0, 300), 'panic: integer divide by zero', 'probe 0 v = 5 @op9', '  (replay: goroutine 0.1, schedule op 9/58)', 'probe 0 v = 6 @op10\r', ...lines.slice(300)].join('\n');
+    for (const t of [text, panicked]) {
+      const bytes = Buffer.from(t, 'utf8');
+      const whole = read(t, []);
+      assert.equal(readChunks([bytes]).statements.length, whole.statements.length);
+      assert.deepEqual(readChunks([bytes]), whole);
+      for (let cut = 1; cut < bytes.length; cut += 61) {
+        assert.deepEqual(readChunks([bytes.subarray(0, cut), bytes.subarray(cut, cut + 700), bytes.subarray(cut + 700)]), whole, `split at ${cut}`);
+      }
+    }
+    assert.equal(read(panicked, []).panic, '0.1 integer divide by zero');
+    assert.equal(read(text, []).panic, null);
   });
 });

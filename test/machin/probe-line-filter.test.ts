@@ -3,6 +3,7 @@
 // arrives in; held to a plain line-by-line reading of the whole text.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ReplayOutputStream, type ProbeSink } from '../../replay-engine/machin/machin-output';
 import { ProbeLineFilter } from '../../replay-engine/machin/run-replay';
 
 const STDERR = [
@@ -57,4 +58,43 @@ describe("the instrumented replay's stderr in the output channel", () => {
   it('a replay without probes says nothing of them', () => {
     assert.equal(shown(['replay-verify: schedule 3/3 ops -> FAITHFUL\n', '6\n']), 'replay-verify: schedule 3/3 ops -> FAITHFUL\n6\n');
   });
+});
+
+// A streamed parse (the instrumented replay's) shows the lines it finds are no probes itself, so
+// that machin's millions of probe lines are scanned once: held to ProbeLineFilter, on what machin
+// prints (a probe whose value goes over lines is read as one probe there, and not shown).
+const PRINTED = [
+  'warning: best-effort trace (the program uses FFI) -- replay may diverge from the recorded run',
+  'probe 0 fr_stmt0 = 12 @op0',
+  'probe 0.1 total = 36 @op1234567',
+  'probe 0.1 s = a text with spaces = and @op in it @op7',
+  'panic: integer divprobe 0.1 k = 3 @op9',
+  'ide by zero  (replay: goroutine 0.1, schedule op 9/12)',
+  'probe 0 fr_stmt0 = 4 @op12',
+  'replay-verify: schedule 12/12 ops, io-underrun=no, boundary=faithful -> DIVERGED',
+  '',
+  'the last line, without its newline',
+].join('\n');
+
+function streamedShown(chunks: string[], withSink: boolean): string {
+  let out = '';
+  const sink: ProbeSink = { names: new Set(['fr_stmt0']), take: () => undefined, takeValue: () => undefined, takeNumber: () => undefined };
+  const stream = new ReplayOutputStream(withSink ? sink : undefined);
+  stream.showOthers((text) => (out += text));
+  for (const c of chunks) stream.push(c);
+  stream.end();
+  return out + (stream.probes > 0 ? `[${stream.probes} probe lines of --print: the values are in the variable history]\n` : '');
+}
+
+describe("the instrumented replay's stderr in the output channel, shown by its streamed parse", () => {
+  for (const withSink of [true, false]) {
+    it(`the same lines as the filter, in chunks split anywhere (${withSink ? 'statement probes taken by a sink' : 'no sink'})`, () => {
+      const want = shown([PRINTED]);
+      assert.match(want, /\[4 probe lines of --print/);
+      assert.equal(streamedShown([PRINTED], withSink), want);
+      for (let a = 0; a < PRINTED.length; a += 5) {
+        for (let b = a; b < PRINTED.length; b += 23) assert.equal(streamedShown([PRINTED.slice(0, a), PRINTED.slice(a, b), PRINTED.slice(b)], withSink), want, `split at ${a} and ${b}`);
+      }
+    });
+  }
 });

@@ -345,14 +345,15 @@ describe('a long instrumented replay is read and indexed in slices', () => {
     const { rec, progress, result } = await enrichLong(null);
     await result;
     assert.ok(progress.some((m) => /^reading the statements machin prints: [\d,]+ so far$/.test(m)), progress.join('\n'));
-    assert.ok(progress.some((m) => /^building the statement index: \d+%$/.test(m)), progress.join('\n'));
+    // (the index is built as the statements are read: what is left after machin ends is one step)
+    assert.ok(progress.some((m) => /^building the statement index(: \d+%)?$/.test(m)), progress.join('\n'));
     assert.equal(rec.sourceLevel?.state, 'ready');
     // main's 600,000 loop bodies, and its other statements and feed's.
     assert.ok(rec.statements!.eventCount > 600_000, String(rec.statements!.eventCount));
     assert.match(progress[progress.length - 1], /^statement index ready: \d+ statements executed$/);
   });
 
-  for (const [what, at] of [['reading machin\'s output', /^reading the statements machin prints: /], ['building the index', /^building the statement index: /]] as const) {
+  for (const [what, at] of [['reading machin\'s output', /^reading the statements machin prints: /], ['building the index', /^building the statement index/]] as const) {
     it(`a cancel while ${what} stops there: the open is cancelled, no copy is left`, async () => {
       const { rec, progress, result } = await enrichLong(at);
       await assert.rejects(result, (e: unknown) => e instanceof RecordingError && e.code === 'cancelled');

@@ -34,7 +34,7 @@ export class StatementProbes implements ProbeSink {
   /** A statement probe whose value was no statement number (never seen from machin). */
   bad: string | null = null;
 
-  constructor(table: StatementTable) {
+  constructor(private readonly table: StatementTable) {
     this.names = new Set(table.probeNames);
   }
 
@@ -71,6 +71,24 @@ export class StatementProbes implements ProbeSink {
     this.op.release();
   }
 
+  /**
+   * The index, built while machin prints (buildWhileReading): each statement probe of a goroutine
+   * that is a thread of the timeline is added as it is read, so that only the other goroutines'
+   * (threads added after the replay) are left for indexInstrumentedReplay.
+   */
+  builder: StatementIndexBuilder | null = null;
+  private timeline: Timeline | null = null;
+  /** By goroutine index: its thread when its probes go to the builder as read, else -1. */
+  readonly fedThread: number[] = [];
+  /** Why the builder took no more (a probe that is no walk of the table), thrown by indexInstrumentedReplay. */
+  builderError: unknown = null;
+
+  /** Builds the statement index of `file` while the replay is read (the timeline's threads by then are its threads). */
+  buildWhileReading(tl: Timeline, file: string): void {
+    this.builder = new StatementIndexBuilder(this.table, file, tl);
+    this.timeline = tl;
+  }
+
   take(goroutine: string, value: number, op: number): void {
     if (!(Number.isInteger(value) && value >= 1)) {
       this.bad ??= `goroutine ${goroutine} printed ${value} for a statement probe`;
@@ -81,6 +99,14 @@ export class StatementProbes implements ProbeSink {
     this.statement.push(value);
     this.op.push(op);
     this.counts[g]++;
+    const t = this.fedThread[g];
+    if (t >= 0 && this.builderError === null) {
+      try {
+        this.builder!.add(t, value, op);
+      } catch (err) {
+        this.builderError = err;
+      }
+    }
     if (this.onCount && (this.goroutine.length & COUNT_EVERY) === 0) this.onCount(this.goroutine.length);
   }
 
@@ -128,6 +154,7 @@ export class StatementProbes implements ProbeSink {
       this.goroutines.push(goroutine);
       this.ids.set(goroutine, id);
       this.counts.push(0);
+      this.fedThread.push(this.builder && this.timeline ? this.timeline.threadIndex(goroutine) : -1);
     }
     this.lastGoroutine = goroutine;
     this.lastId = id;
@@ -170,22 +197,32 @@ export async function indexInstrumentedReplay(
   const threadOf = Int32Array.from(probes.goroutines, (g) => tl.threadIndex(g));
   const missing = threadOf.indexOf(-1);
   if (missing >= 0) throw new Error(`goroutine ${probes.goroutines[missing]} of the instrumented replay is not a thread of the timeline`);
-  const builder = new StatementIndexBuilder(table, file, tl);
+  if (probes.builderError) throw probes.builderError;
+  // (a cancel is heard here too when every probe was indexed as it was read: no slice is left)
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (reading.signal?.aborted) throw new CancelledReading();
+  // The probes of goroutines the builder took as they were read (buildWhileReading) are in it already.
+  const fed = Uint8Array.from(probes.goroutines, (_, g) => ((probes.fedThread[g] ?? -1) >= 0 ? 1 : 0));
+  fed.forEach((f, g) => {
+    if (f && probes.fedThread[g] !== threadOf[g]) throw new Error(`goroutine ${probes.goroutines[g]} changed thread while the replay was read`);
+  });
+  const builder = probes.builder ?? new StatementIndexBuilder(table, file, tl);
   sure.sure.forEach((n, g) => builder.setSure(threadOf[g], n));
-  sure.count.forEach((n, g) => builder.expect(threadOf[g], n));
+  sure.count.forEach((n, g) => fed[g] || builder.expect(threadOf[g], n));
   if (panic) builder.panicAt(panic.thread, panic.position);
   // Chunk by chunk (the three columns are filled in step), a yield between slices of about `size` events.
   const total = probes.goroutine.length;
+  const allFed = fed.every((f) => f === 1);
   const size = reading.size ?? EVENTS_PER_SLICE;
   let done = 0;
   let sinceYield = 0;
-  for (let c = 0; c < probes.goroutine.chunkCount; c++) {
+  for (let c = 0; c < (allFed ? 0 : probes.goroutine.chunkCount); c++) {
     const goroutine = probes.goroutine.chunk(c);
     const statement = probes.statement.chunk(c);
     const op = probes.op.chunk(c);
     for (let from = 0; from < goroutine.length; from += size) {
       const to = Math.min(goroutine.length, from + size);
-      for (let k = from; k < to; k++) builder.add(threadOf[goroutine[k]], statement[k], op[k]);
+      for (let k = from; k < to; k++) if (!fed[goroutine[k]]) builder.add(threadOf[goroutine[k]], statement[k], op[k]);
       done += to - from;
       sinceYield += to - from;
       if (done === total || sinceYield < size) continue;

@@ -1,0 +1,123 @@
+// machin's one-line probes read straight from the bytes of its stderr, before any of it is decoded
+// as text: the instrumented replay prints millions (`probe G NAME = VALUE @opP`), and decoding them
+// and reading them char by char took most of a CPU beside machin (docs/machin.md). Exactly the
+// lines machin-output.ts's FastTake takes from text are taken here, with the same answers; at the
+// first line that is not one (a panic, a value over lines, the verify line), the caller reads the
+// rest as text.
+import type { ProbeSink } from './machin-output';
+
+const NL = 0x0a;
+const SPACE = 0x20;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+function sameBytes(a: Uint8Array, from: number, to: number, b: Uint8Array): boolean {
+  if (to - from !== b.length) return false;
+  for (let i = 0; i < b.length; i++) if (a[from + i] !== b[i]) return false;
+  return true;
+}
+
+export class ProbeBytes {
+  private goroutine = '';
+  private goroutineBytes: Uint8Array = new Uint8Array(0);
+  /** Names seen so far, as bytes and text, and whether each is one of the sink's statement probes. */
+  private readonly nameBytes: Uint8Array[] = [];
+  private readonly names: string[] = [];
+  private readonly statement: boolean[] = [];
+  /** Lines taken so far. */
+  count = 0;
+  private last = -1;
+
+  constructor(private readonly sink: ProbeSink) {}
+
+  /**
+   * Takes the one-line probes `bytes` starts with (whole lines, each ending with a newline); returns
+   * where the first line it did not take starts (bytes.length when it took them all).
+   */
+  take(bytes: Uint8Array): number {
+    let s = 0;
+    const length = bytes.length;
+    while (s < length) {
+      // (loops here and below, not indexOf: a line is some 30 bytes, and a native call costs more)
+      let nl = s;
+      while (nl < length && bytes[nl] !== NL) nl++;
+      if (nl === length || !this.line(bytes, s, nl)) return s;
+      this.count++;
+      s = nl + 1;
+    }
+    return s;
+  }
+
+  /** bytes[s, end) as FastTake.line reads a line; false (nothing taken) when it is no such probe. */
+  private line(b: Uint8Array, s: number, end: number): boolean {
+    // `probe `
+    if (end - s < 6 || b[s] !== 0x70 || b[s + 1] !== 0x72 || b[s + 2] !== 0x6f || b[s + 3] !== 0x62 || b[s + 4] !== 0x65 || b[s + 5] !== SPACE) return false;
+    let g = s + 6;
+    while (g < end && b[g] !== SPACE) g++;
+    if (g === s + 6 || g >= end) return false;
+    let n = g + 1;
+    while (n < end && b[n] !== SPACE) n++;
+    if (n === g + 1 || n >= end || b[n + 1] !== 0x3d || b[n + 2] !== SPACE) return false;
+    // the op: the digits that end the line, after ` @op` (a CR before the newline: left to the text reader)
+    let d = end;
+    while (d > n + 3 && b[d - 1] >= ZERO && b[d - 1] <= NINE) d--;
+    if (d === end || end - d > 15 || d - 4 < n + 3 || b[d - 4] !== SPACE || b[d - 3] !== 0x40 || b[d - 2] !== 0x6f || b[d - 1] !== 0x70) return false;
+    let op = 0;
+    for (let i = d; i < end; i++) op = op * 10 + (b[i] - ZERO);
+    const v0 = n + 3;
+    const v1 = d - 4;
+    const name = this.nameAt(b, g + 1, n);
+    if (!sameBytes(b, s + 6, g, this.goroutineBytes)) {
+      this.goroutineBytes = b.slice(s + 6, g);
+      this.goroutine = Buffer.from(this.goroutineBytes).toString('utf8');
+    }
+    if (this.statement[name]) {
+      if (v1 === v0 || v1 - v0 > 15) return false;
+      let value = 0;
+      for (let i = v0; i < v1; i++) {
+        const c = b[i];
+        if (c < ZERO || c > NINE) return false;
+        value = value * 10 + (c - ZERO);
+      }
+      this.sink.take(this.goroutine, value, op);
+    } else if (this.sink.takeValue) {
+      const small = smallIntAt(b, v0, v1);
+      if (small !== null && this.sink.takeNumber) this.sink.takeNumber(this.goroutine, this.names[name], small, op);
+      else this.sink.takeValue(this.goroutine, this.names[name], Buffer.from(b.buffer, b.byteOffset + v0, v1 - v0).toString('utf8'), op);
+    } else return false;
+    return true;
+  }
+
+  /** The index of the name b[from, to) among those seen, added when new. */
+  private nameAt(b: Uint8Array, from: number, to: number): number {
+    // the name of the line before first: statement and value probes come in runs
+    if (this.last >= 0 && sameBytes(b, from, to, this.nameBytes[this.last])) return this.last;
+    for (let k = 0; k < this.nameBytes.length; k++) {
+      if (sameBytes(b, from, to, this.nameBytes[k])) return (this.last = k);
+    }
+    const bytes = b.slice(from, to);
+    const name = Buffer.from(bytes).toString('utf8');
+    this.nameBytes.push(bytes);
+    this.names.push(name);
+    this.statement.push(this.sink.names.has(name));
+    return (this.last = this.names.length - 1);
+  }
+}
+
+/** b[from, to) as a number when it is a canonical decimal integer of at most 9 digits (machin-output.ts smallIntAt, SMALL_INT), else null. */
+function smallIntAt(b: Uint8Array, from: number, to: number): number | null {
+  let i = from;
+  const negative = b[i] === 0x2d;
+  if (negative) i++;
+  const digits = to - i;
+  if (digits < 1 || digits > 9) return null;
+  // no leading zero, and no "-0" (which is not the text of the number 0)
+  if (b[i] === ZERO && (digits > 1 || negative)) return null;
+  let value = 0;
+  for (; i < to; i++) {
+    const c = b[i];
+    if (c < ZERO || c > NINE) return null;
+    value = value * 10 + (c - ZERO);
+  }
+  return negative ? -value : value;
+}
