@@ -266,12 +266,19 @@ export async function run(): Promise<BenchResult[]> {
       const launch = await launchToIndex(trace);
       if (!huge) for (let i = 0; i < 3; i++) plains.push(machin(['replay', trace, '--verify']));
       const plain = [...plains].sort((x, y) => x - y)[plains.length >> 1];
+      // For reference: the same plain replay on one CPU, as Frozen Run runs its replays (replay-cores.ts).
+      const pinnedPlains = huge ? [] : [0, 1, 2].map(() => machin(['replay', trace, '--verify'], ['taskset', '-c', '1']));
+      const pinnedPlain = pinnedPlains.length ? [...pinnedPlains].sort((x, y) => x - y)[1] : NaN;
       rss.set(ops, launch.peakRss);
       const label = `${shape}, ${(ops / 1e6).toFixed(1)}M ops`;
       out.push({ name: `${label}: plain machin replay --verify (baseline, median of ${plains.length})`, value: plain, unit: 'ms' });
       out.push({ name: `${label}: hand-overs between goroutines in the trace`, value: handOvers(trace), unit: '' });
       out.push({ name: `${label}: adapter launch to the first stop (the panic or the end)`, value: launch.firstStopMs / plain, unit: 'x plain' });
       if (launch.fellBack) out.push({ name: `${label}: SOURCE LEVEL UNAVAILABLE, the launch stayed at record level: ${launch.fellBack}`, value: 0, unit: '', ok: false });
+      if (!huge) {
+        out.push({ name: `${label}: plain replay on one CPU (taskset -c 1, median of 3), for reference`, value: pinnedPlain, unit: 'ms' });
+        out.push({ name: `${label}: adapter launch until the statement index is ready / the plain replay on one CPU`, value: launch.ms / pinnedPlain, unit: 'x' });
+      }
       out.push({ name: `${label}: adapter launch until the statement index is ready`, value: launch.ms / plain, unit: 'x plain', goal: ops <= 1_200_000 ? '<= 1.5x plain' : undefined, ok: launch.fellBack ? false : ops <= 1_200_000 ? launch.ms / plain <= 1.5 : undefined });
       const mfl = /\.mfl:\d+$/.test(launch.frameAfterSteps);
       out.push({ name: `${label}: ${STEPS} statement steps back from the first stop, then ${STEPS} forward: the top frame ends at ${launch.frameAfterSteps}`, value: mfl ? 1 : 0, unit: '', goal: 'a .mfl line', ok: mfl });

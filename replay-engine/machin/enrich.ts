@@ -27,7 +27,6 @@ import { assignedVariables } from './source/program-functions';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
 import { buildStderrBuffer, preloadEnv, type StderrBuffer } from './source/stderr-buffer';
 import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
-import { sureEvents } from './source/happens-before';
 import type { StatementIndex } from './source/statement-index';
 import { probePlacer } from './probe-position';
 import type { Timeline } from '../model/timeline';
@@ -313,7 +312,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   // The goroutine whose end ends the run (the one that panicked, else main; none in a deadlock,
   // where every probe is printed): what surely ran is what happens before its end.
   const panicked = run.output.panic?.goroutine ?? (recording.panic ? tl.threads[recording.panic.thread].id : null);
-  const sure = sureEvents(statements, instrumented.table, tl, run.output.deadlock ? null : (panicked ?? '0'));
+  const sure = statements.sureEvents(tl, run.output.deadlock ? null : (panicked ?? '0'));
   // Every goroutine that ran a statement is a thread: first those with a statement that surely ran
   // (in id order, so their thread indexes are the same on every launch), then this replay's others.
   const threadsBefore = tl.threads.length;

@@ -52,84 +52,118 @@ const NONE = new Uint32Array(0);
  * blocked and every probe was printed.
  */
 export function sureEvents(probes: ProbeColumns, table: StatementTable, tl: Timeline, ender: string | null): SureEvents {
-  const ids = probes.goroutines;
-  const n = ids.length;
-  const placer = probePlacer(tl);
-  const ops = ids.map((id) => {
-    const t = tl.threadIndex(id);
-    return t < 0 ? NONE : placer.ownOps(t);
-  });
-  const count = new Uint32Array(n);
-  /** below[g][k]: how many of g's events ran with fewer than k of its own ops completed. */
-  const below: number[][] = ids.map(() => [0]);
-  /** spawnAt[g][j]: the event of g's (j+1)-th `go`. */
-  const spawnAt: number[][] = ids.map(() => []);
-  const cursor = new Uint32Array(n);
+  const acc = new SureEventsReader(table, tl);
+  for (const id of probes.goroutines) acc.goroutine(id);
   for (let chunk = 0; chunk < probes.goroutine.chunkCount; chunk++) {
     const goroutine = probes.goroutine.chunk(chunk);
     const statement = probes.statement.chunk(chunk);
     const op = probes.op.chunk(chunk);
-    for (let k = 0; k < goroutine.length; k++) {
-      const g = goroutine[k];
-      const own = ops[g];
-      const p = Math.min(op[k], tl.stepCount);
-      let c = cursor[g];
-      // machin's counter never goes back within a goroutine; should it, search back.
-      if (c > 0 && own[c - 1] >= p) c = lowerBound(0, c, (i) => own[i] < p);
-      while (c < own.length && own[c] < p) c++;
-      cursor[g] = c;
-      const b = below[g];
-      while (b.length <= c) b.push(count[g]);
-      if (table.rows[statement[k] - 1]?.spawns) spawnAt[g].push(count[g]);
-      count[g]++;
-    }
+    for (let k = 0; k < goroutine.length; k++) acc.add(goroutine[k], statement[k], op[k]);
   }
-  const sure = new Uint32Array(n);
-  if (ender === null) {
-    sure.set(count);
-    return { sure, count, sureOps: tl.stepCount, ender: -1, deadlock: true };
-  }
-  const index = new Map(ids.map((id, g) => [id, g]));
-  let sureOps = 0;
-  const e = index.get(ender);
-  if (e !== undefined) sure[e] = count[e];
-  const enderThread = tl.threadIndex(ender);
-  const enderOps = enderThread < 0 ? NONE : placer.ownOps(enderThread);
-  if (enderOps.length > 0) sureOps = enderOps[enderOps.length - 1] + 1;
+  return acc.finish(ender);
+}
 
-  const eventsBelow = (g: number, k: number) => (k < below[g].length ? below[g][k] : count[g]);
-  const ownOpsAt = (g: number, event: number) => lowerBound(0, below[g].length, (k) => below[g][k] <= event) - 1;
-  // Children before parents, so one pass carries a `go` up a chain of spawners.
-  const order = [...ids.keys()].sort((a, b) => depth(ids[b]) - depth(ids[a]));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const g of order) {
-      const own = ops[g];
-      const v = eventsBelow(g, lowerBound(0, own.length, (i) => own[i] < sureOps));
-      if (v > sure[g]) {
-        sure[g] = v;
-        changed = true;
-      }
-      if (sure[g] === 0 && !(own.length > 0 && own[0] < sureOps)) continue;
-      const dot = ids[g].lastIndexOf('.');
-      const parent = dot < 0 ? undefined : index.get(ids[g].slice(0, dot));
-      const j = Number(ids[g].slice(dot + 1)) - 1;
-      if (parent === undefined || !(j >= 0 && j < spawnAt[parent].length)) continue;
-      if (spawnAt[parent][j] + 1 > sure[parent]) {
-        sure[parent] = spawnAt[parent][j] + 1;
-        changed = true;
-      }
-    }
-    for (let g = 0; g < n; g++) {
-      if (sure[g] === 0) continue;
-      const k = ownOpsAt(g, sure[g] - 1);
-      if (k > 0 && ops[g][k - 1] + 1 > sureOps) {
-        sureOps = ops[g][k - 1] + 1;
-        changed = true;
-      }
-    }
+/**
+ * sureEvents taken probe by probe, as machin prints them (StatementProbes.buildWhileReading):
+ * what the rule needs of each goroutine's events is kept as they come (how many ran below each
+ * count of its own ops, where its `go`s are), and the rule is applied at the end.
+ */
+export class SureEventsReader {
+  private readonly placer;
+  /** By goroutine (in order of `goroutine` calls): its id, its own ops. */
+  private readonly ids: string[] = [];
+  private readonly ops: Uint32Array[] = [];
+  private readonly counts: number[] = [];
+  /** below[g][k]: how many of g's events ran with fewer than k of its own ops completed. */
+  private readonly below: number[][] = [];
+  /** spawnAt[g][j]: the event of g's (j+1)-th `go`. */
+  private readonly spawnAt: number[][] = [];
+  private readonly cursor: number[] = [];
+
+  constructor(
+    private readonly table: StatementTable,
+    private readonly tl: Timeline,
+  ) {
+    this.placer = probePlacer(tl);
   }
-  return { sure, count, sureOps, ender: e ?? -1, deadlock: false };
+
+  /** The next goroutine (its index is the count of those before). */
+  goroutine(id: string): void {
+    const t = this.tl.threadIndex(id);
+    this.ids.push(id);
+    this.ops.push(t < 0 ? NONE : this.placer.ownOps(t));
+    this.counts.push(0);
+    this.below.push([0]);
+    this.spawnAt.push([]);
+    this.cursor.push(0);
+  }
+
+  /** Goroutine g's next statement probe: its statement and machin's `@op`. */
+  add(g: number, statement: number, op: number): void {
+    const own = this.ops[g];
+    const p = Math.min(op, this.tl.stepCount);
+    let c = this.cursor[g];
+    // machin's counter never goes back within a goroutine; should it, search back.
+    if (c > 0 && own[c - 1] >= p) c = lowerBound(0, c, (i) => own[i] < p);
+    while (c < own.length && own[c] < p) c++;
+    this.cursor[g] = c;
+    const b = this.below[g];
+    while (b.length <= c) b.push(this.counts[g]);
+    if (this.table.rows[statement - 1]?.spawns) this.spawnAt[g].push(this.counts[g]);
+    this.counts[g]++;
+  }
+
+  finish(ender: string | null): SureEvents {
+    const { ids, ops, below, spawnAt, tl, placer } = this;
+    const n = ids.length;
+    const count = Uint32Array.from(this.counts);
+    const sure = new Uint32Array(n);
+    if (ender === null) {
+      sure.set(count);
+      return { sure, count, sureOps: tl.stepCount, ender: -1, deadlock: true };
+    }
+    const index = new Map(ids.map((id, g) => [id, g]));
+    let sureOps = 0;
+    const e = index.get(ender);
+    if (e !== undefined) sure[e] = count[e];
+    const enderThread = tl.threadIndex(ender);
+    const enderOps = enderThread < 0 ? NONE : placer.ownOps(enderThread);
+    if (enderOps.length > 0) sureOps = enderOps[enderOps.length - 1] + 1;
+
+    const eventsBelow = (g: number, k: number) => (k < below[g].length ? below[g][k] : count[g]);
+    const ownOpsAt = (g: number, event: number) => lowerBound(0, below[g].length, (k) => below[g][k] <= event) - 1;
+    // Children before parents, so one pass carries a `go` up a chain of spawners.
+    const order = [...ids.keys()].sort((a, b) => depth(ids[b]) - depth(ids[a]));
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const g of order) {
+        const own = ops[g];
+        const v = eventsBelow(g, lowerBound(0, own.length, (i) => own[i] < sureOps));
+        if (v > sure[g]) {
+          sure[g] = v;
+          changed = true;
+        }
+        if (sure[g] === 0 && !(own.length > 0 && own[0] < sureOps)) continue;
+        const dot = ids[g].lastIndexOf('.');
+        const parent = dot < 0 ? undefined : index.get(ids[g].slice(0, dot));
+        const j = Number(ids[g].slice(dot + 1)) - 1;
+        if (parent === undefined || !(j >= 0 && j < spawnAt[parent].length)) continue;
+        if (spawnAt[parent][j] + 1 > sure[parent]) {
+          sure[parent] = spawnAt[parent][j] + 1;
+          changed = true;
+        }
+      }
+      for (let g = 0; g < n; g++) {
+        if (sure[g] === 0) continue;
+        const k = ownOpsAt(g, sure[g] - 1);
+        if (k > 0 && ops[g][k - 1] + 1 > sureOps) {
+          sureOps = ops[g][k - 1] + 1;
+          changed = true;
+        }
+      }
+    }
+    return { sure, count, sureOps, ender: e ?? -1, deadlock: false };
+  }
 }
 
 /**

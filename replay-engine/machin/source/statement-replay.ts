@@ -12,7 +12,7 @@ import type { StatementTable } from './instrument';
 import { ChunkedColumn } from '../../model/chunked-column';
 import { TextColumn } from './text-column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
-import { sureValue, type SureEvents } from './happens-before';
+import { sureEvents, SureEventsReader, sureValue, type SureEvents } from './happens-before';
 import { probePlacer } from '../probe-position';
 
 /** The statement probes of one instrumented replay, in machin's order, and for each value probe the statement it followed. */
@@ -83,10 +83,25 @@ export class StatementProbes implements ProbeSink {
   /** Why the builder took no more (a probe that is no walk of the table), thrown by indexInstrumentedReplay. */
   builderError: unknown = null;
 
-  /** Builds the statement index of `file` while the replay is read (the timeline's threads by then are its threads). */
+  /** What surely ran, taken as the probes are read (buildWhileReading). */
+  private sureReader: SureEventsReader | null = null;
+  /** Statement probes read so far. */
+  statementCount = 0;
+
+  /**
+   * Builds the statement index of `file` while the replay is read (the timeline's threads by then
+   * are its threads), and what surely ran: the probes of those threads are then kept nowhere else
+   * (the columns hold only the others'), so the parse's memory is the index's.
+   */
   buildWhileReading(tl: Timeline, file: string): void {
     this.builder = new StatementIndexBuilder(this.table, file, tl);
+    this.sureReader = new SureEventsReader(this.table, tl);
     this.timeline = tl;
+  }
+
+  /** Which statement events surely ran (happens-before.ts), the run ending at `ender`'s end (null: a deadlock). */
+  sureEvents(tl: Timeline, ender: string | null): SureEvents {
+    return this.sureReader ? this.sureReader.finish(ender) : sureEvents(this, this.table, tl, ender);
   }
 
   take(goroutine: string, value: number, op: number): void {
@@ -95,19 +110,24 @@ export class StatementProbes implements ProbeSink {
       return;
     }
     const g = this.idOf(goroutine);
-    this.goroutine.push(g);
-    this.statement.push(value);
-    this.op.push(op);
     this.counts[g]++;
+    this.sureReader?.add(g, value, op);
     const t = this.fedThread[g];
-    if (t >= 0 && this.builderError === null) {
-      try {
-        this.builder!.add(t, value, op);
-      } catch (err) {
-        this.builderError = err;
+    if (t >= 0) {
+      if (this.builderError === null) {
+        try {
+          this.builder!.add(t, value, op);
+        } catch (err) {
+          this.builderError = err;
+        }
       }
+    } else {
+      this.goroutine.push(g);
+      this.statement.push(value);
+      this.op.push(op);
     }
-    if (this.onCount && (this.goroutine.length & COUNT_EVERY) === 0) this.onCount(this.goroutine.length);
+    this.statementCount++;
+    if (this.onCount && (this.statementCount & COUNT_EVERY) === 0) this.onCount(this.statementCount);
   }
 
   /** The program's values (when streamed): by value probe, its goroutine (index in `goroutines`), name (index in `valueNames`), text and `@op`. */
@@ -155,6 +175,7 @@ export class StatementProbes implements ProbeSink {
       this.ids.set(goroutine, id);
       this.counts.push(0);
       this.fedThread.push(this.builder && this.timeline ? this.timeline.threadIndex(goroutine) : -1);
+      this.sureReader?.goroutine(goroutine);
     }
     this.lastGoroutine = goroutine;
     this.lastId = id;
