@@ -2,6 +2,7 @@
 // `mcp` command, under the extension host's Node (Electron as Node where VS Code is Electron).
 // No vscode import here, so it can be tested as it is. No key is ever passed: a capsule key would
 // land in the editor's MCP configuration; the server reads TIN_REPLAY_KEY from its environment.
+import type { MachinCores } from '../replay-engine/machin/replay-cores';
 
 export interface McpLaunchInput {
   /** The extension host's executable (process.execPath). */
@@ -16,6 +17,8 @@ export interface McpLaunchInput {
   timeLimitMs: number;
   /** frozenRun.capsuleSizeLimitMB, handed to the server as FROZEN_RUN_CAPSULE_LIMIT_MB. */
   capsuleSizeLimitMB?: number;
+  /** frozenRun.machinReplayCores, handed to the server as FROZEN_RUN_MACHIN_CORES. */
+  machinReplayCores?: MachinCores;
 }
 
 export interface McpLaunch {
@@ -33,5 +36,6 @@ export function mcpLaunch(input: McpLaunchInput): McpLaunch {
   }
   const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1' };
   if (input.capsuleSizeLimitMB !== undefined) env.FROZEN_RUN_CAPSULE_LIMIT_MB = String(input.capsuleSizeLimitMB);
+  if (input.machinReplayCores !== undefined) env.FROZEN_RUN_MACHIN_CORES = input.machinReplayCores;
   return { command: input.execPath, args, env };
 }

@@ -39,6 +39,7 @@ export function offerMcpServer(context: vscode.ExtensionContext): void {
         programRoots: cfg.programRoots,
         timeLimitMs: cfg.timeLimitMs,
         capsuleSizeLimitMB: cfg.capsuleSizeLimitMB,
+        machinReplayCores: cfg.machinReplayCores,
       });
       const definition = new Definition('Frozen Run', launch.command, launch.args, launch.env, version);
       const folder = vscode.workspace.workspaceFolders?.[0];

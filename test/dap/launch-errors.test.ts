@@ -40,6 +40,7 @@ describe('launch errors', () => {
     ['no recording attribute', () => ({}), /needs `recording`/],
     ['an unknown attribute', () => ({ recording: path.join(MACHIN_FIXTURES, 'crash/crash.mflrr'), stopOnEntri: true }), /Unknown launch attribute.*stopOnEntri/],
     ['a bad time limit', () => ({ recording: path.join(MACHIN_FIXTURES, 'crash/crash.mflrr'), timeLimitSeconds: -1 }), /timeLimitSeconds/],
+    ['a bad choice of CPUs for machin', () => ({ recording: path.join(MACHIN_FIXTURES, 'crash/crash.mflrr'), machinReplayCores: 'all' }), /`machinReplayCores` must be "one" .* or "any"/],
   ];
   for (const [what, args, why] of cases) {
     test(`${what}: the launch fails with the message`, async () => {

@@ -25,6 +25,8 @@ test('Restricted Mode: the server runs no toolchain; trusted: machin, the time l
   assert.ok(!JSON.stringify(trusted).match(/key/i), 'no key option or variable');
   assert.equal(trusted.env.FROZEN_RUN_CAPSULE_LIMIT_MB, undefined);
   assert.equal(mcpLaunch({ ...base, trusted: false, capsuleSizeLimitMB: 64 }).env.FROZEN_RUN_CAPSULE_LIMIT_MB, '64', 'the capsule size limit setting reaches the server');
+  assert.equal(trusted.env.FROZEN_RUN_MACHIN_CORES, undefined);
+  assert.equal(mcpLaunch({ ...base, trusted: true, machinReplayCores: 'any' }).env.FROZEN_RUN_MACHIN_CORES, 'any', 'the replay CPUs setting reaches the server');
 });
 
 test('the definition starts a server an MCP client can use (trusted: machin runs, on a program in the roots)', async () => {
