@@ -53,8 +53,9 @@ function usableTaskset(env: NodeJS.ProcessEnv): { cpus: number[]; taskset: strin
   const cpus = allowedCpus();
   const taskset = cpus.length >= 2 ? searchPath('taskset', env) : undefined;
   if (!taskset) return { cpus, taskset: null };
-  const tried = spawnSync(taskset, ['-c', String(cpus[cpus.length - 1]), taskset, '-V'], { stdio: 'ignore', timeout: 5_000 });
-  return { cpus, taskset: tried.status === 0 ? taskset : null };
+  // both CPUs replays are put on (slot 0 and 1), each alone
+  const usable = [cpus[cpus.length - 1], cpus[cpus.length - 2]].every((cpu) => spawnSync(taskset, ['-c', String(cpu), taskset, '-V'], { stdio: 'ignore', timeout: 5_000 }).status === 0);
+  return { cpus, taskset: usable ? taskset : null };
 }
 
 let found: { cpus: number[]; taskset: string | null } | null = null;
