@@ -128,8 +128,6 @@ export async function parseReplayOutputInSlices(stderr: string, sink: ProbeSink,
 export class ReplayOutputStream {
   private readonly pass: ProbePass;
   private carry = '';
-  /** Characters read so far. */
-  read = 0;
 
   /** One-line probes read from bytes (pushBytes), while no line waits as text. */
   private readonly bytes: ProbeBytes | null;
@@ -165,7 +163,6 @@ export class ReplayOutputStream {
   }
 
   push(chunk: string): void {
-    this.read += chunk.length;
     const text = this.carry.length === 0 ? chunk : this.carry + chunk;
     const last = text.lastIndexOf('\n');
     // A text that ends with a whole one-line probe (the chunks of a LineDecoder end with a line)

@@ -127,6 +127,12 @@ export class FifoStderr {
     } else this.hand(this.decoder.write(m));
   }
 
+  /** A posted chunk is handled (or dropped): the worker may post that much more. */
+  private release(m: Uint8Array): void {
+    Atomics.sub(this.inFlight, 0, m.byteLength);
+    Atomics.notify(this.inFlight, 0);
+  }
+
   private handRest(): void {
     if (typeof this.take === 'object') {
       const rest = this.lineBytes.end();
@@ -174,8 +180,7 @@ export class FifoStderr {
         while (this.pending.length > 0 && bytes < HANDLED_PER_TURN) {
           const m = this.pending.shift()!;
           bytes += m.byteLength;
-          Atomics.sub(this.inFlight, 0, m.byteLength);
-          Atomics.notify(this.inFlight, 0);
+          this.release(m);
           if (this.error !== undefined) continue;
           try {
             this.handChunk(m);
@@ -247,10 +252,7 @@ export class FifoStderr {
     this.ended = true;
     // (the end can be heard before the chunks posted ahead of it are handled: they come first)
     const pending = this.pending.splice(0);
-    for (const m of pending) {
-      Atomics.sub(this.inFlight, 0, m.byteLength);
-      Atomics.notify(this.inFlight, 0);
-    }
+    for (const m of pending) this.release(m);
     if (this.error === undefined) {
       try {
         for (const m of pending) this.handChunk(m);

@@ -38,6 +38,7 @@ describe('MCP line_hits and value_origin', () => {
 
   it('value_origin follows the clock value to its I/O record, as frozen-run origin does', async () => {
     const r = await mcp.client.callTool({ name: 'value_origin', arguments: { recording: clock.trace, variable: 'w', thread: '0' } });
+    assert.ok(r.structuredContent, `value_origin answered no chain: ${JSON.stringify(r.content)}`);
     const chain = r.structuredContent as { steps: Array<{ via: string; goroutine: string }>; end: { kind: string } };
     assert.deepEqual(chain.steps.map((x) => `${x.via} ${x.goroutine}`), ['copy 0', 'receive 0', 'send 0.1', 'store 0.1']);
     assert.equal(chain.end.kind, 'io');

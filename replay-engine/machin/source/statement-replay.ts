@@ -232,18 +232,18 @@ export async function indexInstrumentedReplay(
   sure.count.forEach((n, g) => fed[g] || builder.expect(threadOf[g], n));
   if (panic) builder.panicAt(panic.thread, panic.position);
   // Chunk by chunk (the three columns are filled in step), a yield between slices of about `size` events.
+  // (the columns hold only the probes the builder did not take as they were read)
   const total = probes.goroutine.length;
-  const allFed = fed.every((f) => f === 1);
   const size = reading.size ?? EVENTS_PER_SLICE;
   let done = 0;
   let sinceYield = 0;
-  for (let c = 0; c < (allFed ? 0 : probes.goroutine.chunkCount); c++) {
+  for (let c = 0; c < probes.goroutine.chunkCount; c++) {
     const goroutine = probes.goroutine.chunk(c);
     const statement = probes.statement.chunk(c);
     const op = probes.op.chunk(c);
     for (let from = 0; from < goroutine.length; from += size) {
       const to = Math.min(goroutine.length, from + size);
-      for (let k = from; k < to; k++) if (!fed[goroutine[k]]) builder.add(threadOf[goroutine[k]], statement[k], op[k]);
+      for (let k = from; k < to; k++) builder.add(threadOf[goroutine[k]], statement[k], op[k]);
       done += to - from;
       sinceYield += to - from;
       if (done === total || sinceYield < size) continue;
