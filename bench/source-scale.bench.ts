@@ -18,6 +18,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { machinPath } from '../test/support/machin';
+import { replayCommandPrefix } from '../replay-engine/machin/replay-cores';
 import type { BenchResult } from './types';
 
 const OUT = join(__dirname, 'out', 'source-scale');
@@ -266,8 +267,8 @@ export async function run(): Promise<BenchResult[]> {
       const launch = await launchToIndex(trace);
       if (!huge) for (let i = 0; i < 3; i++) plains.push(machin(['replay', trace, '--verify']));
       const plain = [...plains].sort((x, y) => x - y)[plains.length >> 1];
-      // For reference: the same plain replay on one CPU, as Frozen Run runs its replays (replay-cores.ts).
-      const pinnedPlains = huge ? [] : [0, 1, 2].map(() => machin(['replay', trace, '--verify'], ['taskset', '-c', '1']));
+      // For reference: the same plain replay as Frozen Run runs its replays (replay-cores.ts: one CPU, SCHED_BATCH).
+      const pinnedPlains = huge ? [] : [0, 1, 2].map(() => machin(['replay', trace, '--verify'], replayCommandPrefix('one', 1)));
       const pinnedPlain = pinnedPlains.length ? [...pinnedPlains].sort((x, y) => x - y)[1] : NaN;
       rss.set(ops, launch.peakRss);
       const label = `${shape}, ${(ops / 1e6).toFixed(1)}M ops`;
@@ -276,8 +277,8 @@ export async function run(): Promise<BenchResult[]> {
       out.push({ name: `${label}: adapter launch to the first stop (the panic or the end)`, value: launch.firstStopMs / plain, unit: 'x plain' });
       if (launch.fellBack) out.push({ name: `${label}: SOURCE LEVEL UNAVAILABLE, the launch stayed at record level: ${launch.fellBack}`, value: 0, unit: '', ok: false });
       if (!huge) {
-        out.push({ name: `${label}: plain replay on one CPU (taskset -c 1, median of 3), for reference`, value: pinnedPlain, unit: 'ms' });
-        out.push({ name: `${label}: adapter launch until the statement index is ready / the plain replay on one CPU`, value: launch.ms / pinnedPlain, unit: 'x' });
+        out.push({ name: `${label}: plain replay as Frozen Run runs it (one CPU, SCHED_BATCH; median of 3), for reference`, value: pinnedPlain, unit: 'ms' });
+        out.push({ name: `${label}: adapter launch until the statement index is ready / the plain replay as Frozen Run runs it`, value: launch.ms / pinnedPlain, unit: 'x' });
       }
       out.push({ name: `${label}: adapter launch until the statement index is ready`, value: launch.ms / plain, unit: 'x plain', goal: ops <= 1_200_000 ? '<= 1.5x plain' : undefined, ok: launch.fellBack ? false : ops <= 1_200_000 ? launch.ms / plain <= 1.5 : undefined });
       const mfl = /\.mfl:\d+$/.test(launch.frameAfterSteps);

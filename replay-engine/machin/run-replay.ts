@@ -10,7 +10,7 @@ import type { ToolchainOptions } from '../open-options';
 import type { MachinTool } from './find-machin';
 import { parseReplayOutput, type ReplayOutput, type ReplayOutputStream } from './machin-output';
 import { isProbeLine } from './probe-line';
-import { machinCores, replayCpuPrefix } from './replay-cores';
+import { machinCores, replayCommandPrefix } from './replay-cores';
 
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
 let runs = 0;
@@ -76,7 +76,7 @@ export async function runMachinReplay(
   slot: 0 | 1 = 0,
 ): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
-  const prefix = replayCpuPrefix(machinCores(options.machinCores), slot);
+  const prefix = replayCommandPrefix(machinCores(options.machinCores), slot);
   const shownEnv = Object.entries(env).map(([name, value]) => `${name}=${value} `).join('');
   options.onOutput?.(`$ ${shownEnv}${[...prefix, machin.path, ...args].join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;

@@ -346,11 +346,11 @@ describe('enrich: as few machin replays as possible', () => {
     await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t) => output.push(t) });
     const started = output.filter((t) => t.startsWith('$ '));
     assert.equal(started.length, 2, started.join(''));
-    // (each on one CPU of its own where taskset can put it there: replay-cores.ts)
-    assert.match(started[0], /^\$ (\/\S+\/taskset -c \d+ )?\/\S+ replay \S+ --verify\n$/);
+    // (under SCHED_BATCH, each on one CPU of its own where chrt and taskset can: replay-cores.ts)
+    assert.match(started[0], /^\$ (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay \S+ --verify\n$/);
     assert.match(started[1], / replay \S+ --verify --print \S*q\S*,fr_stmt0\S*\n$/);
     // only the instrumented replay's program gets its stderr buffered (source/stderr-buffer.ts)
-    assert.match(started[1], /^\$ LD_PRELOAD=\/\S+\/fr-stderr-buffer\.so (\/\S+\/taskset -c \d+ )?\/\S+ replay /);
+    assert.match(started[1], /^\$ LD_PRELOAD=\/\S+\/fr-stderr-buffer\.so (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay /);
     assert.equal(rec.panic?.message, 'integer divide by zero');
     assert.equal(rec.sourceLevel?.state, 'ready');
     // the divide that panicked: goroutine 0.2's last statement, and every value points at its statement

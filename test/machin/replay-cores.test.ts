@@ -1,12 +1,13 @@
-// Each machin replay on one CPU of its own (replay-engine/machin/replay-cores.ts): the two replays
-// of a source-level launch go to two different CPUs through taskset, and what they answer is what
-// replays placed by the system answer: the same panic, statements and values.
+// Each machin replay on one CPU of its own, under SCHED_BATCH (replay-engine/machin/replay-cores.ts):
+// the two replays of a source-level launch go to two different CPUs through taskset, and what they
+// answer is what replays placed by the system answer: the same panic, statements and values.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { enrichWithMachin } from '../../replay-engine/machin/enrich';
-import { machinCores, parseCpuList, replayCpuPrefix } from '../../replay-engine/machin/replay-cores';
+import { machinCores, parseCpuList, replayCommandPrefix, replayCpu } from '../../replay-engine/machin/replay-cores';
 import { readMflrr } from '../../replay-engine/mflrr/recording';
 import { searchPath } from '../../replay-engine/toolchain/find-executable';
 import { machinPath, recordProgram } from '../support/machin';
@@ -45,6 +46,7 @@ func main() {
 
 const allowed = parseCpuList(/^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '');
 const pinnable = allowed.length >= 2 && searchPath('taskset', process.env) !== undefined;
+const batchable = process.platform === 'linux' && searchPath('chrt', process.env) !== undefined;
 
 describe('one CPU per machin replay', () => {
   it('reads the CPU list the kernel gives (ranges and single CPUs), and nothing of a list it cannot read', () => {
@@ -62,8 +64,21 @@ describe('one CPU per machin replay', () => {
     assert.equal(machinCores(undefined, { FROZEN_RUN_MACHIN_CORES: 'all of them' }), 'one');
     assert.equal(machinCores('one', { FROZEN_RUN_MACHIN_CORES: 'any' }), 'one');
     assert.equal(machinCores('any', {}), 'any');
-    assert.deepEqual(replayCpuPrefix('any', 0), []);
-    assert.deepEqual(replayCpuPrefix('any', 1), []);
+    assert.deepEqual(replayCpu('any', 0), []);
+    assert.deepEqual(replayCpu('any', 1), []);
+  });
+
+  it('runs what it prefixes under SCHED_BATCH, on one CPU or anywhere', (t) => {
+    if (!batchable) return t.skip('no chrt on this machine');
+    for (const [cores, slot] of [['one', 0], ['one', 1], ['any', 0]] as const) {
+      const [command, ...args] = [...replayCommandPrefix(cores, slot), 'sh', '-c', 'chrt -p $$; taskset -cp $$'];
+      const r = spawnSync(command, args, { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /current scheduling policy: SCHED_BATCH/, `${cores} ${slot}: ${r.stdout}`);
+      const list = /current affinity list: (\S+)/.exec(r.stdout)?.[1] ?? '';
+      if (cores === 'one' && pinnable) assert.deepEqual(parseCpuList(list), [allowed[allowed.length - 1 - slot]], r.stdout);
+      else assert.deepEqual(parseCpuList(list), allowed, r.stdout);
+    }
   });
 
   it('runs the plain and the instrumented replay on two different CPUs, and they answer what replays anywhere answer', async (t) => {
@@ -86,6 +101,7 @@ describe('one CPU per machin replay', () => {
       assert.notEqual(cpus[0], cpus[1], 'side by side, on two CPUs');
     }
     assert.ok(any.started.every((l) => cpu(l) === undefined && !/taskset/.test(l)), any.started.join(''));
+    if (batchable) assert.ok([...one.started, ...any.started].every((l) => /\/chrt --batch 0 /.test(l)), one.started.join(''));
 
     assert.equal(one.rec.panic?.message, 'integer divide by zero');
     assert.equal(one.rec.panic?.message, any.rec.panic?.message);
