@@ -27,6 +27,8 @@ export class ProbeBytes {
   /** Lines taken so far. */
   count = 0;
   private last = -1;
+  /** The name taken before `last` (statement and value probes alternate). */
+  private beforeLast = -1;
 
   constructor(private readonly sink: ProbeSink) {}
 
@@ -38,14 +40,61 @@ export class ProbeBytes {
     let s = 0;
     const length = bytes.length;
     while (s < length) {
-      // (loops here and below, not indexOf: a line is some 30 bytes, and a native call costs more)
-      let nl = s;
-      while (nl < length && bytes[nl] !== NL) nl++;
-      if (nl === length || !this.line(bytes, s, nl)) return s;
+      let nl = this.usualLine(bytes, s, length);
+      if (nl === -1) {
+        // (loops here and below, not indexOf: a line is some 30 bytes, and a native call costs more)
+        nl = s;
+        while (nl < length && bytes[nl] !== NL) nl++;
+        if (nl === length || !this.line(bytes, s, nl)) return s;
+      }
       this.count++;
       s = nl + 1;
     }
     return s;
+  }
+
+  /**
+   * The usual line, `probe G NAME = INT @opP`, its integer short (at most 15 digits for a statement
+   * probe, a small one for a value), read in one pass and taken; returns where its newline is, or -1
+   * (nothing taken) for any other line, which line() then reads. What it takes, line() would take
+   * the same way: the op is the run of digits that ends the line, after ` @op`, and the value what
+   * is between `= ` and it.
+   */
+  private usualLine(b: Uint8Array, s: number, length: number): number {
+    if (length - s < 16 || b[s] !== 0x70 || b[s + 1] !== 0x72 || b[s + 2] !== 0x6f || b[s + 3] !== 0x62 || b[s + 4] !== 0x65 || b[s + 5] !== SPACE) return -1;
+    let g = s + 6;
+    while (g < length && b[g] !== SPACE && b[g] !== NL) g++;
+    if (g === s + 6 || g >= length || b[g] !== SPACE) return -1;
+    let n = g + 1;
+    while (n < length && b[n] !== SPACE && b[n] !== NL) n++;
+    if (n === g + 1 || n + 3 >= length || b[n] !== SPACE || b[n + 1] !== 0x3d || b[n + 2] !== SPACE) return -1;
+    // the value: an optional minus, then digits
+    let i = n + 3;
+    const negative = b[i] === 0x2d;
+    if (negative) i++;
+    const v = i;
+    let value = 0;
+    while (i < length && b[i] >= ZERO && b[i] <= NINE) value = value * 10 + (b[i++] - ZERO);
+    const digits = i - v;
+    if (digits === 0 || digits > 15 || i + 4 >= length || b[i] !== SPACE || b[i + 1] !== 0x40 || b[i + 2] !== 0x6f || b[i + 3] !== 0x70) return -1;
+    // the op: digits up to the newline
+    let d = i + 4;
+    let op = 0;
+    while (d < length && b[d] >= ZERO && b[d] <= NINE) op = op * 10 + (b[d++] - ZERO);
+    if (d === i + 4 || d - (i + 4) > 15 || d >= length || b[d] !== NL) return -1;
+    const name = this.nameAt(b, g + 1, n);
+    if (this.statement[name]) {
+      if (negative) return -1;
+    } else if (!this.sink.takeNumber || !this.sink.takeValue) return -1;
+    // a small integer as smallIntAt reads one: at most 9 digits, no leading zero, no -0
+    else if (digits > 9 || (b[v] === ZERO && (digits > 1 || negative))) return -1;
+    if (!sameBytes(b, s + 6, g, this.goroutineBytes)) {
+      this.goroutineBytes = b.slice(s + 6, g);
+      this.goroutine = Buffer.from(this.goroutineBytes).toString('utf8');
+    }
+    if (this.statement[name]) this.sink.take(this.goroutine, value, op);
+    else this.sink.takeNumber!(this.goroutine, this.names[name], negative ? -value : value, op);
+    return d;
   }
 
   /** bytes[s, end) as FastTake.line reads a line; false (nothing taken) when it is no such probe. */
@@ -90,17 +139,24 @@ export class ProbeBytes {
 
   /** The index of the name b[from, to) among those seen, added when new. */
   private nameAt(b: Uint8Array, from: number, to: number): number {
-    // the name of the line before first: statement and value probes come in runs
+    // the names of the lines before first: statement and value probes come in runs, or alternate
     if (this.last >= 0 && sameBytes(b, from, to, this.nameBytes[this.last])) return this.last;
+    if (this.beforeLast >= 0 && sameBytes(b, from, to, this.nameBytes[this.beforeLast])) return this.seen(this.beforeLast);
     for (let k = 0; k < this.nameBytes.length; k++) {
-      if (sameBytes(b, from, to, this.nameBytes[k])) return (this.last = k);
+      if (sameBytes(b, from, to, this.nameBytes[k])) return this.seen(k);
     }
     const bytes = b.slice(from, to);
     const name = Buffer.from(bytes).toString('utf8');
     this.nameBytes.push(bytes);
     this.names.push(name);
     this.statement.push(this.sink.names.has(name));
-    return (this.last = this.names.length - 1);
+    return this.seen(this.names.length - 1);
+  }
+
+  private seen(k: number): number {
+    this.beforeLast = this.last;
+    this.last = k;
+    return k;
   }
 }
 

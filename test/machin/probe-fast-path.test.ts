@@ -12,7 +12,7 @@ import { LineBytes, LineDecoder } from '../../replay-engine/toolchain/line-decod
 
 const TABLE = { functions: [], rows: [], probeNames: ['fr_stmt0', 'fr_stmt1'], paramProbes: [] } as unknown as StatementTable;
 
-const VALUES = ['0', '-0', '7', '-7', '007', '123456789', '1234567890', '-123456789', '', 'two words', 'a @op3 b', '3.5', '-0.0', 'true', 'x @op', '99999999999999999999', 'naïve ☃'];
+const VALUES = ['0', '-0', '7', '-7', '007', '123456789', '1234567890', '-123456789', '', 'two words', 'a @op3 b', '12 @op3', '5 @op', '-', '1-2', '3.5', '-0.0', 'true', 'x @op', '99999999999999999999', 'naïve ☃'];
 
 /** An output as machin prints it: statement and value probes of three goroutines, a value over lines, the verify line. */
 function output(): string {
