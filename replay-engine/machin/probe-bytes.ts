@@ -83,16 +83,15 @@ export class ProbeBytes {
     while (d < length && b[d] >= ZERO && b[d] <= NINE) op = op * 10 + (b[d++] - ZERO);
     if (d === i + 4 || d - (i + 4) > 15 || d >= length || b[d] !== NL) return -1;
     const name = this.nameAt(b, g + 1, n);
-    if (this.statement[name]) {
-      if (negative) return -1;
-    } else if (!this.sink.takeNumber || !this.sink.takeValue) return -1;
-    // a small integer as smallIntAt reads one: at most 9 digits, no leading zero, no -0
-    else if (digits > 9 || (b[v] === ZERO && (digits > 1 || negative))) return -1;
+    const statement = this.statement[name];
+    if (statement ? negative : !this.sink.takeNumber || !this.sink.takeValue) return -1;
+    // a value: a small integer as smallIntAt reads one (at most 9 digits, no leading zero, no -0)
+    if (!statement && (digits > 9 || (b[v] === ZERO && (digits > 1 || negative)))) return -1;
     if (!sameBytes(b, s + 6, g, this.goroutineBytes)) {
       this.goroutineBytes = b.slice(s + 6, g);
       this.goroutine = Buffer.from(this.goroutineBytes).toString('utf8');
     }
-    if (this.statement[name]) this.sink.take(this.goroutine, value, op);
+    if (statement) this.sink.take(this.goroutine, value, op);
     else this.sink.takeNumber!(this.goroutine, this.names[name], negative ? -value : value, op);
     return d;
   }
