@@ -50,6 +50,12 @@ export interface StatementTable {
    * the names a `select` case binds likewise, where the case's body starts.
    */
   paramProbes: Array<{ probe: string; param: string }>;
+  /**
+   * A statements-only copy (instrumentStatementsOnly): a probe prints the statements its goroutine
+   * ran since the one before, as the digits of a number in this base (a statement number is one
+   * digit; the first statement is the most significant).
+   */
+  base?: number;
 }
 
 export interface InstrumentedProgram {
@@ -72,6 +78,9 @@ export class InstrumentError extends Error {
 }
 
 const PROBE_BASE = 'fr_stmt';
+const ACCUMULATOR_BASE = 'fr_acc';
+/** A printed run of statements stays below this (15 digits: the probe readers' bound, exact in a double). */
+const PRINTED_BELOW = 1e15;
 
 /** The instrumented text of `src` (the file `file`), for tests and tools; the bridge instruments its MflProgram. */
 export function instrumentSource(src: string, file: string): InstrumentedProgram {
@@ -107,6 +116,11 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
   // A select case's or a range loop's bound names, copied where its body starts (stored by the `select`'s,
   // or the `for`'s or the previous iteration's last, statement event: before the body's first statement).
   for (const c of model.caseBindings) inserts.push({ at: c.at, order: 0, text: ` ${c.names.map((n) => `${paramProbe.get(n)} := ${n};`).join(' ')}` });
+  return { text: applyInserts(src, inserts), table: { ...tableOf(src, model, probeNames), paramProbes: params.map((param) => ({ probe: paramProbe.get(param)!, param })) } };
+}
+
+/** `src` with each insertion at its offset (several at one offset in `order`). */
+function applyInserts(src: string, inserts: Array<{ at: number; order: number; text: string }>): string {
   inserts.sort((a, b) => a.at - b.at || a.order - b.order);
   let text = '';
   let from = 0;
@@ -114,8 +128,11 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
     text += src.slice(from, ins.at) + ins.text;
     from = ins.at;
   }
-  text += src.slice(from);
+  return text + src.slice(from);
+}
 
+/** The statement table of the model of `src` (no parameter probes). */
+function tableOf(src: string, model: MflStatementModel, probeNames: string[]): StatementTable {
   const lineStarts = [0];
   for (let i = 0; i < src.length; i++) if (src[i] === '\n') lineStarts.push(i + 1);
   const at = (offset: number): { line: number; column: number } => {
@@ -133,7 +150,59 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
     return row;
   });
   const functions = model.functions.map((f) => ({ name: f.name, parent: f.parent, entry: f.entry, exit: f.exit, line: at(f.funcStart).line }));
-  return { text, table: { functions, rows, probeNames, paramProbes: params.map((param) => ({ probe: paramProbe.get(param)!, param })) } };
+  return { functions, rows, probeNames, paramProbes: [] };
+}
+
+
+/**
+ * The statements-only copy: no values, and a statement probe printed only where the order of a
+ * goroutine's statements and its ops, calls and other goroutines could tell otherwise. Every
+ * function keeps the statements it ran since its last printed probe in an integer local
+ * (`fr_acc0 = fr_acc0 * B + 13;`, not printed); a statement that can block, call, spawn, return
+ * or panic, or one that finds the local full, prints them and itself at once (`fr_stmt0 = fr_acc0
+ * * B + 14; fr_acc0 = 0;`), and so does a loop body's end when the loop's test can do any of
+ * these. So machin prints a line per op, call and return rather than per statement, and each
+ * statement is printed with the @op of a point with the same ops of its own goroutine completed.
+ * `safe`: the trace's build is `--safe`, where `+`, `-` and `*` can panic.
+ */
+export function instrumentStatementsOnly(program: MflProgram, safe: boolean): InstrumentedProgram {
+  const src = program.text;
+  const model = program.statements();
+  if (model instanceof MflSyntaxError) {
+    const { line, column } = positionOf(src, model.offset);
+    throw new InstrumentError(program.path, line, column, model.reason);
+  }
+  const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
+  const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
+  const accumulators = chooseNames(ACCUMULATOR_BASE, model.identifiers, maxDepth + 1);
+  const base = model.statements.length + 1;
+  const limit = Math.floor((PRINTED_BELOW - base) / base); // an accumulator at most this takes one more statement
+  const quiet = (effects: 'none' | 'arith' | undefined) => effects === 'none' || (effects === 'arith' && !safe);
+  const byId = (id: number) => model.statements[id - 1];
+  const inserts: Array<{ at: number; order: number; text: string }> = [];
+  for (const s of model.statements) {
+    const depth = model.functions[s.fn].depth;
+    const [p, a] = [probeNames[depth], accumulators[depth]];
+    const room = `if ${a} > ${limit} { ${p} = ${a}; ${a} = 0 } `;
+    const print = (id: number) => `${room}${p} = ${a} * ${base} + ${id}; ${a} = 0; `;
+    if (s.kind === 'entry') {
+      inserts.push({ at: model.functions[s.fn].bodyOpen + 1, order: 0, text: ` ${p}, ${a} := 0, ${s.id}; ` });
+      continue;
+    }
+    if (s.kind === 'exit') {
+      inserts.push({ at: model.functions[s.fn].bodyClose, order: 2, text: ` ${print(s.id)}` });
+      continue;
+    }
+    // a `continue` runs its loop's test next; a loop its test
+    const effects = s.continues !== undefined ? byId(s.continues).effects : s.effects;
+    const kept = s.kind === 'statement' && !s.op && !s.spawns && quiet(effects);
+    inserts.push({ at: s.start, order: 1, text: kept ? `${room}${a} = ${a} * ${base} + ${s.id}; ` : print(s.id) });
+    // the test before each next iteration: what ran in the body is printed first when the test can do more than compute
+    if (s.loop && s.body && !quiet(s.effects) && !s.body.leaves) inserts.push({ at: s.body.close, order: 0, text: ` if ${a} > 0 { ${p} = ${a}; ${a} = 0 } ` });
+  }
+  const table = tableOf(src, model, probeNames);
+  table.base = base;
+  return { text: applyInserts(src, inserts), table };
 }
 
 /** `fr_arg_n` for parameter n; a suffix is added to the prefix until no name is one the program spells. */
@@ -146,8 +215,13 @@ function chooseParamProbes(identifiers: Set<string>, params: string[]): Map<stri
 
 /** `fr_stmt0`, `fr_stmt1`, ...; a suffix is added to the base until no name is one the program spells. */
 function chooseProbeNames(identifiers: Set<string>, depths: number): string[] {
+  return chooseNames(PROBE_BASE, identifiers, depths);
+}
+
+/** `${prefix}0`, `${prefix}1`, ... (one a function-literal depth), none a name the program spells. */
+function chooseNames(prefix: string, identifiers: Set<string>, depths: number): string[] {
   for (let k = 0; ; k++) {
-    const base = k === 0 ? PROBE_BASE : `${PROBE_BASE}_${k}_`;
+    const base = k === 0 ? prefix : `${prefix}_${k}_`;
     const names = Array.from({ length: depths }, (_, d) => `${base}${d}`);
     if (names.every((n) => !identifiers.has(n))) return names;
   }

@@ -36,6 +36,17 @@ export interface MflStatement {
    * through a variable, `&&`/`||` around a call).
    */
   returnCalls: number | null;
+  /**
+   * What running a simple statement, or testing a loop's condition (once per iteration), can do
+   * besides computing: `none`, nothing (names, literals, comparisons, logic, no call, index,
+   * division, op or allocation: it cannot panic, block, or run another statement); `arith`, only
+   * `+`, `-` or `*` besides, which panic on overflow in a `--safe` build; absent, anything.
+   */
+  effects?: 'none' | 'arith';
+  /** A loop: just past its body's `{`, at its `}`, and whether the body's last statement leaves it (a return, break or continue). */
+  body?: { open: number; close: number; leaves: boolean };
+  /** A `continue`: the loop it goes back to. */
+  continues?: number;
 }
 
 export interface MflFunctionBody {
@@ -70,6 +81,9 @@ export interface MflStatementModel {
    */
   caseBindings: Array<{ fn: number; at: number; names: string[] }>;
 }
+
+/** Operators and punctuation that cannot panic, block, call or allocate (`+` of strings allocates, but cannot fail). */
+const PURE_OPS = new Set(['=', ':=', ',', '==', '!=', '<', '<=', '>', '>=', '&&', '||', '!']);
 
 const PRECEDENCE: Record<string, number> = {
   '||': 1, '&&': 2, '==': 3, '!=': 3, '<': 4, '<=': 4, '>': 4, '>=': 4,
@@ -115,6 +129,10 @@ class StatementParser {
   private literals = new Map<number, number>();
   /** How many statements and expressions the current token is inside (enter()). */
   private nesting = 0;
+  /** The loops the current token is inside, in the function being parsed (innermost last). */
+  private loops: MflStatement[] = [];
+  /** The `break` and `continue` statements. */
+  private readonly jumps = new Set<number>();
 
   constructor(private readonly toks: MflToken[]) {
     // machin parses type declarations first so that `T{` is known to open a struct literal.
@@ -253,6 +271,8 @@ class StatementParser {
     this.bound.push(params);
     const saved = this.counting;
     this.counting = null; // a literal's calls happen when it is called, not when it is written
+    const savedLoops = this.loops;
+    this.loops = []; // a literal's `continue` is of its own loops
     let last: MflStatement | null = null;
     while (!this.at('}')) {
       if (this.peek().kind === 'eof') throw this.error(open, 'this function body is never closed');
@@ -261,13 +281,15 @@ class StatementParser {
     }
     const close = this.next();
     this.counting = saved;
+    this.loops = savedLoops;
     this.bound.pop();
     body.bodyClose = close.start;
     if (last?.kind !== 'return') body.exit = this.add('exit', index, close.start, close.end).id;
     return index;
   }
 
-  private block(fn: number): void {
+  /** A `{ ... }` block: where its inside starts and its `}` is, and its last statement. */
+  private block(fn: number): { open: number; close: number; last: MflStatement | null } {
     const open = this.expectText('{');
     let last: MflStatement | null = null;
     while (!this.at('}')) {
@@ -275,7 +297,47 @@ class StatementParser {
       last = this.follow(last, this.statement(fn));
       while (this.at(';')) this.next();
     }
-    this.next();
+    const close = this.next();
+    return { open: open.end, close: close.start, last };
+  }
+
+  /** A loop's body, parsed with the loop as the one its `continue`s go back to. */
+  private loopBody(fn: number, loop: MflStatement): void {
+    this.loops.push(loop);
+    const { open, close, last } = this.block(fn);
+    this.loops.pop();
+    loop.body = { open, close, leaves: last !== null && (last.kind === 'return' || this.jumps.has(last.id)) };
+  }
+
+  /** What toks[from, to) can do when run (MflStatement.effects). */
+  private effectsOf(from: number, to: number): 'none' | 'arith' | undefined {
+    let arith = false;
+    for (let i = from; i < to; i++) {
+      const t = this.toks[i];
+      switch (t.kind) {
+        case 'ident':
+          if (this.toks[i + 1]?.text === '(' && i + 1 < to) return undefined;
+          continue;
+        case 'int':
+        case 'float':
+        case 'string':
+          continue;
+        case 'keyword':
+          if (t.text === 'true' || t.text === 'false' || t.text === 'nil' || t.text === 'var') continue;
+          return undefined;
+        case 'op':
+        case 'punct':
+          if (PURE_OPS.has(t.text)) continue;
+          if (t.text === '+' || t.text === '-' || t.text === '*') {
+            arith = true;
+            continue;
+          }
+          return undefined;
+        default:
+          return undefined;
+      }
+    }
+    return arith ? 'arith' : 'none';
   }
 
   /** `s` comes after `prev` in one block. */
@@ -334,24 +396,33 @@ class StatementParser {
           } else s.returnCalls = 0;
           break;
         case 'break':
+          this.next();
+          this.jumps.add(s.id);
+          break;
         case 'continue':
           this.next();
+          this.jumps.add(s.id);
+          if (this.loops.length > 0) s.continues = this.loops[this.loops.length - 1].id;
           break;
         case 'if':
           simple = false;
           this.ifChain(fn);
           break;
-        case 'while':
+        case 'while': {
           simple = false;
           s.loop = true;
           this.next();
+          const test = this.pos;
           this.expr();
-          this.block(fn);
+          const effects = this.effectsOf(test, this.pos);
+          if (effects) s.effects = effects;
+          this.loopBody(fn, s);
           break;
+        }
         case 'for':
           simple = false;
           s.loop = true;
-          this.forLoop(fn);
+          this.forLoop(fn, s);
           break;
         case 'arena':
           simple = false;
@@ -382,6 +453,8 @@ class StatementParser {
     if (simple) {
       const op = this.opOf(from, this.pos);
       if (op) s.op = op;
+      const effects = s.kind === 'statement' && !s.spawns ? this.effectsOf(from, this.pos) : undefined;
+      if (effects) s.effects = effects;
     }
     return s;
   }
@@ -424,9 +497,12 @@ class StatementParser {
     }
   }
 
-  private forLoop(fn: number): void {
+  private forLoop(fn: number, loop: MflStatement): void {
     this.expectText('for');
-    if (this.at('{')) return this.block(fn);
+    if (this.at('{')) {
+      loop.effects = 'none';
+      return this.loopBody(fn, loop);
+    }
     if (this.peek().kind === 'ident' && (this.peek(1).text === ':=' || this.peek(1).text === ',')) {
       const names = [this.next().text];
       if (this.at(',')) {
@@ -440,10 +516,14 @@ class StatementParser {
       // The range-bound names, copied where the body starts (each iteration), as a select case's.
       const bound = names.filter((n) => n !== '_');
       if (bound.length && this.at('{')) this.caseBindings.push({ fn, at: this.peek().end, names: bound });
-      return this.block(fn);
+      // (a range over a channel receives, an op, at each iteration: never `effects`)
+      return this.loopBody(fn, loop);
     }
+    const test = this.pos;
     this.expr();
-    this.block(fn);
+    const effects = this.effectsOf(test, this.pos);
+    if (effects) loop.effects = effects;
+    this.loopBody(fn, loop);
   }
 
   private select(fn: number): void {
