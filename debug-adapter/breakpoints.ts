@@ -435,6 +435,12 @@ export class BreakpointTable {
   }
 
   /** The data breakpoints, whose changes met at statements SourceBreakpoints merges with the program's line breakpoints. */
+  /** Whether meeting a breakpoint reads variable values (a condition, a log message, a data breakpoint). */
+  get readsValues(): boolean {
+    const reads = (b: Common) => b.condition !== undefined || b.log !== undefined;
+    return this.dataList.length > 0 || [...this.lines.values()].some(reads) || this.functions.some(reads);
+  }
+
   get dataBreakpoints(): readonly DataBreakpoint[] {
     return this.dataList;
   }

@@ -28,6 +28,8 @@ export const EVENT = {
   causalChain: 'frozenRun/causalChain',
   toolchain: 'frozenRun/toolchain',
   divergence: 'frozenRun/divergence',
+  /** A source-level launch's statement index is in (steps go by statement), before its values. */
+  statements: 'frozenRun/statements',
 } as const;
 
 export type CustomRequest = (typeof REQUEST)[keyof typeof REQUEST];
@@ -162,6 +164,14 @@ export interface CausalChainEventBody {
   length: number;
   /** The thread id of each step of the chain, when it has at most 10,000 steps. */
   steps?: string[];
+}
+
+/** The statement index of a source-level launch: in (its values follow), or why not. */
+export interface StatementsEventBody {
+  state: 'ready' | 'unavailable';
+  message: string;
+  /** Statement events indexed (ready). */
+  events?: number;
 }
 
 export type ToolchainState = 'off' | 'running' | 'output' | 'failed' | 'done' | 'unavailable';

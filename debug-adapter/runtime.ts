@@ -125,6 +125,10 @@ export class ReplayRuntime {
   private readonly openedBy: OpenRules | null;
   /** While the values of a deferred enrichment are coming (awaitValues): settles once they are taken. */
   private arrival: Promise<ValuesArrived | null> | null = null;
+  /** The recording's warnings told so far (those since are told when statements or values arrive). */
+  private warningsTold: number | null = null;
+  /** While the statements of a deferred enrichment are coming apart from its values (awaitStatements). */
+  private statementsArrival: Promise<ValuesArrived | null> | null = null;
   /** A restart replaced this runtime (its breakpoints carried over): values coming later change nothing here. */
   private replaced = false;
   private current = -1;
@@ -277,6 +281,29 @@ export class ReplayRuntime {
     return this.arrival;
   }
 
+  /** While the statements of a deferred enrichment are coming (its first stage at source level): settles once the runtime has taken them. */
+  get statementsPending(): Promise<unknown> | null {
+    return this.statementsArrival;
+  }
+
+  /** Whether a move reads variable values (a breakpoint's condition or log message, a data breakpoint): it then waits for them. */
+  get movesReadValues(): boolean {
+    return this.breakpoints.readsValues || this.sourceBreakpoints.readsValues;
+  }
+
+  /**
+   * Takes the statements of a deferred enrichment when they come, before its values (a source-level
+   * launch's first stage): the program's breakpoints set meanwhile are bound, a panic stop moves
+   * onto the statement that panicked. Resolves with what changed (null: a restart replaced this
+   * runtime first); null when no statements come apart from the values. Called once, before awaitValues.
+   */
+  awaitStatements(): Promise<ValuesArrived | null> | null {
+    const pending = this.recording.statementsPending;
+    if (!pending) return null;
+    this.statementsArrival = this.arrived(pending, () => (this.statementsArrival = null), true);
+    return this.statementsArrival;
+  }
+
   /**
    * Takes the values of a deferred enrichment when they come (Replay to Panic stops before machin
    * has printed them): the program's breakpoints set meanwhile are bound, a panic stop moves onto
@@ -284,20 +311,33 @@ export class ReplayRuntime {
    * first); null when no values are coming. The front end that shows them calls it once.
    */
   awaitValues(): Promise<ValuesArrived | null> | null {
-    const rec = this.recording;
-    const pending = rec.valuesPending;
+    const pending = this.recording.valuesPending;
     if (!pending) return null;
-    const warned = rec.warnings.length;
-    this.arrival = pending.then(() => {
-      this.arrival = null;
+    // (when the statements come apart, their arrival says whether they came)
+    this.arrival = this.arrived(pending, () => (this.arrival = null), !this.recording.statementsPending);
+    return this.arrival;
+  }
+
+  /**
+   * Once `pending` settles (`done` called first): what changed (the warnings since this call,
+   * breakpoints bound, a panic stop moved, and when `saysStatements`, why no statements came).
+   */
+  private arrived(pending: Promise<void>, done: () => void, saysStatements: boolean): Promise<ValuesArrived | null> {
+    const rec = this.recording;
+    this.warningsTold ??= rec.warnings.length;
+    return pending.then(() => {
+      done();
       if (this.replaced) return null;
+      const warnings = rec.warnings.slice(this.warningsTold!);
+      this.warningsTold = rec.warnings.length;
+      // (nothing left to bind or move when the statements came in an earlier stage)
       const bound = this.routing.bindWaiting();
-      // The statements came with the values: a panic stop moves onto the statement that panicked.
+      // The statements came: a panic stop moves onto the statement that panicked.
       const moved = this.placeOnPanicStatement();
       const status = rec.sourceLevel;
-      return { warnings: rec.warnings.slice(warned), bound, moved, noStatements: status?.state === 'unavailable' && status.reason ? status.reason : null };
+      const noStatements = saysStatements && status?.state === 'unavailable' && status.reason ? status.reason : null;
+      return { warnings, bound, moved, noStatements };
     });
-    return this.arrival;
   }
 
   /** Once the statements have come (Replay to Panic stops before them): a panic stop moves onto the statement that panicked. */

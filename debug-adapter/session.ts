@@ -11,13 +11,13 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import { RecordingError } from '../replay-engine/model/errors';
 import { cutText } from '../replay-engine/model/cut-text';
-import type { Recording } from '../replay-engine/model/recording';
+import { readyStatements, type Recording } from '../replay-engine/model/recording';
 import { sortForListing } from '../replay-engine/model/thread-order';
 import { openRecording } from '../replay-engine/open';
 import { AnsweringSession } from './answering-session';
 import { unplaced } from './breakpoint-routing';
 import { capabilities } from './capabilities';
-import { EVENT, REQUEST, type SetKeyResponseBody, type TargetArguments, type ToolchainEventBody } from './contract';
+import { EVENT, REQUEST, type SetKeyResponseBody, type StatementsEventBody, type TargetArguments, type ToolchainEventBody } from './contract';
 import { dapBreakpoint, wantedBreakpoints } from './dap-breakpoints';
 import { dataBreakpointInfo } from './data-breakpoint-info';
 import { evaluateInThread } from './evaluate';
@@ -28,7 +28,7 @@ import type { PrintedLogPoint } from './log-point-changes';
 import { hitLines, messageLine } from './log-point-output';
 import { openedEvents } from './opened-events';
 import { cursorBody, toolchainOutcome } from './reports';
-import { ANSWERED_WITHOUT_VALUES } from './requests-without-values';
+import { ANSWERED_WITH_STATEMENTS, ANSWERED_WITHOUT_VALUES } from './requests-without-values';
 import { gotoStatement, lineCountsBody, logPointHits, valueOriginBody } from './run-questions';
 import { ReplayRuntime, RuntimeRefusal, type RunToward, type ValuesArrived } from './runtime';
 import { ServedText } from './served-text';
@@ -90,9 +90,16 @@ export class FrozenRunSession extends AnsweringSession {
    * (variables, evaluations, moves that test conditions) is answered once the runtime has them.
    */
   protected override dispatchRequest(request: DebugProtocol.Request): void {
-    const pending = this.runtime?.valuesPending;
-    if (pending && !ANSWERED_WITHOUT_VALUES.has(request.command)) {
-      void pending.then(() => this.dispatchRequest(request));
+    const rt = this.runtime;
+    const command = request.command;
+    const statements = rt?.statementsPending;
+    const values = rt?.valuesPending;
+    if (statements && !ANSWERED_WITHOUT_VALUES.has(command)) {
+      void statements.then(() => this.dispatchRequest(request));
+      return;
+    }
+    if (values && !ANSWERED_WITHOUT_VALUES.has(command) && !(ANSWERED_WITH_STATEMENTS.has(command) && !rt!.movesReadValues)) {
+      void values.then(() => this.dispatchRequest(request));
       return;
     }
     super.dispatchRequest(request);
@@ -389,13 +396,26 @@ export class FrozenRunSession extends AnsweringSession {
     this.runtime = rt;
     this.variables = new VariableStore(rt);
     this.servedText.forget();
+    void rt.awaitStatements()?.then((arrived) => this.statementsArrived(rt, arrived));
     void rt.awaitValues()?.then((arrived) => this.valuesArrived(rt, arrived));
     for (const e of openedEvents(rec, !args.noToolchain)) this.sendEvent(e);
     return rt;
   }
 
+  /** A source-level launch's statements, taken by the runtime before its values: what changed is told, and the statements event sent. */
+  private statementsArrived(rt: ReplayRuntime, arrived: ValuesArrived | null): void {
+    if (!arrived || this.runtime !== rt) return;
+    const status = rt.recording.sourceLevel;
+    const index = readyStatements(rt.recording);
+    const body: StatementsEventBody = index
+      ? { state: 'ready', message: `statement index ready: ${index.eventCount.toLocaleString('en-US')} statements executed; the values follow`, events: index.eventCount }
+      : { state: 'unavailable', message: status?.state === 'unavailable' ? status.reason : 'no statements came' };
+    this.valuesArrived(rt, arrived, true);
+    this.sendEvent(new Event(EVENT.statements, body));
+  }
+
   /** A deferred enrichment's values, taken by the runtime: what changed is told, then VS Code fetches them again. */
-  private valuesArrived(rt: ReplayRuntime, arrived: ValuesArrived | null): void {
+  private valuesArrived(rt: ReplayRuntime, arrived: ValuesArrived | null, valuesToCome = false): void {
     if (!arrived || this.runtime !== rt) return;
     const rec = rt.recording;
     this.variables?.reset();
@@ -404,7 +424,10 @@ export class FrozenRunSession extends AnsweringSession {
     if (arrived.bound) {
       const { file, breakpoints, logPoints } = arrived.bound;
       for (const b of breakpoints) this.sendEvent(new BreakpointEvent('changed', dapBreakpoint(b, this.toClient, file)));
-      this.printLogPoints(rt, file.path, logPoints);
+      // (a log point's message reads values: printed once they are in)
+      const values = valuesToCome ? rt.valuesPending : null;
+      if (values) void values.then(() => this.runtime === rt && this.printLogPoints(rt, file.path, logPoints));
+      else this.printLogPoints(rt, file.path, logPoints);
     }
     // The watched values at the cursor travel in the cursor event: send it again with them.
     if (this.stopReported) this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, rt.lastStop)));

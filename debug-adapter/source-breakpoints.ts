@@ -110,6 +110,11 @@ export class SourceBreakpoints {
     return s !== null && path !== undefined && resolve(path) === resolve(s.file);
   }
 
+  /** Whether meeting a breakpoint reads variable values (a condition or a log message). */
+  get readsValues(): boolean {
+    return this.list.some((c) => c.condition !== undefined || c.log !== undefined);
+  }
+
   get any(): boolean {
     return this.list.length > 0 || this.dataBreakpoints().some((d) => d.atStatements.seqs.length > 0);
   }

@@ -26,7 +26,8 @@ import { readMflProgram, type MflProgram } from './mfl-program';
 import { assignedVariables } from './source/program-functions';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
 import { buildStderrBuffer, preloadEnv, type StderrBuffer } from './source/stderr-buffer';
-import { indexInstrumentedReplay, StatementProbes } from './source/statement-replay';
+import { indexStatementProbes, placeValues, StatementProbes } from './source/statement-replay';
+import type { SureEvents } from './source/happens-before';
 import type { StatementIndex } from './source/statement-index';
 import { probePlacer } from './probe-position';
 import type { Timeline } from '../model/timeline';
@@ -112,7 +113,9 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     let stderrBuffer: Promise<StderrBuffer> | null = null;
     if (wanted && program) {
       try {
-        instrumented = await writeInstrumentedCopy(program);
+        // (a trace with no `safe` line: its `+`, `-` and `*` are taken to panic on overflow, as in a --safe build)
+        const safe = (recording as { header?: { safe: boolean | null } }).header?.safe !== false;
+        instrumented = await writeInstrumentedCopy(program, { safe });
         // Built while the trace is copied and the plain replay starts (about 0.1 s): the instrumented replay waits for it.
         stderrBuffer = buildStderrBuffer(instrumented.dir, { signal: options.signal });
       } catch (err) {
@@ -122,6 +125,8 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
         setSourceLevel(recording, { state: 'unavailable', reason: why });
       }
     }
+    let statementsKnown: () => void = () => undefined;
+    const statementsCame = new Promise<void>((resolve) => (statementsKnown = resolve));
     let panicKnown: () => void = () => undefined;
     let afterFirstPart = false;
     const firstPart = new Promise<void>((resolve) => (panicKnown = resolve)).then(() => {
@@ -141,7 +146,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       };
       if (instrumented) {
         const attach = () => program && attachProgram(recording, program);
-        await sourceLevelReplays({ recording, machin, copy, instrumented, stderrBuffer: stderrBuffer!, program: found.path, words: program!, names, variables: programVariables(program!), options, warn, progress, merge, panicKnown, attach });
+        await sourceLevelReplays({ recording, machin, copy, instrumented, stderrBuffer: stderrBuffer!, program: found.path, words: program!, names, variables: programVariables(program!), options, warn, progress, merge, panicKnown, statementsKnown, attach });
         return;
       }
       // One replay answers everything: --verify and --print only switch on parts of machin's
@@ -166,10 +171,13 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       await stderrBuffer; // (never rejects) its compiler is done with the folder
       await instrumented?.remove();
       settle();
+      statementsKnown();
     });
     background = true;
     if (!options.deferValues) return await whole;
-    const rec = recording as Recording & { valuesPending?: Promise<void> | null };
+    const rec = recording as Recording & { valuesPending?: Promise<void> | null; statementsPending?: Promise<void> | null };
+    // (settled by the first stage at source level, or when the bridge ends without it)
+    rec.statementsPending = instrumented ? statementsCame : null;
     // Never rejects: a problem after the first part is a warning (one before it is caught below);
     // a cancel ends the wait too.
     rec.valuesPending = whole.then(
@@ -213,27 +221,36 @@ interface SourceLevelContext {
   progress: (message: string) => void;
   merge: (runs: ReplayRun[], valuesOnly?: boolean) => Promise<void>;
   panicKnown: () => void;
+  /** The statements are known (recording.statements), or known not to come (sourceLevel unavailable). */
+  statementsKnown: () => void;
   /** Labels threads added since the program was attached. */
   attach: () => void;
 }
 
 /**
- * The plain `--verify` replay (the panic and the verdict, merged at once), then one replay of the
- * same checked trace against the instrumented copy printing the statement probes and the
- * program's variables. Trusted: its statements become recording.statements and its values the
- * histories. Not trusted (it ends otherwise, machin cannot build the copy, no answer in time):
- * one warning, and the values from a plain `--print` replay as without source level.
+ * Source level in two stages, each a replay of the same checked trace:
+ * 1. the statements: the plain `--verify` replay (the panic and the verdict, merged at once) and,
+ *    side by side with it, the statements-only copy's (a line per op, call and return, not per
+ *    statement: instrumentStatementsOnly). Trusted (it ends as the plain one did), its statements
+ *    become recording.statements, and `statementsKnown` tells the front ends: steps go by statement.
+ * 2. the values: the instrumented copy's replay printing a probe before every statement and the
+ *    program's variables. Each value is placed at the index's event its statement probe names; a
+ *    goroutine whose statement probes are not the index's from some event on has its values from
+ *    there placed by their ops alone, and said in a warning when that event surely ran.
+ * Not trusted (it ends otherwise, machin cannot build the copy, no answer in time): one warning,
+ * and the values from a plain `--print` replay as without source level.
  */
 async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   const { recording, machin, copy, instrumented, options, warn, progress, merge } = c;
   const tl = recording.timeline;
+  const only = instrumented.statementsOnly!;
   // A long index is built in slices: how far, between two of them.
   const sliced = (what: string) => ({ signal: options.signal, onSlice: (done: number) => progress(`${what}: ${Math.round(done * 100)}%`) });
-  // The plain replay (the panic and the verdict: the first stop) and the instrumented one run side
-  // by side, on two cores; the instrumented one is stopped when the plain one says it cannot succeed.
-  const trace = await retargetTraceCopy(copy, instrumented.file);
-  const flags = ['--verify', '--print', [...c.names, ...instrumented.table.paramProbes.map((p) => p.probe), ...instrumented.table.probeNames].join(',')];
-  const statements = new StatementProbes(instrumented.table);
+  // The plain replay (the panic and the verdict: the first stop) and the statements-only one run side
+  // by side, on two cores; the statements-only one is stopped when the plain one says it cannot succeed.
+  const trace = await retargetTraceCopy(copy, only.file, 'statements');
+  const flags = ['--verify', '--print', only.table.probeNames.join(',')];
+  const statements = new StatementProbes(only.table);
   statements.buildWhileReading(tl, c.program);
   const stopInstrumented = new AbortController();
   const abort = () => stopInstrumented.abort();
@@ -245,8 +262,8 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   // Without it the same lines come, only slower.
   const buffer = await c.stderrBuffer;
   if ('unavailable' in buffer) options.onOutput?.(`[the instrumented replay's stderr stays unbuffered (slower, the same lines): ${buffer.unavailable}]\n`);
-  progress('machin: replaying against the instrumented program (statements and values)');
-  // Read as machin writes it: the statements go straight into typed columns, the output is never held whole.
+  progress('machin: replaying against the instrumented program (statements)');
+  // Read as machin writes it: the statements go straight into the index, the output is never held whole.
   const streamed = statements.stream((n) => progress(`reading the statements machin prints: ${n.toLocaleString('en-US')} so far`), options.signal);
   const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
   const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, streamed, env, 1).then(
@@ -275,37 +292,17 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   }
   const outcome = await instrumentedRun;
   if (options.signal?.aborted) throw cancelled();
-  let run: ReplayRun | null = outcome.run;
-  let why: string | null = null;
-  if (outcome.err) {
-    const err = outcome.err;
-    if (err instanceof CancelledReading) throw cancelled();
-    if (!(err instanceof RecordingError) || err.code === 'cancelled') throw err;
-    why = `the replay against the instrumented program failed: ${err.message}`;
-  }
-  if (run) {
-    const o = run.output;
-    if (o.failure) why = `machin could not replay the instrumented program: ${firstLine(o.failure.message)}`;
-    else if (run.exitCode !== 0 && !o.panic && !o.deadlock) why = `the replay against the instrumented program exited with code ${run.exitCode}`;
-    else {
-      const stopOf = (g: string, op: number) => {
-        const t = tl.threadIndex(g);
-        return t < 0 ? op : panicStop(tl, t, op);
-      };
-      why = instrumentedReplayDiffers(first[0].output, o, stopOf, recording.verify?.mainsLastOp); // (set by the merge of the plain replay's verdict)
-    }
-  }
   // Not trusted: one warning, record level, the values from a plain --print replay.
   const fallBack = async (reason: string) => {
     const message = `${c.program}: ${reason}${/stepping stays at record level/.test(reason) ? '' : '; stepping stays at record level'}`;
     warn('source-level-unavailable', message);
     setSourceLevel(recording, { state: 'unavailable', reason: message });
-    if (c.names.length > 0) {
-      progress('machin: replaying the trace for the values');
-      await merge(await replays(machin, copy.file, ['--print', c.names.join(',')], false, options, warn), true);
-    }
+    c.statementsKnown();
+    await plainValues(c);
   };
-  if (why || !run) return fallBack(why ?? 'no instrumented replay');
+  const untrusted = trustProblem(c, first[0], outcome, 'instrumented program');
+  if (untrusted !== null || !outcome.run) return fallBack(untrusted ?? 'no instrumented replay');
+  const run = outcome.run;
 
   if (options.signal?.aborted) throw cancelled();
   progress('building the statement index');
@@ -315,28 +312,120 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   const sure = statements.sureEvents(tl, run.output.deadlock ? null : (panicked ?? '0'));
   // Every goroutine that ran a statement is a thread: first those with a statement that surely ran
   // (in id order, so their thread indexes are the same on every launch), then this replay's others.
-  const threadsBefore = tl.threads.length;
-  addUnrecordedGoroutines(tl, [], warn, statements.goroutines.filter((_, g) => sure.sure[g] > 0));
-  addUnrecordedGoroutines(tl, [], warn, statements.goroutines.filter((_, g) => sure.sure[g] === 0));
-  if (tl.threads.length > threadsBefore) c.attach();
+  addThreads(c, statements.goroutines.filter((_, g) => sure.sure[g] > 0));
+  addThreads(c, statements.goroutines.filter((_, g) => sure.sure[g] === 0));
   const panic = recording.panic ? { thread: recording.panic.thread, position: recording.panic.position } : null;
-  let indexed;
+  let index: StatementIndex;
   try {
-    indexed = await indexInstrumentedReplay(tl, run, statements, instrumented.table, c.program, c.names, sure, panic, sliced('building the statement index'));
+    index = await indexStatementProbes(tl, statements, only.table, c.program, sure, panic, sliced('building the statement index'));
   } catch (err) {
     if (err instanceof CancelledReading) throw cancelled();
     // probes that are no walk of the table (never seen from machin 0.137.0): nothing from this replay is shown
     return fallBack(`the instrumented replay's statements could not be indexed (${err instanceof Error ? err.message : String(err)})`);
   }
-  const { index, values } = indexed;
   if (index.unsure > 0) warn('statements-this-replay-only', thisReplayOnlyStatements(tl, index));
-  await merge([values], true);
   index.variables = c.variables;
   recording.statements = index;
   recording.programText = c.instrumented.source;
   recording.programWords = c.words;
   setSourceLevel(recording, { state: 'ready' });
-  progress(`statement index ready: ${index.eventCount} statements executed`);
+  c.statementsKnown();
+  progress(`statement index ready: ${index.eventCount} statements executed; machin now prints the values`);
+  await statementValues(c, first[0], index, sure);
+}
+
+/**
+ * The second stage: the values, from the instrumented copy's replay (a probe before every
+ * statement, and the program's variables), placed at the index's events. Not trusted (it ends
+ * otherwise): one warning, and the values from a plain `--print` replay, the statements kept.
+ */
+async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: StatementIndex, sure: SureEvents): Promise<void> {
+  const { recording, machin, copy, instrumented, options, warn, progress, merge } = c;
+  const tl = recording.timeline;
+  const printed = [...c.names, ...instrumented.table.paramProbes.map((p) => p.probe)];
+  if (printed.length === 0) {
+    // Nothing to print: no second replay (the histories are empty, as machin would have made them).
+    await merge([{ ...plain, output: { ...plain.output, probes: [] }, flags: ['--verify'] }], true);
+    return;
+  }
+  const trace = await retargetTraceCopy(copy, instrumented.file);
+  const flags = ['--verify', '--print', [...printed, ...instrumented.table.probeNames].join(',')];
+  const probes = new StatementProbes(instrumented.table);
+  probes.checkAgainst(index, tl);
+  const buffer = await c.stderrBuffer;
+  const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
+  progress('machin: replaying against the instrumented program (values)');
+  const streamed = probes.stream((n) => progress(`reading the values machin prints: ${n.toLocaleString('en-US')} statements so far`), options.signal);
+  const outcome = await runMachinReplay(machin, trace, flags, options, streamed, env).then(
+    (r) => ({ run: r, err: null as unknown }),
+    (err: unknown) => ({ run: null, err }),
+  );
+  if (options.signal?.aborted) throw cancelled();
+  const untrusted = trustProblem(c, plain, outcome, 'instrumented program for the values');
+  if (untrusted !== null || !outcome.run) {
+    warn('values-unplaced', `${c.program}: ${untrusted ?? 'no instrumented replay'}; the values come from a plain replay, each placed by its goroutine's ops, not at its statement`);
+    await plainValues(c);
+    return;
+  }
+  if (probes.bad) {
+    warn('values-unplaced', `${c.program}: the values' replay printed no statement number (${probes.bad}); the values come from a plain replay, each placed by its goroutine's ops, not at its statement`);
+    await plainValues(c);
+    return;
+  }
+  addThreads(c, probes.goroutines);
+  // Where the values' replay ran other statements than the index holds, in events that surely ran: said.
+  const sureIndex = new Map(sure.goroutines.map((g, k) => [g, k]));
+  const differing: string[] = [];
+  probes.goroutines.forEach((g, k) => {
+    const from = probes.differsFrom[k];
+    const s = sureIndex.get(g);
+    if (from === Infinity || s === undefined || from >= sure.sure[s]) return;
+    const t = tl.threadIndex(g);
+    const at = from < index.eventsOf(t) ? ` (line ${index.location(t, from).line})` : '';
+    differing.push(`goroutine ${g} from its statement ${from + 1}${at}`);
+  });
+  if (differing.length > 0) {
+    warn('values-unplaced', `${c.program}: machin's replay for the values ran other statements than its replay for the statements (${differing.slice(0, 8).join('; ')}${differing.length > 8 ? `; and ${differing.length - 8} more` : ''}): those goroutines' values from there on are placed by their ops, not at their statements`);
+  }
+  const values = placeValues(tl, outcome.run, probes, instrumented.table, index, c.names, sure, (g) => sureIndex.get(probes.goroutines[g]) ?? -1);
+  await merge([values], true);
+  progress('values ready');
+}
+
+/** Why an instrumented replay is not trusted (it failed, or ended otherwise than the plain one), or null. */
+function trustProblem(c: SourceLevelContext, plain: ReplayRun, outcome: { run: ReplayRun | null; err: unknown }, what: string): string | null {
+  const tl = c.recording.timeline;
+  if (outcome.err) {
+    const err = outcome.err;
+    if (err instanceof CancelledReading) throw cancelled();
+    if (!(err instanceof RecordingError) || err.code === 'cancelled') throw err;
+    return `the replay against the ${what} failed: ${err.message}`;
+  }
+  const run = outcome.run;
+  if (!run) return null;
+  const o = run.output;
+  if (o.failure) return `machin could not replay the ${what}: ${firstLine(o.failure.message)}`;
+  if (run.exitCode !== 0 && !o.panic && !o.deadlock) return `the replay against the ${what} exited with code ${run.exitCode}`;
+  const stopOf = (g: string, op: number) => {
+    const t = tl.threadIndex(g);
+    return t < 0 ? op : panicStop(tl, t, op);
+  };
+  return instrumentedReplayDiffers(plain.output, o, stopOf, c.recording.verify?.mainsLastOp); // (set by the merge of the plain replay's verdict)
+}
+
+/** The values without statements: a plain `--print` replay. */
+async function plainValues(c: SourceLevelContext): Promise<void> {
+  if (c.names.length === 0) return;
+  c.progress('machin: replaying the trace for the values');
+  await c.merge(await replays(c.machin, c.copy.file, ['--print', c.names.join(',')], false, c.options, c.warn), true);
+}
+
+/** Goroutines a replay named, made threads of the timeline when they are not (and labelled). */
+function addThreads(c: SourceLevelContext, goroutines: string[]): void {
+  const tl = c.recording.timeline;
+  const before = tl.threads.length;
+  addUnrecordedGoroutines(tl, [], c.warn, goroutines);
+  if (tl.threads.length > before) c.attach();
 }
 
 /** Which goroutines ran statements this replay only (after their last one known to run before the end), and where those start. */

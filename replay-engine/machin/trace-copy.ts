@@ -71,13 +71,13 @@ export async function writeTraceCopy(traceFile: string, programPath: string): Pr
 /**
  * A second copy beside `copy` (in its private folder, removed with it) whose `program` line names
  * `programPath` (the instrumented copy of the program): the records are the checked copy's, byte
- * for byte, so both replays are handed the same trace. Returns its path.
+ * for byte, so every replay is handed the same trace. Its name starts with `prefix` (one per copy of the program). Returns its path.
  */
-export async function retargetTraceCopy(copy: Pick<TraceCopy, 'dir' | 'file'>, programPath: string): Promise<string> {
+export async function retargetTraceCopy(copy: Pick<TraceCopy, 'dir' | 'file'>, programPath: string, prefix = 'retargeted'): Promise<string> {
   if (/[\r\n]/.test(programPath) || programPath.trim() !== programPath) {
     throw new RecordingError('program-missing', `program path ${JSON.stringify(programPath)} contains a line break or starts or ends with white space; machin cannot be given it in a trace`);
   }
-  const target = path.join(copy.dir, `retargeted-${path.basename(copy.file)}`);
+  const target = path.join(copy.dir, `${prefix}-${path.basename(copy.file)}`);
   const input = await fs.open(copy.file, 'r');
   const output = await fs.open(target, 'wx', 0o600);
   try {

@@ -30,6 +30,7 @@ export class MflrrRecording implements TraceRecording {
   verify: VerifyVerdict | null = null;
   histories: ValueHistories | null = null;
   valuesPending: Promise<void> | null = null;
+  statementsPending: Promise<void> | null = null;
   statements: SourceStatements | null = null;
   sourceLevel: SourceLevelStatus = { state: 'unavailable', reason: 'machin has not replayed this trace' };
   /** Set by the machin bridge when it can place a goroutine's records in the program. */

@@ -131,7 +131,13 @@ interface RecordingBase {
   valuesPending?: Promise<void> | null;
   /** Every statement each thread executed (machin traces with the program at hand), or null. */
   statements?: SourceStatements | null;
-  /** Whether `statements` is coming (`pending` while valuesPending), there, or why not. */
+  /**
+   * While the statements of a deferred enrichment are still coming (the first of its two stages at
+   * source level: valuesPending settles after it): resolves when `sourceLevel` is no longer
+   * `pending`; never rejects.
+   */
+  statementsPending?: Promise<void> | null;
+  /** Whether `statements` is coming (`pending` while statementsPending), there, or why not. */
   sourceLevel?: SourceLevelStatus;
   /** The `.mfl` file read and replayed for this trace (beside the trace, or --program), when one was: see model/run-facts.ts. */
   programUsed?: string | null;

@@ -6,10 +6,11 @@
 // a line with no statement start is not verified. Expected lines and values are read off the
 // program text and its loop by hand, not from the engine.
 import assert from 'node:assert/strict';
+import { chmodSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { recordProgram, type Recorded } from '../support/machin';
+import { MACHIN, recordProgram, type Recorded } from '../support/machin';
 import { DIGGER, DIVIDE, RESHAPER, SUMMER } from '../support/programs';
 import { tempDir } from '../machin/support';
 import { buildAdapter, launchAndStop, machinEnv, moveAndStop, startAdapter, typedVariablesOf, variablesOf, type Session } from './support';
@@ -99,6 +100,59 @@ describe('source level over DAP', () => {
     const over = await moveAndStop(s, () => s.dc.nextRequest({ threadId: main }));
     assert.equal(over.body.reason, 'exception', JSON.stringify({ over: over.body, at: await programStack(s, main), outside }));
     assert.deepEqual((await programStack(s, main))[0], 'dig 6:17');
+  });
+
+  test('the statements come before the values: steps go by statement at once, the variables wait for the values, a conditional breakpoint waits too', async () => {
+    // A stand-in for machin, named as one: the real machin, except that the replay printing the
+    // program's values (its --print names more than the statement probes) starts 3 s late.
+    const bin = tempDir('dap-source-standin-');
+    const standin = path.join(bin, 'machin-standin-slow-values');
+    writeFileSync(standin, `#!/bin/bash\ncase "$*" in\n  *--print*,fr_stmt0*) sleep 3 ;;\nesac\nexec "${MACHIN}" "$@"\n`);
+    chmodSync(standin, 0o755);
+    s = await startAdapter(machinEnv());
+    const stop = await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60, machinPath: standin });
+    assert.equal(stop.body.reason, 'exception');
+    const main = await mainThread(s);
+    const valuesIn = () => s.events.filter((e) => e.event === 'frozenRun/toolchain' && e.body.state === 'done').length >= 2;
+    for (let waited = 0; !s.events.some((e) => e.event === 'frozenRun/statements'); waited += 50) {
+      assert.ok(waited < 30_000, `no statements event: ${s.output.join('')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const statements = s.events.find((e) => e.event === 'frozenRun/statements')!;
+    assert.equal(statements.body.state, 'ready', JSON.stringify(statements.body));
+    assert.match(statements.body.message, /^statement index ready: [\d,]+ statements executed; the values follow$/);
+    assert.equal(valuesIn(), false, 'the values are not in yet');
+    // The panic stop is on the statement that panicked, and steps go by statement, before the values.
+    assert.deepEqual(await programStack(s, main), ['dig 6:17', 'dig 7:5', 'dig 7:5', 'dig 7:5', 'main 30:5']);
+    await moveAndStop(s, () => s.dc.customRequest('frozenRun/stepBackIn', { threadId: main }));
+    assert.deepEqual((await programStack(s, main))[0], 'dig 6:5');
+    assert.equal(valuesIn(), false, 'the step was answered before the values came');
+    // The variables are answered once the values are in, with them.
+    const top = (await s.dc.stackTraceRequest({ threadId: main })).body.stackFrames[0];
+    const values = await variablesOf(s, top.id, /^Program \(/);
+    assert.equal(valuesIn(), true, 'the variables waited for the values');
+    assert.equal(values.n, '0', JSON.stringify(values));
+  });
+
+  test('a conditional breakpoint set while only the statements are in: the move waits for the values, then stops where the condition holds', async () => {
+    const bin = tempDir('dap-source-standin-');
+    const standin = path.join(bin, 'machin-standin-slow-values');
+    writeFileSync(standin, `#!/bin/bash\ncase "$*" in\n  *--print*,fr_stmt0*) sleep 2 ;;\nesac\nexec "${MACHIN}" "$@"\n`);
+    chmodSync(standin, 0o755);
+    s = await startAdapter(machinEnv());
+    await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60, machinPath: standin });
+    const main = await mainThread(s);
+    for (let waited = 0; !s.events.some((e) => e.event === 'frozenRun/statements'); waited += 50) {
+      assert.ok(waited < 30_000, `no statements event: ${s.output.join('')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const set = await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: LOOP_LINE, condition: 'got == 1' }] });
+    assert.equal(set.body.breakpoints[0].verified, true);
+    const hit = await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));
+    assert.equal(hit.body.reason, 'breakpoint');
+    assert.equal(s.events.filter((e) => e.event === 'frozenRun/toolchain' && e.body.state === 'done').length >= 2, true, 'the move waited for the values');
+    assert.deepEqual((await programStack(s, main))[0], `main ${LOOP_LINE}:9`);
+    assert.equal((await programValues(s, main)).got, '1');
   });
 
   test('a goroutine with no record of its own panics: the stop stays at the panic when the statements come, and its parent and the sender have theirs', async () => {

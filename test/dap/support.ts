@@ -41,7 +41,7 @@ export async function startAdapter(env: NodeJS.ProcessEnv = noMachinEnv()): Prom
   await dc.start();
   const events: DebugProtocol.Event[] = [];
   const output: string[] = [];
-  for (const name of ['frozenRun/cursor', 'frozenRun/causalChain', 'frozenRun/toolchain', 'stopped']) {
+  for (const name of ['frozenRun/cursor', 'frozenRun/causalChain', 'frozenRun/toolchain', 'frozenRun/statements', 'stopped']) {
     dc.on(name, (e: DebugProtocol.Event) => events.push(e));
   }
   dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));

@@ -340,17 +340,18 @@ describe('enrich: as few machin replays as possible', () => {
     assert.deepEqual(rec.sourceLevel, { state: 'unavailable', reason: 'not asked for' });
   });
 
-  it('with source level: a plain --verify, then one --verify --print of the values and the statements', async () => {
+  it('with source level: a plain --verify and the statements-only --print beside it, then one --verify --print of the values and the statements', async () => {
     const { dir, rec } = await staged(byName('gopanic/gopanic.mflrr'));
     const output: string[] = [];
     await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t) => output.push(t) });
     const started = output.filter((t) => t.startsWith('$ '));
-    assert.equal(started.length, 2, started.join(''));
+    assert.equal(started.length, 3, started.join(''));
     // (under SCHED_BATCH, each on one CPU of its own where chrt and taskset can: replay-cores.ts)
     assert.match(started[0], /^\$ (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay \S+ --verify\n$/);
-    assert.match(started[1], / replay \S+ --verify --print \S*q\S*,fr_stmt0\S*\n$/);
-    // only the instrumented replay's program gets its stderr buffered (source/stderr-buffer.ts)
-    assert.match(started[1], /^\$ LD_PRELOAD=\/\S+\/fr-stderr-buffer\.so (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay /);
+    assert.match(started[1], / replay \S+ --verify --print fr_stmt0\n$/);
+    assert.match(started[2], / replay \S+ --verify --print \S*q\S*,fr_stmt0\S*\n$/);
+    // only the instrumented replays' programs get their stderr buffered (source/stderr-buffer.ts)
+    for (const run of started.slice(1)) assert.match(run, /^\$ LD_PRELOAD=\/\S+\/fr-stderr-buffer\.so (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay /);
     assert.equal(rec.panic?.message, 'integer divide by zero');
     assert.equal(rec.sourceLevel?.state, 'ready');
     // the divide that panicked: goroutine 0.2's last statement, and every value points at its statement
@@ -376,16 +377,19 @@ describe('enrich: as few machin replays as possible', () => {
     assert.deepEqual(leftCopies(), []);
   });
 
-  it('deferValues with source level: the second replay is the instrumented one, statements and values come together', async () => {
+  it('deferValues with source level: the statements-only replay beside the plain one, the statements before the values', async () => {
     const { dir, rec } = await staged(byName('crash/crash.mflrr'));
     const output: string[] = [];
     await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, deferValues: true, onOutput: (t) => output.push(t) });
     assert.equal(rec.panic?.message, 'index out of range [12] with length 2');
-    // The instrumented replay runs beside the plain one: the statements and values may already be
-    // in when the panic is (a short run), never before it, and are in once valuesPending resolves.
-    assert.ok(rec.histories === null ? rec.sourceLevel?.state === 'pending' : rec.sourceLevel?.state === 'ready', JSON.stringify(rec.sourceLevel));
-    await rec.valuesPending;
+    // The statements-only replay runs beside the plain one: the statements may already be in when
+    // the panic is (a short run), never before it; the values come after them, from a third replay.
+    assert.ok(rec.statementsPending);
+    assert.ok(rec.sourceLevel?.state === 'pending' || rec.sourceLevel?.state === 'ready', JSON.stringify(rec.sourceLevel));
+    await rec.statementsPending;
     assert.equal(rec.sourceLevel?.state, 'ready');
+    assert.equal(rec.histories, null, 'the values come after the statements');
+    await rec.valuesPending;
     assert.deepEqual(rec.histories!.entries('idx').map((e) => [e.position, e.value]), [[0, '0'], [3, '5'], [4, '12']]);
     // crash.mfl: `println(xs[idx])` on line 12 panicked, in main
     const s = rec.statements!;
@@ -393,9 +397,10 @@ describe('enrich: as few machin replays as possible', () => {
     assert.deepEqual([p.line, p.column, p.function], [12, 5, 'main']);
     assert.deepEqual(rec.histories!.entries('idx').map((e) => s.location(e.thread, e.event!).line), [7, 9, 11]);
     const started = output.filter((t) => t.startsWith('$ '));
-    assert.equal(started.length, 2);
+    assert.equal(started.length, 3);
     assert.match(started[0], / replay \S+ --verify\n$/);
-    assert.match(started[1], / replay \S+ --verify --print \S*fr_stmt0\S*\n$/);
+    assert.match(started[1], / replay \S+ --verify --print fr_stmt0\n$/);
+    assert.match(started[2], / replay \S+ --verify --print \S*idx\S*fr_stmt0\S*\n$/);
     assert.deepEqual(leftCopies(), []);
   });
 });

@@ -72,7 +72,7 @@ const at = (s: SourceStatements, t: number, e: number) => {
 };
 
 describe('source level with the real machin: a loop, recursion, a panic', () => {
-  it('the panic is on its statement, with the recursive stack; machin ran twice, no copy was left', async () => {
+  it('the panic is on its statement, with the recursive stack; machin ran three times (panic, statements, values), no copy was left', async () => {
     const { rec, output, progress } = await enriched();
     assert.equal(rec.panic?.message, 'index out of range [5] with length 2', JSON.stringify(rec.warnings));
     assert.deepEqual(rec.sourceLevel, { state: 'ready' }, JSON.stringify(rec.warnings));
@@ -86,14 +86,19 @@ describe('source level with the real machin: a loop, recursion, a panic', () => 
       ['dig 6:17', 'dig 7:5', 'dig 7:5', 'dig 7:5', 'main 30:5'],
     );
     const started = output.filter((o) => o.startsWith('$ '));
-    assert.equal(started.length, 2, started.join(''));
+    assert.equal(started.length, 3, started.join(''));
     assert.match(started[0], / replay \S+ --verify\n$/);
-    assert.match(started[1], / replay \S+ --verify --print \S*fr_stmt0\S*\n$/);
+    // the statements: the statements-only copy prints its statement probes alone
+    assert.match(started[1], / replay \S+statements-bank\.mflrr --verify --print fr_stmt0\n$/);
+    // the values: the per-statement copy prints them with its statement probes
+    assert.match(started[2], / replay \S+ --verify --print \S*got\S*fr_stmt0\S*\n$/);
     assert.deepEqual(progress, [
       'machin: replaying the trace for the panic and the verdict',
-      'machin: replaying against the instrumented program (statements and values)',
+      'machin: replaying against the instrumented program (statements)',
       'building the statement index',
-      `statement index ready: ${s.eventCount} statements executed`,
+      `statement index ready: ${s.eventCount} statements executed; machin now prints the values`,
+      'machin: replaying against the instrumented program (values)',
+      'values ready',
     ]);
     assert.deepEqual(readdirSync(dir).sort(), ['bank.mfl', 'bank.mflrr'], 'nothing written beside the program');
     assert.deepEqual(leftCopies(), []);
@@ -239,16 +244,41 @@ esac`);
 
   it('statement probes that are no walk of the program: one warning, values from a plain --print', async () => {
     // A stand-in for machin that is the real one except that the first statement probe of an
-    // instrumented replay names a statement the program does not have.
-    const standin = machinRewriting('machin-standin-bad-statement', `sed '0,/ fr_stmt0 = [0-9]* /s// fr_stmt0 = 99999 /'`);
+    // statements-only replay names no statement (0: statement numbers start at 1).
+    const standin = machinRewriting('machin-standin-bad-statement', `case "$*" in
+  *'--print fr_stmt0') sed '0,/ fr_stmt0 = [0-9]* /s// fr_stmt0 = 0 /' ;;
+  *) cat ;;
+esac`);
     const { rec, output } = await enriched({ machinPath: standin });
     assert.equal(rec.panic?.message, 'index out of range [5] with length 2');
     const w = rec.warnings.filter((x) => x.code === 'source-level-unavailable');
     assert.equal(w.length, 1, JSON.stringify(rec.warnings));
-    assert.match(w[0].message, /could not be indexed \(probe for statement 99999, which the statement table does not have\); stepping stays at record level$/);
+    assert.match(w[0].message, /could not be indexed \(the instrumented replay's statement probes are not statement numbers: goroutine 0 printed 0 for a statement probe\); stepping stays at record level$/);
     assert.equal(rec.statements, null);
     assert.equal(output.filter((o) => o.startsWith('$ ')).length, 3);
     assert.deepEqual(rec.histories!.entries('got').map((e) => e.value), ['0', '1', '2', '3']);
+    assert.deepEqual(leftCopies(), []);
+  });
+
+  it("a values' replay that runs other statements than the statements' replay: said, the statements kept, those values placed by their ops", async () => {
+    // A stand-in for machin that is the real one except that in the replay printing the values,
+    // main's statement probes after its first name its first statement again (bank.mfl's main is its last function).
+    const standin = machinRewriting('machin-standin-values-differ', `case "$*" in
+  *got*fr_stmt0*) awk '/^probe 0 fr_stmt0 = / { n++; if (n == 2) sub(/= [0-9]+ /, "= 1 ") } { print }' ;;
+  *) cat ;;
+esac`);
+    const { rec, output } = await enriched({ machinPath: standin });
+    assert.equal(rec.panic?.message, 'index out of range [5] with length 2');
+    assert.deepEqual(rec.sourceLevel, { state: 'ready' }, JSON.stringify(rec.warnings));
+    const w = rec.warnings.filter((x) => x.code === 'values-unplaced');
+    assert.equal(w.length, 1, JSON.stringify(rec.warnings));
+    assert.match(w[0].message, /bank\.mfl: machin's replay for the values ran other statements than its replay for the statements \(goroutine 0 from its statement 2 \(line \d+\)\): those goroutines' values from there on are placed by their ops, not at their statements$/);
+    assert.equal(output.filter((o) => o.startsWith('$ ')).length, 3);
+    // main's values are all there, none at a statement; the workers' are at theirs
+    const got = rec.histories!.entries('got');
+    assert.deepEqual(got.map((e) => e.value), ['0', '1', '2', '3']);
+    const main = rec.timeline.threadIndex('0');
+    assert.ok(got.filter((e) => e.thread === main).every((e) => e.event === undefined), JSON.stringify(got));
     assert.deepEqual(leftCopies(), []);
   });
 
@@ -350,7 +380,8 @@ describe('a long instrumented replay is read and indexed in slices', () => {
     assert.equal(rec.sourceLevel?.state, 'ready');
     // main's 600,000 loop bodies, and its other statements and feed's.
     assert.ok(rec.statements!.eventCount > 600_000, String(rec.statements!.eventCount));
-    assert.match(progress[progress.length - 1], /^statement index ready: \d+ statements executed$/);
+    assert.ok(progress.some((m) => /^statement index ready: \d+ statements executed; machin now prints the values$/.test(m)), progress.join('\n'));
+    assert.equal(progress[progress.length - 1], 'values ready');
   });
 
   for (const [what, at] of [['reading machin\'s output', /^reading the statements machin prints: /], ['building the index', /^building the statement index/]] as const) {

@@ -33,6 +33,8 @@ export interface ProbeColumns {
 }
 
 export interface SureEvents {
+  /** The goroutines' ids, by their index here (the replay's order of first probe). */
+  goroutines: readonly string[];
   /** By goroutine (its index in probes.goroutines): how many of its first events surely ran. */
   sure: Uint32Array;
   /** By goroutine: how many events this replay printed. */
@@ -120,7 +122,7 @@ export class SureEventsReader {
     const sure = new Uint32Array(n);
     if (ender === null) {
       sure.set(count);
-      return { sure, count, sureOps: tl.stepCount, ender: -1, deadlock: true };
+      return { goroutines: [...ids], sure, count, sureOps: tl.stepCount, ender: -1, deadlock: true };
     }
     const index = new Map(ids.map((id, g) => [id, g]));
     let sureOps = 0;
@@ -162,7 +164,7 @@ export class SureEventsReader {
         }
       }
     }
-    return { sure, count, sureOps, ender: e ?? -1, deadlock: false };
+    return { goroutines: [...ids], sure, count, sureOps, ender: e ?? -1, deadlock: false };
   }
 }
 

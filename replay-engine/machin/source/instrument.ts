@@ -234,24 +234,35 @@ export interface InstrumentedCopy extends InstrumentedProgram {
   dir: string;
   /** The instrumented `.mfl` file, named as the program is. */
   file: string;
+  /** The statements-only copy (instrumentStatementsOnly), in a folder of its own inside `dir`, when asked for. */
+  statementsOnly: { file: string; table: StatementTable } | null;
   remove(): Promise<void>;
 }
 
 /**
  * Writes the program's instrumented copy into a fresh private temporary folder (the program is
- * never written). Given a path, the program is read first (readMflProgram: a regular file only, a
- * FIFO or a device is refused by name). Throws InstrumentError, with nothing written, for a
- * program it cannot read.
+ * never written), and its statements-only copy beside it when `statementsOnly` says whether the
+ * trace's build is `--safe`. Given a path, the program is read first (readMflProgram: a regular
+ * file only, a FIFO or a device is refused by name). Throws InstrumentError, with nothing
+ * written, for a program it cannot read.
  */
-export async function writeInstrumentedCopy(program: MflProgram | string): Promise<InstrumentedCopy> {
+export async function writeInstrumentedCopy(program: MflProgram | string, statementsOnly?: { safe: boolean }): Promise<InstrumentedCopy> {
   const mfl = typeof program === 'string' ? await readMflProgram(program) : program;
   const instrumented = instrumentProgram(mfl);
+  const only = statementsOnly ? instrumentStatementsOnly(mfl, statementsOnly.safe) : null;
   const dir = await makePrivateDir();
   const remove = () => removePrivateDir(dir);
   try {
     const file = path.join(dir, path.basename(mfl.path));
     await fs.writeFile(file, instrumented.text, { mode: 0o600 });
-    return { ...instrumented, source: mfl.text, dir, file, remove };
+    let copy: InstrumentedCopy['statementsOnly'] = null;
+    if (only) {
+      // (its own folder: machin builds a program beside it, and the copy keeps the program's name)
+      await fs.mkdir(path.join(dir, 'statements'), { mode: 0o700 });
+      copy = { file: path.join(dir, 'statements', path.basename(mfl.path)), table: only.table };
+      await fs.writeFile(copy.file, only.text, { mode: 0o600 });
+    }
+    return { ...instrumented, source: mfl.text, dir, file, statementsOnly: copy, remove };
   } catch (err) {
     await remove();
     throw err;

@@ -104,12 +104,63 @@ export class StatementProbes implements ProbeSink {
     return this.sureReader ? this.sureReader.finish(ender) : sureEvents(this, this.table, tl, ender);
   }
 
+  /** The values' replay of a two-stage launch (checkAgainst): the index its statement probes are held to. */
+  private check: StatementIndex | null = null;
+  /** By goroutine index, in check mode: its thread in the index (-1: none). */
+  private readonly checkThread: number[] = [];
+  /**
+   * By goroutine index, in check mode: its first statement probe that is not the index's event at
+   * the same place (its count of probes when all are). Its values from there on are not placed
+   * at statements (they belong to events the index does not hold).
+   */
+  readonly differsFrom: number[] = [];
+
+  /**
+   * Reads the values' replay of a two-stage launch: the statement probes only count (a value is
+   * placed after its goroutine's n-th statement event, the index's), and each is held to the
+   * index's statement at the same place in its goroutine (differsFrom).
+   */
+  checkAgainst(index: StatementIndex, tl: Timeline): void {
+    this.check = index;
+    this.timeline = tl;
+  }
+
   take(goroutine: string, value: number, op: number): void {
     if (!(Number.isInteger(value) && value >= 1)) {
       this.bad ??= `goroutine ${goroutine} printed ${value} for a statement probe`;
       return;
     }
     const g = this.idOf(goroutine);
+    const base = this.table.base;
+    if (base === undefined || value < base) return this.takeStatement(g, value, op);
+    // A statements-only copy's run of statements: base-B digits, the first ran the most significant
+    // (no digit is 0: statement numbers start at 1). Each ran with the same own ops done as the last.
+    let n = 0;
+    for (let v = value; v > 0; v = Math.floor(v / base)) {
+      const d = v % base;
+      if (d === 0) {
+        this.bad ??= `goroutine ${goroutine} printed ${value} for a statement probe, which in base ${base} has a digit 0 (no statement)`;
+        return;
+      }
+      this.digits[n++] = d;
+    }
+    while (n > 0) this.takeStatement(g, this.digits[--n], op);
+  }
+
+  /** The digits of a statements-only probe's run, least significant first (at most 15: the value is below 1e15). */
+  private readonly digits = new Float64Array(64);
+
+  private takeStatement(g: number, value: number, op: number): void {
+    const check = this.check;
+    if (check) {
+      // The values' replay: its statement probes only count, each held to the index's event there.
+      const e = this.counts[g]++;
+      const t = this.checkThread[g];
+      const events = t >= 0 ? check.threads[t]?.statements : undefined;
+      if (e < this.differsFrom[g] && (events === undefined || e >= events.length || events[e] !== value)) this.differsFrom[g] = e;
+      this.statementCount++;
+      return;
+    }
     this.counts[g]++;
     this.sureReader?.add(g, value, op);
     const t = this.fedThread[g];
@@ -174,6 +225,10 @@ export class StatementProbes implements ProbeSink {
       this.goroutines.push(goroutine);
       this.ids.set(goroutine, id);
       this.counts.push(0);
+      if (this.check) {
+        this.checkThread.push(this.timeline!.threadIndex(goroutine));
+        this.differsFrom.push(Infinity);
+      }
       this.fedThread.push(this.builder && this.timeline ? this.timeline.threadIndex(goroutine) : -1);
       this.sureReader?.goroutine(goroutine);
     }
@@ -200,20 +255,17 @@ const EVENTS_PER_SLICE = 1 << 19;
  * yield between them (`reading`: a cancel throws CancelledReading). Every goroutine that printed a
  * statement must be a thread of the timeline by now (enrich.ts adds them). `sure`: which events
  * surely ran (happens-before.ts); `panic`: the panicking thread and its stop, where a goroutine
- * with no op of its own is placed. Each value is placed at its statement's position at the
- * earliest and is sure exactly when its statement is.
+ * with no op of its own is placed.
  */
-export async function indexInstrumentedReplay(
+export async function indexStatementProbes(
   tl: Timeline,
-  run: ReplayRun,
   probes: StatementProbes,
   table: StatementTable,
   file: string,
-  valueNames: string[],
   sure: SureEvents,
   panic: { thread: number; position: number } | null,
   reading: SlicedReading = {},
-): Promise<IndexedReplay> {
+): Promise<StatementIndex> {
   if (probes.bad) throw new Error(`the instrumented replay's statement probes are not statement numbers: ${probes.bad}`);
   const threadOf = Int32Array.from(probes.goroutines, (g) => tl.threadIndex(g));
   const missing = threadOf.indexOf(-1);
@@ -255,6 +307,50 @@ export async function indexInstrumentedReplay(
   }
   const index = builder.finish();
   probes.releaseStatements();
+  return index;
+}
+
+/**
+ * The index and the values of one replay that printed both (StatementProbes read both): the
+ * index (indexStatementProbes), then the values placed at its events (placeValues).
+ */
+export async function indexInstrumentedReplay(
+  tl: Timeline,
+  run: ReplayRun,
+  probes: StatementProbes,
+  table: StatementTable,
+  file: string,
+  valueNames: string[],
+  sure: SureEvents,
+  panic: { thread: number; position: number } | null,
+  reading: SlicedReading = {},
+): Promise<IndexedReplay> {
+  const index = await indexStatementProbes(tl, probes, table, file, sure, panic, reading);
+  return { index, values: placeValues(tl, run, probes, table, index, valueNames, sure) };
+}
+
+/**
+ * The run's values (read by `probes` with its statement probes: each value follows the statement
+ * that stored it), placed at the index's events: a value after its goroutine's n-th statement
+ * probe is stored by the index's n-th event of that goroutine, at its position at the earliest,
+ * and is sure exactly when that event is. `sure` is the index's (the replay it was built from):
+ * `sureOf` gives, for a goroutine of `probes`, its index in `sure` (-1: none). A value whose
+ * event the index does not hold (after the goroutine's differsFrom, or past its events) is
+ * placed by its own ops alone, as without statements.
+ */
+export function placeValues(
+  tl: Timeline,
+  run: ReplayRun,
+  probes: StatementProbes,
+  table: StatementTable,
+  index: StatementIndex,
+  valueNames: string[],
+  sure: SureEvents,
+  sureOf: (g: number) => number = (g) => g,
+): ReplayRun {
+  const threadOf = Int32Array.from(probes.goroutines, (g) => tl.threadIndex(g));
+  const sureIndex = Int32Array.from(probes.goroutines, (_, g) => sureOf(g));
+  const differs = probes.differsFrom;
   // The values, in columns as the parse took them (a million values are never a million objects),
   // then any the parse could only read as lines (a value over lines cut by a chunk: rare), unplaced.
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
@@ -278,7 +374,7 @@ export async function indexInstrumentedReplay(
   // event is the statement probe it followed.
   const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
   const placer = probePlacer(tl);
-  const enderThread = sure.ender >= 0 ? threadOf[sure.ender] : -1;
+  const enderThread = sure.ender >= 0 ? tl.threadIndex(sure.goroutines[sure.ender]) : -1;
   const after = probes.valueAfter;
   const spot: ValuePlace = { event: -2, position: 0, sure: false };
   // Per thread, how many of its own ops came before its last value: machin's @op never goes back
@@ -295,16 +391,25 @@ export async function indexInstrumentedReplay(
   const streamedPlace = (j: number): ValuePlace => {
     const g = vg.get(j);
     const t = threadOf[g];
+    if (t < 0) return unplaced();
     const a = after.get(j);
     // (-1: before the goroutine's first statement, its first function's parameters; -2: not placed)
-    const e = a < index.eventsOf(t) ? a : -2;
+    const e = t >= 0 && a < index.eventsOf(t) && !(a >= (differs[g] ?? Infinity)) ? a : -2;
     const o = vo.get(j);
     const own = placer.ownOps(t);
     const k = ownOpsBefore(t, own, Math.min(o, tl.stepCount));
     spot.event = e;
     spot.position = Math.max(k === 0 ? 0 : own[k - 1] + 1, index.threads[t]?.floor ?? 0);
     // (an unplaced value: the own-op rule, as without statements)
-    spot.sure = e === -2 ? sure.deadlock || placer.alwaysPrinted(t, o, enderThread) : sureValue(sure, g, e, k, own);
+    const sg = sureIndex[g];
+    spot.sure = e === -2 || sg < 0 ? sure.deadlock || placer.alwaysPrinted(t, o, enderThread) : sureValue(sure, sg, e, k, own);
+    return spot;
+  };
+  // (a goroutine that is no thread: never, enrich.ts adds every goroutine a replay names)
+  const unplaced = (): ValuePlace => {
+    spot.event = -2;
+    spot.position = 0;
+    spot.sure = false;
     return spot;
   };
   let last = '';
@@ -317,16 +422,12 @@ export async function indexInstrumentedReplay(
       t = threads.get(g) ?? -1;
     }
     spot.event = -2;
-    if (t < 0) {
-      spot.position = 0;
-      spot.sure = false;
-      return spot;
-    }
+    if (t < 0) return unplaced();
     const o = values.op(j);
     spot.position = Math.max(placer.place(t, o), index.threads[t]?.floor ?? 0);
     spot.sure = sure.deadlock || placer.alwaysPrinted(t, o, enderThread);
     return spot;
   };
   const flags = valueNames.length > 0 ? ['--verify', '--print', valueNames.join(',')] : ['--verify'];
-  return { index, values: { ...run, output: { ...run.output, probes: [] }, valueColumns: values, flags, valuePlaces } };
+  return { ...run, output: { ...run.output, probes: [] }, valueColumns: values, flags, valuePlaces };
 }

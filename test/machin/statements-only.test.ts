@@ -1,0 +1,334 @@
+// The statements-only replay (issue 26: a line per op, call and return, not per statement) held to
+// a probe before every statement, with the real machin 0.137.0 on programs recorded here, in a
+// --safe build (where `+`, `-` and `*` can panic) and a plain one: loops with calls, returns in the
+// middle of a block, `continue` and `break`, a range, a select, recursion, panics in the middle of
+// a block (a division, an index, an overflow), one-line loop bodies and function literals.
+// Two truths, both replayed by machin:
+// - test/support/truth-probes.ts: a probe before every statement line, made by lines (not by the
+//   product's statement model), with the values of the program's variables before each statement.
+//   Per goroutine, the statements that surely ran, and the values before each, equal the truth's.
+// - machin's own statement probes of the per-statement copy (a probe before every statement,
+//   read here by the test's own line parser): per goroutine, the same statements in the same
+//   order; and the index built from them has the same frames and positions at every event.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { enrichWithMachin } from '../../replay-engine/machin/enrich';
+import { readMflrr } from '../../replay-engine/mflrr/recording';
+import type { Recording } from '../../replay-engine/model/recording';
+import { instrumentProgram, instrumentStatementsOnly, type StatementTable } from '../../replay-engine/machin/source/instrument';
+import { StatementIndex } from '../../replay-engine/machin/source/statement-index';
+import { mflProgram } from '../../replay-engine/machin/mfl-program';
+import { machinPath, pointTraceAt, probeLines, recordProgram, runMachin, type ProbeLine } from '../support/machin';
+import { truthReplay, type TruthStatement } from '../support/truth-probes';
+import { tempDir } from './support';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+const MACHIN = machinPath();
+
+/** Loops with a call per item, a return in the middle of a block, continue and break, a range, a select, recursion, a pool. */
+const CALLS = `func scale(x) {
+    if x % 5 == 0 {
+        return 0
+    }
+    y := x * 2
+    z := y + 1
+    return z
+}
+
+func fact(n) {
+    if n <= 1 {
+        return 1
+    }
+    r := n * fact(n - 1)
+    return r
+}
+
+func producer(out, n) {
+    i := 0
+    for i < n {
+        v := scale(i)
+        w := v + 1
+        out <- w
+        i = i + 1
+    }
+    close(out)
+}
+
+func sums(xs, done) {
+    total := 0
+    for k, x := range xs {
+        if x == 3 {
+            continue
+        }
+        if x > 7 {
+            break
+        }
+        total = total + x * k
+    }
+    j := 0
+    for {
+        j = j + 1
+        if j >= 4 {
+            break
+        }
+    }
+    done <- total + j
+}
+
+func main() {
+    ch := make(chan int)
+    done := make(chan int)
+    go producer(ch, 12)
+    xs := []int{1, 2, 3, 4, 5, 8, 9}
+    go sums(xs, done)
+    got := 0
+    acc := 0
+    for item := range ch {
+        acc = acc + item
+        got = got + 1
+    }
+    f := fact(5)
+    select {
+    case s := <-done:
+        acc = acc + s
+    }
+    println(str(acc + f))
+}
+`;
+
+/** A division by zero in the middle of a goroutine's block, after statements that cannot panic (kept, not printed, until it). */
+const DIVIDE_MID_BLOCK = `func divide(a, b, out) {
+    c := a
+    d := b
+    same := c == d
+    e := c / d
+    f := e + 1
+    out <- f
+}
+
+func main() {
+    out := make(chan int)
+    k := 3
+    m := k - 3
+    go divide(k, m, out)
+    n := k * 2
+    r := <-out
+    println(str(r + n))
+}
+`;
+
+/** An index out of range in the middle of main's block, after a call that returned early. */
+const INDEX_MID_BLOCK = `func pick(xs, i) {
+    if i > 0 {
+        return i + 1
+    }
+    return 0
+}
+
+func main() {
+    xs := []int{1, 2}
+    i := 0
+    j := i + 1
+    k := pick(xs, j)
+    l := k + 2
+    n := l
+    big := n > 1
+    m := xs[n]
+    println(str(m))
+}
+`;
+
+/** An overflow in the middle of a loop body (a --safe build panics at the `*`). */
+const OVERFLOW_MID_BLOCK = `func grow(seed, done) {
+    p := seed
+    n := 0
+    for n < 100 {
+        q := n + 1
+        p = p * seed
+        n = q
+    }
+    done <- p
+}
+
+func main() {
+    done := make(chan int)
+    go grow(7, done)
+    r := <-done
+    println(str(r))
+}
+`;
+
+/** One-line loop bodies and function literals (called, and run as a goroutine): the per-statement copy is their truth. */
+const LITERALS = `func apply(f, x) { return f(x) }
+func counter(k, done) { step := func(s) { return s + 1 }  s := 0  for s < k { s = step(s) }  done <- s }
+func main() {
+    n := 0
+    add := func(a) { b := a + n  return b * 2 }
+    i := 0  for i < 5 { n = n + apply(add, i)  i = i + 1 }
+    done := make(chan int)
+    go counter(3, done)
+    r := <-done
+    t := 0  for t < 3 { t = t + 1 }
+    println(str(n + r + t))
+}
+`;
+
+interface Shape {
+  name: string;
+  source: string;
+  safe: boolean;
+  /** Watched by the line-made truth; null: the program is not one statement per line (the per-statement copy is its truth). */
+  names: string[] | null;
+  /**
+   * Whether the line-made truth's values are comparable: it keeps one value per name and goroutine
+   * (not per frame, and no parameters), so only in programs whose goroutines call no function.
+   */
+  values: boolean;
+  panic: string | null;
+}
+
+const SHAPES: Shape[] = [
+  { name: 'calls', source: CALLS, safe: true, names: [], values: false, panic: null },
+  { name: 'calls', source: CALLS, safe: false, names: [], values: false, panic: null },
+  // (a plain build checks no division and no index: only a --safe one panics there)
+  { name: 'divide', source: DIVIDE_MID_BLOCK, safe: true, names: ['c', 'd', 'same', 'e', 'k', 'm', 'n', 'r'], values: true, panic: 'integer divide by zero' },
+  { name: 'index', source: INDEX_MID_BLOCK, safe: true, names: [], values: false, panic: 'index out of range [4] with length 2' },
+  { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: true, names: ['p', 'n', 'q', 'r'], values: true, panic: 'integer overflow (*)' },
+  { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: false, names: ['p', 'n', 'q', 'r'], values: true, panic: null },
+  { name: 'literals', source: LITERALS, safe: true, names: null, values: false, panic: null },
+  { name: 'literals', source: LITERALS, safe: false, names: null, values: false, panic: null },
+];
+
+async function enriched(trace: string, dir: string): Promise<{ rec: Recording; output: string[] }> {
+  const rec = await readMflrr(trace);
+  const output: string[] = [];
+  await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 60_000, onOutput: (t) => output.push(t) });
+  return { rec, output };
+}
+
+/** The product's statements of thread t (not entries and ends of bodies), with the values before each and whether each surely ran. */
+function productStatements(rec: Recording, t: number, names: string[]): Array<TruthStatement & { sure: boolean }> {
+  const s = rec.statements!;
+  const h = rec.histories!;
+  const out: Array<TruthStatement & { sure: boolean }> = [];
+  for (let e = 0; e < s.eventsOf(t); e++) {
+    const loc = s.location(t, e);
+    if (loc.kind !== 'statement' && loc.kind !== 'return') continue;
+    const anchor = s.positionOf(t, e);
+    const values: Record<string, string> = {};
+    for (const name of names) {
+      const v = h.valueAtEvent!(name, t, e, anchor, anchor, (stored) => s.sameFrame(t, name, stored, e));
+      if (v !== undefined) values[name] = v;
+    }
+    out.push({ line: loc.line, column: loc.column, values, sure: s.isSure(t, e) });
+  }
+  return out;
+}
+
+/**
+ * machin's statement probes of the per-statement copy (a probe before every statement, the
+ * product's instrumentProgram), read with the test's own parser: per goroutine, the statements in
+ * the order it ran them, and the lines machin printed.
+ */
+function perStatementProbes(trace: string, program: string, dir: string): { byGoroutine: Map<string, number[]>; lines: number; probes: ProbeLine[]; table: StatementTable } {
+  const copyDir = path.join(dir, 'per-statement');
+  mkdirSync(copyDir, { recursive: true });
+  const ins = instrumentProgram(mflProgram(readFileSync(program, 'utf8'), program));
+  const copy = path.join(copyDir, path.basename(program));
+  writeFileSync(copy, ins.text);
+  const pointed = pointTraceAt(trace, copy, path.join(copyDir, path.basename(trace)));
+  const r = runMachin(['replay', pointed, '--verify', '--print', ins.table.probeNames.join(',')], { timeoutMs: 60_000 });
+  assert.equal(r.timedOut, false, 'the per-statement replay ended');
+  const names = new Set(ins.table.probeNames);
+  const byGoroutine = new Map<string, number[]>();
+  const probes = probeLines(r.stderr).filter((p) => names.has(p.name));
+  for (const p of probes) {
+    const list = byGoroutine.get(p.goroutine) ?? [];
+    byGoroutine.set(p.goroutine, list);
+    list.push(Number(p.value));
+  }
+  return { byGoroutine, lines: probes.length, probes, table: ins.table };
+}
+
+/** How many lines the statements-only copy makes machin print, replayed by the test itself. */
+function statementsOnlyLines(trace: string, program: string, dir: string, safe: boolean): number {
+  const copyDir = path.join(dir, 'statements-only');
+  mkdirSync(copyDir, { recursive: true });
+  const ins = instrumentStatementsOnly(mflProgram(readFileSync(program, 'utf8'), program), safe);
+  const copy = path.join(copyDir, path.basename(program));
+  writeFileSync(copy, ins.text);
+  const pointed = pointTraceAt(trace, copy, path.join(copyDir, path.basename(trace)));
+  const r = runMachin(['replay', pointed, '--verify', '--print', ins.table.probeNames.join(',')], { timeoutMs: 60_000 });
+  return probeLines(r.stderr).length;
+}
+
+describe('the statements-only replay against a probe before every statement (real machin)', () => {
+  for (const shape of SHAPES) {
+    const build = shape.safe ? '--safe' : 'plain';
+    it(`${shape.name} (${build} build): every goroutine's statements, frames${shape.values ? ' and values' : ''} are the per-statement truth's; the statements come from the statements-only replay`, async () => {
+      const dir = tempDir(`so-${shape.name}-${build}-`);
+      const { trace, program, record } = recordProgram(dir, shape.name, shape.source, { safe: shape.safe });
+      if (shape.panic) assert.ok(record.stderr.includes(`panic: ${shape.panic}`), `the recorded run panicked as meant: ${record.stderr}`);
+      const { rec, output } = await enriched(trace, dir);
+      const why = JSON.stringify(rec.warnings);
+      assert.deepEqual(rec.sourceLevel, { state: 'ready' }, why);
+      assert.ok(!rec.warnings.some((w) => w.code === 'values-unplaced'), `the values' replay ran the statements' statements: ${why}`);
+      // the statements came from the statements-only copy's replay (its probes alone), the values from a third
+      const started = output.filter((o) => o.startsWith('$ '));
+      assert.equal(started.length, 3, started.join(''));
+      assert.match(started[1], / replay \S+ --verify --print fr_stmt0(,fr_stmt1)?\n$/);
+      assert.equal(rec.panic?.message ?? null, shape.panic);
+      const tl = rec.timeline;
+      const s = rec.statements!;
+      if (shape.panic) {
+        const t = rec.panic!.thread;
+        assert.equal(s.positionOf(t, s.lastEvent(t)), rec.panic!.position, 'the panicking statement is at the panic');
+      }
+
+      // 1. machin's probes of the per-statement copy: the same statements in each goroutine's order.
+      const truth = perStatementProbes(trace, program, dir);
+      for (const [g, ids] of truth.byGoroutine) {
+        const t = tl.threadIndex(g);
+        assert.ok(t >= 0, `goroutine ${g} is a thread`);
+        const mine = Array.from(s.threads[t]?.statements ?? []);
+        const sure = s.sureEventsOf(t);
+        assert.ok(sure > 0, `goroutine ${g} surely ran statements`);
+        assert.deepEqual(mine.slice(0, sure), ids.slice(0, sure), `goroutine ${g}: its statements that surely ran are the per-statement replay's`);
+        const both = Math.min(mine.length, ids.length);
+        assert.deepEqual(mine.slice(0, both), ids.slice(0, both), `goroutine ${g}: and so are the rest, where both printed them`);
+      }
+      for (let t = 0; t < tl.threads.length; t++) {
+        if (s.eventsOf(t) > 0) assert.ok(truth.byGoroutine.has(tl.threads[t].id), `goroutine ${tl.threads[t].id} ran statements in the per-statement replay too`);
+      }
+      // ... and so the same frames and positions at every event that surely ran as the index of
+      // the per-statement probes (each at machin's own @op).
+      const perStatement = StatementIndex.build(truth.table, program, tl, truth.probes.map((p) => ({ thread: tl.threadIndex(p.goroutine), statement: Number(p.value), op: p.op })));
+      for (let t = 0; t < tl.threads.length; t++) {
+        for (let e = 0; e < Math.min(s.sureEventsOf(t), perStatement.eventsOf(t)); e++) {
+          const where = `goroutine ${tl.threads[t].id}, event ${e} (line ${s.location(t, e).line})`;
+          assert.deepEqual(s.stack(t, e), perStatement.stack(t, e), `${where}: its frames`);
+          assert.equal(s.positionOf(t, e), perStatement.positionOf(t, e), `${where}: its position among the ops`);
+        }
+      }
+
+      // 2. the line-made truth, where the program is one statement per line: statements (and values).
+      if (shape.names) {
+        const lineTruth = truthReplay(trace, program, shape.names);
+        for (const [g, expected] of lineTruth.byGoroutine) {
+          const t = tl.threadIndex(g);
+          const mine = productStatements(rec, t, shape.names);
+          const sure = mine.filter((m) => m.sure);
+          assert.deepEqual(
+            sure.map(({ line, column, values }) => ({ line, column, ...(shape.values ? { values } : {}) })),
+            expected.slice(0, sure.length).map(({ line, column, values }) => ({ line, column, ...(shape.values ? { values } : {}) })),
+            `goroutine ${g}: the statements that surely ran${shape.values ? ' and the values before each' : ''} equal the truth's`,
+          );
+        }
+      }
+
+      // 3. machin printed fewer lines for the statements than a probe before every statement.
+      assert.ok(statementsOnlyLines(trace, program, dir, shape.safe) < truth.lines, 'fewer lines than per statement');
+    });
+  }
+});
