@@ -280,7 +280,8 @@ describe('the statements-only replay against a probe before every statement (rea
       assert.match(started[1], / replay \S+ --verify --print fr_stmt0(,fr_stmt1)?\n$/);
       assert.equal(rec.panic?.message ?? null, shape.panic);
       const tl = rec.timeline;
-      const s = rec.statements!;
+      assert.ok(rec.statements instanceof StatementIndex);
+      const s = rec.statements;
       if (shape.panic) {
         const t = rec.panic!.thread;
         assert.equal(s.positionOf(t, s.lastEvent(t)), rec.panic!.position, 'the panicking statement is at the panic');
