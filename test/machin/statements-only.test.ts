@@ -26,8 +26,27 @@ import * as path from 'node:path';
 
 const MACHIN = machinPath();
 
-/** Loops with a call per item, a return in the middle of a block, continue and break, a range, a select, recursion, a pool. */
-const CALLS = `func scale(x) {
+/**
+ * Loops with a call per item, a return in the middle of a block, continue and break, a range, a
+ * select, recursion; a straight-line helper (twice: in a plain build its calls print nothing, the
+ * statements it runs are known from the text) and one that is also a goroutine (note: printed).
+ */
+const CALLS = `func twice(x) {
+    y2 := x * 2
+    return y2
+}
+
+func note(x, out) {
+    k := x % 3
+    out <- k
+}
+
+func third(x) {
+    t3 := x % 3
+    return t3
+}
+
+func scale(x) {
     if x % 5 == 0 {
         return 0
     }
@@ -48,7 +67,7 @@ func producer(out, n) {
     i := 0
     for i < n {
         v := scale(i)
-        w := v + 1
+        w := twice(v) + 1
         out <- w
         i = i + 1
     }
@@ -89,6 +108,11 @@ func main() {
         got = got + 1
     }
     f := fact(5)
+    notes := make(chan int)
+    go note(f, notes)
+    nt := <-notes
+    m3 := third(nt)
+    f = f + (m3 * 2)
     select {
     case s := <-done:
         acc = acc + s

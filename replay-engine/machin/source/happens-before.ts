@@ -22,6 +22,7 @@ import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
 import { probePlacer } from '../probe-position';
 import type { StatementTable } from './instrument';
+import { rowCodes } from './row-codes';
 import type { ChunkedColumn } from '../../model/chunked-column';
 
 /** A replay's statement probes as the parse keeps them (statement-replay.ts StatementProbes). */
@@ -82,11 +83,15 @@ export class SureEventsReader {
   private readonly spawnAt: number[][] = [];
   private readonly cursor: number[] = [];
 
+  /** By statement number - 1: 1 for a `go` statement. */
+  private readonly spawns: Uint8Array;
+
   constructor(
-    private readonly table: StatementTable,
+    table: StatementTable,
     private readonly tl: Timeline,
   ) {
     this.placer = probePlacer(tl);
+    this.spawns = rowCodes(table).spawns;
   }
 
   /** The next goroutine (its index is the count of those before). */
@@ -111,7 +116,7 @@ export class SureEventsReader {
     this.cursor[g] = c;
     const b = this.below[g];
     while (b.length <= c) b.push(this.counts[g]);
-    if (this.table.rows[statement - 1]?.spawns) this.spawnAt[g].push(this.counts[g]);
+    if (this.spawns[statement - 1] === 1) this.spawnAt[g].push(this.counts[g]);
     this.counts[g]++;
   }
 

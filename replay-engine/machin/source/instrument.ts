@@ -35,6 +35,11 @@ export interface StatementRow {
   op?: StatementOp;
   /** A loop statement (MflStatement.loop). */
   loop?: true;
+  /**
+   * In a statements-only copy: the statements its call runs, in order, printed by nobody (the
+   * callee is straight-line and quiet, and every use of its name is such a call): instrumentStatementsOnly.
+   */
+  expands?: number[];
 }
 
 export interface StatementTable {
@@ -179,8 +184,11 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
   const limit = Math.floor((PRINTED_BELOW - base) / base); // an accumulator at most this takes one more statement
   const quiet = (effects: 'none' | 'arith' | undefined) => effects === 'none' || (effects === 'arith' && !safe);
   const byId = (id: number) => model.statements[id - 1];
+  const expansions = straightLineCalls(model, quiet);
   const inserts: Array<{ at: number; order: number; text: string }> = [];
   for (const s of model.statements) {
+    // (a straight-line callee is not instrumented: its callers' statements say what it ran)
+    if (expansions.silent.has(s.fn)) continue;
     const depth = model.functions[s.fn].depth;
     const [p, a] = [probeNames[depth], accumulators[depth]];
     const room = `if ${a} > ${limit} { ${p} = ${a}; ${a} = 0 } `;
@@ -195,14 +203,57 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
     }
     // a `continue` runs its loop's test next; a loop its test
     const effects = s.continues !== undefined ? byId(s.continues).effects : s.effects;
-    const kept = s.kind === 'statement' && !s.op && !s.spawns && quiet(effects);
+    const kept = s.kind === 'statement' && !s.op && !s.spawns && (quiet(effects) || expansions.sites.has(s.id));
     inserts.push({ at: s.start, order: 1, text: kept ? `${room}${a} = ${a} * ${base} + ${s.id}; ` : print(s.id) });
     // the test before each next iteration: what ran in the body is printed first when the test can do more than compute
     if (s.loop && s.body && !quiet(s.effects) && !s.body.leaves) inserts.push({ at: s.body.close, order: 0, text: ` if ${a} > 0 { ${p} = ${a}; ${a} = 0 } ` });
   }
   const table = tableOf(src, model, probeNames);
   table.base = base;
+  for (const [site, ids] of expansions.sites) table.rows[site - 1].expands = ids;
   return { text: applyInserts(src, inserts), table };
+}
+
+/**
+ * The calls a statements-only copy need not print around: a call of a top-level function whose
+ * body is straight-line and quiet (each statement only computes, the last returns what only
+ * computes, or the body just ends; no loop, branch, call, op or literal function), so that what it
+ * runs is fixed by the text; from a simple statement that is otherwise quiet too; and every use of
+ * the function's name is such a call (no `go`, no function value), so the callee itself need not
+ * be instrumented at all. `sites`: statement -> the statements its call runs (the callee's entry,
+ * body, and return or end); `silent`: the callees (function indexes).
+ */
+function straightLineCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith' | undefined) => boolean): { sites: Map<number, number[]>; silent: Set<number> } {
+  const sites = new Map<number, number[]>();
+  const silent = new Set<number>();
+  const runs = new Map<string, { fn: number; ids: number[] }>();
+  const hasLiteral = new Set(model.functions.flatMap((f) => (f.parent === null ? [] : [f.parent])));
+  model.functions.forEach((f, fn) => {
+    if (f.parent !== null || f.name === 'main' || hasLiteral.has(fn)) return;
+    const body = model.statements.filter((s) => s.fn === fn);
+    const ok = body.every((s, k) => {
+      if (s.kind === 'entry' || s.kind === 'exit') return true;
+      if (s.op || s.spawns || s.loop || !quiet(s.effects)) return false;
+      // a return ends the body (nothing after it but the body's end), and makes no call
+      if (s.kind === 'return') return s.returnCalls === 0 && body.slice(k + 1).every((x) => x.kind === 'exit');
+      return s.kind === 'statement';
+    });
+    if (ok) runs.set(f.name, { fn, ids: body.filter((s, k) => !(s.kind === 'exit' && body[k - 1]?.kind === 'return')).map((s) => s.id) });
+  });
+  const calls = new Map<string, number[]>();
+  for (const s of model.statements) {
+    if (!s.call || !runs.has(s.call.callee) || s.kind !== 'statement' || s.op || s.spawns || s.loop || !quiet(s.call.effects)) continue;
+    const list = calls.get(s.call.callee) ?? [];
+    list.push(s.id);
+    calls.set(s.call.callee, list);
+  }
+  for (const [name, at] of calls) {
+    if ((model.references.get(name) ?? 0) !== at.length) continue;
+    const run = runs.get(name)!;
+    silent.add(run.fn);
+    for (const site of at) sites.set(site, run.ids);
+  }
+  return { sites, silent };
 }
 
 /** `fr_arg_n` for parameter n; a suffix is added to the prefix until no name is one the program spells. */

@@ -27,6 +27,7 @@ import { probePlacer, type ProbePlacer } from '../probe-position';
 import { threadListingOrder } from '../../model/thread-order';
 import { Column } from '../../model/int-column';
 import { LineArrivals } from './line-arrivals';
+import { KIND_ENTRY, KIND_EXIT, KIND_RETURN, rowCodes, type RowCodes } from './row-codes';
 import type { StatementTable } from './instrument';
 
 export interface StatementProbe {
@@ -600,11 +601,14 @@ class ThreadBuilder {
   readonly spawnAt: number[] = [];
 
   /** `expected`: how many events will come, when known (the columns are then made that size once, never doubled). */
+  private readonly codes: RowCodes;
+
   constructor(
     private readonly table: StatementTable,
     private readonly ownOpIndices: Uint32Array,
     expected = 64,
   ) {
+    this.codes = rowCodes(table);
     this.statements = new Column(expected);
     this.ownOps = new Column(expected);
     this.frames = new Column(expected);
@@ -630,28 +634,32 @@ class ThreadBuilder {
   }
 
   add(statement: number, ownOps: number): number {
-    const row = this.table.rows[statement - 1];
-    if (!row) throw new Error(`probe for statement ${statement}, which the statement table does not have`);
-    if (row.kind === 'entry') {
-      this.push(row.fn);
+    const r = statement - 1;
+    const codes = this.codes;
+    if (!(r >= 0 && r < codes.kind.length)) throw new Error(`probe for statement ${statement}, which the statement table does not have`);
+    const kind = codes.kind[r];
+    const fn = codes.fn[r];
+    if (kind === KIND_ENTRY) {
+      this.push(fn);
     } else {
       // A frame whose return has run and whose calls have all returned is done before any
       // statement of its caller.
       while (this.stack.length > 0 && this.awaiting[this.awaiting.length - 1] === -2) this.pop();
-      if (this.stack.length === 0 || this.frameFunction.get(this.top()) !== row.fn) {
+      if (this.stack.length === 0 || this.frameFunction.get(this.top()) !== fn) {
         this.repairs++;
-        while (this.stack.length > 0 && this.frameFunction.get(this.top()) !== row.fn) this.pop();
-        if (this.stack.length === 0) this.push(row.fn);
+        while (this.stack.length > 0 && this.frameFunction.get(this.top()) !== fn) this.pop();
+        if (this.stack.length === 0) this.push(fn);
       }
     }
     const event = this.statements.length;
-    if (row.spawns) this.spawnAt.push(event);
+    if (codes.spawns[r]) this.spawnAt.push(event);
     this.statements.push(statement);
     this.ownOps.push(ownOps);
-    this.frames.push(this.top());
+    const top = this.top();
+    this.frames.push(top);
     this.latest[this.latest.length - 1] = event;
-    if (row.kind === 'exit' || (row.kind === 'return' && row.returnCalls === 0)) this.pop();
-    else if (row.kind === 'return') this.awaiting[this.awaiting.length - 1] = row.returnCalls ?? -2;
+    if (kind === KIND_EXIT || (kind === KIND_RETURN && codes.returnCalls[r] === 0)) this.pop();
+    else if (kind === KIND_RETURN) this.awaiting[this.awaiting.length - 1] = codes.returnCalls[r] < 0 ? -2 : codes.returnCalls[r];
     return event;
   }
 

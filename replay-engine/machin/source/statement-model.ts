@@ -47,6 +47,12 @@ export interface MflStatement {
   body?: { open: number; close: number; leaves: boolean };
   /** A `continue`: the loop it goes back to. */
   continues?: number;
+  /**
+   * A simple statement whose only effect besides computing is one direct call of a top-level
+   * function (`v := scale(i)`): the callee's name, and what the rest of the statement (its
+   * arguments included) can do, as `effects` says.
+   */
+  call?: { callee: string; effects: 'none' | 'arith' };
 }
 
 export interface MflFunctionBody {
@@ -80,6 +86,8 @@ export interface MflStatementModel {
    * `--print` probes neither, so the instrumenter copies them there.
    */
   caseBindings: Array<{ fn: number; at: number; names: string[] }>;
+  /** How many times each top-level function's name is spelled outside its declaration (calls, `go`, values). */
+  references: Map<string, number>;
 }
 
 /** Operators and punctuation that cannot panic, block, call or allocate (`+` of strings allocates, but cannot fail). */
@@ -133,6 +141,8 @@ class StatementParser {
   private loops: MflStatement[] = [];
   /** The `break` and `continue` statements. */
   private readonly jumps = new Set<number>();
+  /** MflStatementModel.references. */
+  private readonly references = new Map<string, number>();
 
   constructor(private readonly toks: MflToken[]) {
     // machin parses type declarations first so that `T{` is known to open a struct literal.
@@ -164,7 +174,7 @@ class StatementParser {
         this.funcDecl();
       } else throw this.error(t, `expected a declaration (func, type, var, extern), found ${describe(t)}`);
     }
-    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers, caseBindings: this.caseBindings };
+    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers, caseBindings: this.caseBindings, references: this.references };
   }
 
   // ---- tokens ----
@@ -309,14 +319,22 @@ class StatementParser {
     loop.body = { open, close, leaves: last !== null && (last.kind === 'return' || this.jumps.has(last.id)) };
   }
 
-  /** What toks[from, to) can do when run (MflStatement.effects). */
-  private effectsOf(from: number, to: number): 'none' | 'arith' | undefined {
+  /**
+   * What toks[from, to) can do when run (MflStatement.effects). `allowCall`: one direct call of
+   * the function of this name is let through (its effects are the callee's: MflStatement.call).
+   */
+  private effectsOf(from: number, to: number, allowCall?: string): 'none' | 'arith' | undefined {
     let arith = false;
+    let allowed = false;
     for (let i = from; i < to; i++) {
       const t = this.toks[i];
       switch (t.kind) {
         case 'ident':
-          if (this.toks[i + 1]?.text === '(' && i + 1 < to) return undefined;
+          if (this.toks[i + 1]?.text === '(' && i + 1 < to) {
+            if (allowed || t.text !== allowCall) return undefined;
+            allowed = true;
+            i++; // its `(`
+          }
           continue;
         case 'int':
         case 'float':
@@ -332,11 +350,25 @@ class StatementParser {
             arith = true;
             continue;
           }
+          // a grouping `(` (not a call of what comes before it), and any `)`
+          if (t.text === ')') continue;
+          if (t.text === '(') {
+            const before = i > from ? this.toks[i - 1] : null;
+            if (before && (before.kind === 'ident' || before.text === ')' || before.text === ']' || before.text === '}')) return undefined;
+            continue;
+          }
+          // a division or remainder by a non-zero integer literal cannot fail (`-1`, the one that
+          // overflows, is `-` then `1`, so not this)
+          if ((t.text === '/' || t.text === '%') && i + 1 < to && this.toks[i + 1].kind === 'int' && Number(this.toks[i + 1].text) !== 0) {
+            i++;
+            continue;
+          }
           return undefined;
         default:
           return undefined;
       }
     }
+    if (allowCall !== undefined && !allowed) return undefined;
     return arith ? 'arith' : 'none';
   }
 
@@ -453,10 +485,27 @@ class StatementParser {
     if (simple) {
       const op = this.opOf(from, this.pos);
       if (op) s.op = op;
-      const effects = s.kind === 'statement' && !s.spawns ? this.effectsOf(from, this.pos) : undefined;
+      // (a return's: of the values it returns)
+      const effects = s.kind === 'statement' && !s.spawns ? this.effectsOf(from, this.pos) : s.kind === 'return' ? this.effectsOf(from + 1, this.pos) : undefined;
       if (effects) s.effects = effects;
+      if (s.kind === 'statement' && !s.spawns && !op && !effects) {
+        const callee = this.onlyCall(from, this.pos);
+        const rest = callee === null ? undefined : this.effectsOf(from, this.pos, callee);
+        if (callee !== null && rest) s.call = { callee, effects: rest };
+      }
     }
     return s;
+  }
+
+  /** The one top-level function toks[from, to) calls by name, when it calls exactly one thing (else null). */
+  private onlyCall(from: number, to: number): string | null {
+    let callee: string | null = null;
+    for (let i = from; i + 1 < to; i++) {
+      if (this.toks[i + 1].text !== '(' || this.toks[i].kind !== 'ident') continue;
+      if (callee !== null || !this.declared.has(this.toks[i].text) || this.bound[this.bound.length - 1]?.has(this.toks[i].text)) return null;
+      callee = this.toks[i].text;
+    }
+    return callee;
   }
 
   private simpleStatement(): void {
@@ -674,6 +723,7 @@ class StatementParser {
         throw this.error(t, `unexpected keyword \`${t.text}\``);
       case 'ident':
         this.next();
+        if (this.declared.has(t.text)) this.references.set(t.text, (this.references.get(t.text) ?? 0) + 1);
         if (this.at('(')) {
           this.countCall(t.text);
           this.callArgs();

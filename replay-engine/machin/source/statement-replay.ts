@@ -36,7 +36,11 @@ export class StatementProbes implements ProbeSink {
 
   constructor(private readonly table: StatementTable) {
     this.names = new Set(table.probeNames);
+    this.expands = table.rows.map((r) => r.expands);
   }
+
+  /** By statement number - 1: the statements its call runs that nobody prints (StatementRow.expands). */
+  private readonly expands: Array<number[] | undefined>;
 
   /** Parses a replay's stderr, taking the statement probes here; in slices, so a cancel is heard (CancelledReading). */
   parse(stderr: string, reading: SlicedReading = {}): Promise<ReplayOutput> {
@@ -132,7 +136,8 @@ export class StatementProbes implements ProbeSink {
     }
     const g = this.idOf(goroutine);
     const base = this.table.base;
-    if (base === undefined || value < base) return this.takeStatement(g, value, op);
+    if (base === undefined) return this.takeStatement(g, value, op);
+    if (value < base) return this.takeRun(g, value, op);
     // A statements-only copy's run of statements: base-B digits, the first ran the most significant
     // (no digit is 0: statement numbers start at 1). Each ran with the same own ops done as the last.
     let n = 0;
@@ -144,7 +149,14 @@ export class StatementProbes implements ProbeSink {
       }
       this.digits[n++] = d;
     }
-    while (n > 0) this.takeStatement(g, this.digits[--n], op);
+    while (n > 0) this.takeRun(g, this.digits[--n], op);
+  }
+
+  /** Statement `id` of a statements-only copy, and what its call ran that nobody printed. */
+  private takeRun(g: number, id: number, op: number): void {
+    this.takeStatement(g, id, op);
+    const ran = this.expands[id - 1];
+    if (ran) for (let k = 0; k < ran.length; k++) this.takeStatement(g, ran[k], op);
   }
 
   /** The digits of a statements-only probe's run, least significant first (at most 15: the value is below 1e15). */

@@ -1,0 +1,131 @@
+// The statements-only copy without machin: what the statement model says a statement can do (the
+// copy keeps only those that cannot block, call, spawn or panic), which calls it need not print
+// around (a straight-line callee), and how a printed run of statements is read back. Its
+// replays by the real machin are held to a probe before every statement in statements-only.test.ts.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseStatements } from '../../replay-engine/machin/source/statement-model';
+import { instrumentStatementsOnly } from '../../replay-engine/machin/source/instrument';
+import { mflProgram } from '../../replay-engine/machin/mfl-program';
+import { StatementProbes } from '../../replay-engine/machin/source/statement-replay';
+
+/** The effects of the first statement of main's body. */
+function effectsOf(statement: string): string | undefined {
+  const m = parseStatements(`func f(a) { return a }\nfunc main() {\n    ${statement}\n}\n`);
+  const main = m.functions.findIndex((f) => f.name === 'main');
+  return m.statements.find((s) => s.fn === main && s.kind === 'statement')?.effects;
+}
+
+describe('what a statement can do besides computing', () => {
+  it('a remainder or division by a non-zero integer literal cannot fail; by zero, by a name or by -1 it can', () => {
+    assert.equal(effectsOf('k := x % 3'), 'none');
+    assert.equal(effectsOf('k := x / 10'), 'none');
+    assert.equal(effectsOf('k := x % 0'), undefined);
+    assert.equal(effectsOf('k := x / y'), undefined);
+    assert.equal(effectsOf('k := x / -1'), undefined);
+    assert.equal(effectsOf('k := x / 2.0'), undefined);
+  });
+
+  it('parentheses only group; a call of a computed value is a call', () => {
+    assert.equal(effectsOf('y := (a + b) * 2'), 'arith');
+    assert.equal(effectsOf('y := (a == b)'), 'none');
+    assert.equal(effectsOf('y := f(x)(z)'), undefined);
+    assert.equal(effectsOf('y := (g)(x)'), undefined);
+    assert.equal(effectsOf('y := xs[0]'), undefined);
+  });
+
+  it('a statement whose only effect is one direct call names its callee, with what the rest does', () => {
+    const m = parseStatements('func f(a) { return a }\nfunc main() {\n    v := f(1) + 2\n    w := f(1) + f(2)\n    u := len(xs) + f(1)\n}\n');
+    const main = m.functions.findIndex((f) => f.name === 'main');
+    const [v, w, u] = m.statements.filter((s) => s.fn === main && s.kind === 'statement');
+    assert.deepEqual(v.call, { callee: 'f', effects: 'arith' });
+    assert.equal(w.call, undefined, 'two calls');
+    assert.equal(u.call, undefined, 'a builtin call besides');
+    assert.equal(m.references.get('f'), 4);
+  });
+});
+
+const PROGRAM = `func twice(x) {
+    y := x * 2
+    return y
+}
+
+func third(x) {
+    t := x % 3
+    return t
+}
+
+func note(x, out) {
+    k := x % 3
+    out <- k
+}
+
+func apply(g, x) { return g(x) }
+
+func half(x) { return x / 2 }
+
+func main() {
+    out := make(chan int)
+    a := twice(4)
+    b := third(a)
+    go note(b, out)
+    c := note2(b)
+    d := apply(half, c)
+    println(str(a + b + c + d + <-out))
+}
+
+func note2(x) {
+    return x + 1
+}
+`;
+
+describe('calls a statements-only copy need not print around', () => {
+  const program = mflProgram(PROGRAM, '/w/p.mfl');
+
+  it('a straight-line, quiet callee every use of which is such a call: its sites hold what it runs, and it is not instrumented', () => {
+    const { text, table } = instrumentStatementsOnly(program, false);
+    const rowAt = (line: number) => table.rows.find((r) => r.line === line && r.kind === 'statement')!;
+    const fnIndex = (name: string) => table.functions.findIndex((f) => f.name === name);
+    const ids = (name: string) => table.rows.filter((r) => r.fn === fnIndex(name)).map((r) => r.id);
+    // twice and third (straight-line, only computing in a plain build), note2 (one return)
+    assert.deepEqual(rowAt(22).expands, ids('twice'));
+    assert.deepEqual(rowAt(23).expands, ids('third'));
+    assert.deepEqual(rowAt(25).expands, ids('note2'));
+    // note is a goroutine too; half is a function value: both print their own statements
+    assert.equal(rowAt(24).expands, undefined);
+    assert.equal(rowAt(26).expands, undefined);
+    const lines = text.split('\n');
+    assert.doesNotMatch(lines.slice(0, 9).join('\n'), /fr_/, 'twice and third carry no probe');
+    assert.match(lines[10], /fr_stmt0/, 'note does');
+    assert.match(lines[17], /fr_stmt0/, 'half does');
+  });
+
+  it('in a --safe build, where `*` can panic, twice prints its own statements; third still need not', () => {
+    const { table } = instrumentStatementsOnly(program, true);
+    const rowAt = (line: number) => table.rows.find((r) => r.line === line && r.kind === 'statement')!;
+    assert.equal(rowAt(22).expands, undefined);
+    assert.ok(rowAt(23).expands);
+  });
+});
+
+describe('reading a statements-only probe back', () => {
+  it('a printed number is the run of statements in base B, the first the most significant; a site is followed by what its call ran', () => {
+    const { table } = instrumentStatementsOnly(mflProgram(PROGRAM, '/w/p.mfl'), false);
+    const B = table.base!;
+    const site = table.rows.find((r) => r.expands)!;
+    const probes = new StatementProbes(table);
+    probes.take('0', 3 * B * B + site.id * B + 5, 7);
+    probes.take('0', 9, 8);
+    const got = Array.from({ length: probes.statement.length }, (_, k) => [probes.statement.get(k), probes.op.get(k)]);
+    assert.deepEqual(got, [[3, 7], [site.id, 7], ...site.expands!.map((id) => [id, 7]), [5, 7], [9, 8]]);
+    assert.equal(probes.bad, null);
+  });
+
+  it('a digit 0 is no statement: said, nothing taken', () => {
+    const { table } = instrumentStatementsOnly(mflProgram(PROGRAM, '/w/p.mfl'), false);
+    const probes = new StatementProbes(table);
+    probes.take('0', 3 * table.base! * table.base!, 1);
+    assert.match(probes.bad ?? '', /goroutine 0 printed \d+ for a statement probe, which in base \d+ has a digit 0/);
+    assert.equal(probes.statement.length, 0);
+  });
+});
