@@ -5,6 +5,7 @@ import { fileError } from './file-error';
 import { RecordingError } from './model/errors';
 import type { Recording } from './model/recording';
 import { enrichWithMachin } from './machin/enrich';
+import { warmUpMachinReplays } from './machin/warm-up';
 import { readMflrr } from './mflrr/recording';
 import type { OpenOptions } from './open-options';
 import { openRegularFile } from './regular-file';
@@ -49,6 +50,8 @@ const FORMATS: Record<RecordingKind, { read(path: string, options: OpenOptions):
   mflrr: {
     read: (path) => readMflrr(path),
     open: async (path, options) => {
+      // (what the replays need and the trace does not decide, made while the trace is read)
+      if (!options.noToolchain && options.sourceLevel !== false) warmUpMachinReplays();
       const trace = await readMflrr(path);
       await enrichWithMachin(trace, options);
       return trace;

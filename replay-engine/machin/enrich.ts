@@ -25,7 +25,7 @@ import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay'
 import { readMflProgram, type MflProgram } from './mfl-program';
 import { assignedVariables } from './source/program-functions';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
-import { buildStderrBuffer, preloadEnv, type StderrBuffer } from './source/stderr-buffer';
+import { preloadEnv, sharedStderrBuffer, type StderrBuffer } from './source/stderr-buffer';
 import { indexStatementProbes, placeValues, StatementProbes } from './source/statement-replay';
 import type { SureEvents } from './source/happens-before';
 import type { StatementIndex } from './source/statement-index';
@@ -116,8 +116,8 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
         // (a trace with no `safe` line: its `+`, `-` and `*` are taken to panic on overflow, as in a --safe build)
         const safe = (recording as { header?: { safe: boolean | null } }).header?.safe !== false;
         instrumented = await writeInstrumentedCopy(program, { safe });
-        // Built while the trace is copied and the plain replay starts (about 0.1 s): the instrumented replay waits for it.
-        stderrBuffer = buildStderrBuffer(instrumented.dir, { signal: options.signal });
+        // Built once a process (warm-up.ts starts it as the trace is read): the instrumented replays wait for it.
+        stderrBuffer = sharedStderrBuffer();
       } catch (err) {
         // InstrumentError names file:line:column and what is wrong; anything else (an I/O error) is said as it is.
         const why = err instanceof InstrumentError ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`;
@@ -168,7 +168,6 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       progress('machin: replaying the trace for the values');
       await merge(await replays(machin, copy.file, print, false, options, warn), true);
     }).finally(async () => {
-      await stderrBuffer; // (never rejects) its compiler is done with the folder
       await instrumented?.remove();
       settle();
       statementsKnown();

@@ -1,5 +1,5 @@
 // Private temporary folders for trace copies: `frozen-run-machin-PID-XXXXXX` under the system temp
-// folder, mode 0700. A copy is removed in a `finally`, which a process that exits on a signal
+// folder, mode 0700 (and `frozen-run-lib-PID-XXXXXX`, one a process keeps for its life). A copy is removed in a `finally`, which a process that exits on a signal
 // (the standalone adapter, the MCP server) never reaches: the folders still here are kept in a
 // set and removed at once by removeAllPrivateDirsNow, also on the process's `exit`. A SIGKILLed
 // process removes nothing, so the first copy a process makes also removes the folders of this
@@ -9,14 +9,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const DIR_PREFIX = 'frozen-run-machin-';
+/** A folder kept for the process's life (the stderr buffer library: stderr-buffer.ts sharedStderrBuffer). */
+export const PROCESS_DIR_PREFIX = 'frozen-run-lib-';
 let swept = false;
 /** The folders made and not yet removed. */
 const live = new Set<string>();
 let exitHook = false;
 
-export async function makePrivateDir(): Promise<string> {
+export async function makePrivateDir(prefix: typeof DIR_PREFIX | typeof PROCESS_DIR_PREFIX = DIR_PREFIX): Promise<string> {
   await sweepOrphans();
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${DIR_PREFIX}${process.pid}-`));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${prefix}${process.pid}-`));
   live.add(dir);
   if (!exitHook) {
     exitHook = true;
@@ -58,7 +60,8 @@ async function sweepOrphans(): Promise<void> {
     return;
   }
   for (const name of names) {
-    const m = name.startsWith(DIR_PREFIX) ? /^(\d+)-/.exec(name.slice(DIR_PREFIX.length)) : null;
+    const prefix = [DIR_PREFIX, PROCESS_DIR_PREFIX].find((p) => name.startsWith(p));
+    const m = prefix ? /^(\d+)-/.exec(name.slice(prefix.length)) : null;
     if (!m || Number(m[1]) === process.pid || isRunning(Number(m[1]))) continue;
     try {
       const st = await fs.lstat(path.join(tmp, name));

@@ -15,7 +15,7 @@
 // threads 406,000 times (49,000 for the plain replay): the woken goroutine preempted the one
 // printing a probe under machin's replay mutex, then slept again on that mutex. With it: 10,000
 // switches, 0.72 s instead of 1.1 s, and the plain replay 0.28 s instead of 0.30 s (docs/machin.md).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { searchPath } from '../toolchain/find-executable';
 
@@ -66,6 +66,32 @@ function usableTaskset(env: NodeJS.ProcessEnv): { cpus: number[]; taskset: strin
 
 let found: { cpus: number[]; taskset: string | null } | null = null;
 let batch: string[] | null = null;
+
+/** Whether `command` runs and exits 0, without blocking this thread (warmUpReplayPrefix). */
+function runsOk(command: string, args: string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'ignore', timeout: 5_000 });
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
+}
+
+/**
+ * The same tries as replayCommandPrefix makes the first time (chrt, then taskset on the two CPUs),
+ * made ahead and without blocking, so the first launch does not wait for them (warm-up.ts).
+ */
+export async function warmUpReplayPrefix(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (process.platform !== 'linux') return;
+  const chrt = searchPath('chrt', env);
+  const cpus = allowedCpus();
+  const taskset = cpus.length >= 2 ? searchPath('taskset', env) : undefined;
+  const [batchOk, ...cpuOk] = await Promise.all([
+    chrt ? runsOk(chrt, ['--batch', '0', chrt, '--version']) : Promise.resolve(false),
+    ...(taskset ? [cpus[cpus.length - 1], cpus[cpus.length - 2]].map((cpu) => runsOk(taskset, ['-c', String(cpu), taskset, '-V'])) : []),
+  ]);
+  batch ??= chrt && batchOk ? [chrt, '--batch', '0'] : [];
+  found ??= { cpus, taskset: taskset && cpuOk.length === 2 && cpuOk.every(Boolean) ? taskset : null };
+}
 
 /** `chrt --batch 0` when chrt is there and may set the policy (a sandbox may forbid it): tried once. */
 function batchPolicy(env: NodeJS.ProcessEnv): string[] {

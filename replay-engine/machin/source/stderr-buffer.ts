@@ -21,6 +21,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { runProcess } from '../../toolchain/run-process';
 import { firstLine } from '../first-line';
+import { makePrivateDir, PROCESS_DIR_PREFIX } from '../private-temp';
 
 export const STDERR_BUFFER_C = `/* Frozen Run: stderr buffer for machin replay --print (see stderr-buffer.ts). */
 #define _GNU_SOURCE
@@ -158,6 +159,21 @@ export async function buildStderrBuffer(dir: string, options: { timeLimitMs?: nu
   } catch (err) {
     return { unavailable: err instanceof Error ? err.message : String(err) };
   }
+}
+
+let shared: Promise<StderrBuffer> | null = null;
+
+/**
+ * The library, built once a process into a private folder of its own (kept until the process
+ * exits: private-temp.ts), so a launch does not wait for the C compiler: the first call starts
+ * the build (warm-up.ts makes it as a trace is opened), the others take the same answer.
+ */
+export function sharedStderrBuffer(): Promise<StderrBuffer> {
+  shared ??= makePrivateDir(PROCESS_DIR_PREFIX).then(
+    (dir) => buildStderrBuffer(dir),
+    (err: unknown) => ({ unavailable: `no private folder for it: ${err instanceof Error ? err.message : String(err)}` }),
+  );
+  return shared;
 }
 
 /** The environment that loads it in the replayed program, after whatever LD_PRELOAD already holds. */
