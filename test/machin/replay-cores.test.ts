@@ -81,7 +81,7 @@ describe('one CPU per machin replay', () => {
     }
   });
 
-  it('runs the plain and the instrumented replay on two different CPUs, and they answer what replays anywhere answer', async (t) => {
+  it('runs the plain and the statements-only replay on two different CPUs, and they answer what replays anywhere answer', async (t) => {
     if (!pinnable) t.diagnostic(`this machine allows CPUs [${allowed.join(',')}]${searchPath('taskset', process.env) ? '' : ' and has no taskset'}: the replays run unpinned`);
     const dir = tempDir('replay-cores-');
     const { trace } = recordProgram(dir, 'cores', PROGRAM);
@@ -93,12 +93,14 @@ describe('one CPU per machin replay', () => {
     };
     const one = await launch('one');
     const any = await launch('any');
-    assert.equal(one.started.length, 2, one.started.join(''));
+    // the plain and the statements-only replay side by side; the values' replay after them
+    assert.equal(one.started.length, 3, one.started.join(''));
     const cpu = (line: string) => /\/taskset -c (\d+) \S*machin replay /.exec(line)?.[1];
     if (pinnable) {
       const cpus = one.started.map(cpu);
       assert.ok(cpus.every((c) => c !== undefined && allowed.includes(Number(c))), one.started.join(''));
       assert.notEqual(cpus[0], cpus[1], 'side by side, on two CPUs');
+      assert.match(one.started[1], /--print fr_stmt0\n$/, 'the second is the statements-only replay');
     }
     assert.ok(any.started.every((l) => cpu(l) === undefined && !/taskset/.test(l)), any.started.join(''));
     if (batchable) assert.ok([...one.started, ...any.started].every((l) => /\/chrt --batch 0 /.test(l)), one.started.join(''));

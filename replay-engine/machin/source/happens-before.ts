@@ -105,6 +105,17 @@ export class SureEventsReader {
     this.cursor.push(0);
   }
 
+  /** Goroutine g's next n statements, ids[0, n), all printed at machin's `@op` (a statements-only run): as n adds, the op's place found once. */
+  addRun(g: number, ids: Int32Array, n: number, op: number): void {
+    if (n === 0) return;
+    this.add(g, ids[0], op);
+    const spawns = this.spawns;
+    for (let k = 1; k < n; k++) {
+      if (spawns[ids[k] - 1] === 1) this.spawnAt[g].push(this.counts[g]);
+      this.counts[g]++;
+    }
+  }
+
   /** Goroutine g's next statement probe: its statement and machin's `@op`. */
   add(g: number, statement: number, op: number): void {
     const own = this.ops[g];

@@ -538,6 +538,15 @@ export class StatementIndexBuilder {
     return b.add(statement, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
   }
 
+  /** Thread t's next n statements, ids[0, n), all printed at machin's `@op` (a statements-only run): as n adds, the op's place found once. */
+  addRun(thread: number, ids: Int32Array, n: number, op: number): void {
+    if (n === 0) return;
+    this.add(thread, ids[0], op);
+    const b = this.threads[thread]!;
+    const own = b.ownOpsBefore(Math.min(op, this.tl.stepCount));
+    for (let k = 1; k < n; k++) b.add(ids[k], own);
+  }
+
   /** Thread t will have n events (its columns are made that size at once). Before its first add. */
   expect(thread: number, n: number): void {
     if (!this.threads[thread] && thread >= 0 && thread < this.tl.threads.length) this.threads[thread] = new ThreadBuilder(this.table, this.placer.ownOps(thread), Math.max(1, n));

@@ -137,30 +137,68 @@ export class StatementProbes implements ProbeSink {
     const g = this.idOf(goroutine);
     const base = this.table.base;
     if (base === undefined) return this.takeStatement(g, value, op);
-    if (value < base) return this.takeRun(g, value, op);
     // A statements-only copy's run of statements: base-B digits, the first ran the most significant
-    // (no digit is 0: statement numbers start at 1). Each ran with the same own ops done as the last.
-    let n = 0;
+    // (no digit is 0: statement numbers start at 1), each followed by what its call ran that nobody
+    // printed (StatementRow.expands). Each ran with the same own ops done as the last.
+    let d = 0;
     for (let v = value; v > 0; v = Math.floor(v / base)) {
-      const d = v % base;
-      if (d === 0) {
+      const digit = v % base;
+      if (digit === 0) {
         this.bad ??= `goroutine ${goroutine} printed ${value} for a statement probe, which in base ${base} has a digit 0 (no statement)`;
         return;
       }
-      this.digits[n++] = d;
+      this.digits[d++] = digit;
     }
-    while (n > 0) this.takeRun(g, this.digits[--n], op);
-  }
-
-  /** Statement `id` of a statements-only copy, and what its call ran that nobody printed. */
-  private takeRun(g: number, id: number, op: number): void {
-    this.takeStatement(g, id, op);
-    const ran = this.expands[id - 1];
-    if (ran) for (let k = 0; k < ran.length; k++) this.takeStatement(g, ran[k], op);
+    let n = 0;
+    let run = this.run;
+    while (d > 0) {
+      const id = this.digits[--d];
+      const ran = this.expands[id - 1];
+      const need = n + 1 + (ran ? ran.length : 0);
+      if (need > run.length) {
+        const bigger = new Int32Array(need * 2);
+        bigger.set(run.subarray(0, n));
+        this.run = run = bigger;
+      }
+      run[n++] = id;
+      if (ran) for (let k = 0; k < ran.length; k++) run[n++] = ran[k];
+    }
+    this.takeRun(g, run, n, op);
   }
 
   /** The digits of a statements-only probe's run, least significant first (at most 15: the value is below 1e15). */
   private readonly digits = new Float64Array(64);
+  /** The statements of the run being taken. */
+  private run = new Int32Array(256);
+
+  /** The run ids[0, n) of goroutine g, printed at `op`: as n takeStatement calls, the op's place found once. */
+  private takeRun(g: number, ids: Int32Array, n: number, op: number): void {
+    if (this.check) {
+      for (let k = 0; k < n; k++) this.takeStatement(g, ids[k], op);
+      return;
+    }
+    this.counts[g] += n;
+    this.sureReader?.addRun(g, ids, n, op);
+    const t = this.fedThread[g];
+    if (t >= 0) {
+      if (this.builderError === null) {
+        try {
+          this.builder!.addRun(t, ids, n, op);
+        } catch (err) {
+          this.builderError = err;
+        }
+      }
+    } else {
+      for (let k = 0; k < n; k++) {
+        this.goroutine.push(g);
+        this.statement.push(ids[k]);
+        this.op.push(op);
+      }
+    }
+    const before = this.statementCount;
+    this.statementCount += n;
+    if (this.onCount && before >>> 18 !== this.statementCount >>> 18) this.onCount(this.statementCount);
+  }
 
   private takeStatement(g: number, value: number, op: number): void {
     const check = this.check;
