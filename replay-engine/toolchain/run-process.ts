@@ -94,7 +94,10 @@ export async function runProcess(command: string, args: string[], options: Proce
   const bytesTaker = options.streamStderrBytes;
   const fifo = options.stderrPath && options.stderrVia !== 'file' ? FifoStderr.make(options.stderrPath, bytesTaker ? { bytes: bytesTaker } : options.streamStderr, bytesTaker ? undefined : options.onOutput && ((text) => options.onOutput!('stderr', text))) : null;
   // (without a FIFO, a taker of bytes gets the text again as bytes, and onOutput none of it)
-  if (!fifo && bytesTaker) options = { ...options, streamStderr: (text) => bytesTaker(Buffer.from(text, 'utf8')), onOutput: options.onOutput && ((from, text) => from === 'stdout' && options.onOutput!(from, text)) };
+  if (!fifo && bytesTaker) {
+    const shown = options.onOutput;
+    options = { ...options, streamStderr: (text) => bytesTaker(Buffer.from(text, 'utf8')), onOutput: shown && ((from, text) => from === 'stdout' && shown(from, text)) };
+  }
   const errFd = fifo ? fifo.fd : options.stderrPath ? openSync(options.stderrPath, 'wx', 0o600) : null;
   const tail = !fifo && errFd !== null && options.streamStderr ? new StderrTail(options.stderrPath!, options.streamStderr, options.onOutput) : null;
   let errOpen = errFd !== null;

@@ -52,6 +52,22 @@ describe('a toolchain child\'s stderr', () => {
       assert.ok(chunks.length > 1, `${chunks.length} chunk(s)`);
       assert.ok(beforeExit > 0, 'nothing came while the child was still running');
     });
+
+    it(`through the ${via}: as whole lines of bytes, with the child's stdout shown and its stderr not`, async () => {
+      const taken: Buffer[] = [];
+      const shown: string[] = [];
+      const child = ['-e', `process.stdout.write('done\\n'); ${writer(20_000)[1]}`];
+      const r = await runProcess(process.execPath, child, {
+        timeLimitMs: 60_000,
+        stderrPath: path(),
+        stderrVia: via,
+        streamStderrBytes: (lines) => taken.push(Buffer.from(lines)),
+        onOutput: (from, text) => shown.push(`${from}: ${text}`),
+      });
+      assert.equal(r.exitCode, 0);
+      assert.equal(Buffer.concat(taken).toString('utf8'), expected(20_000));
+      assert.deepEqual(shown, ['stdout: done\n']);
+    });
   }
 
   it("a stream the taker cannot keep up with does not hold up another run's answer (the first stop waits for no other replay)", async () => {
