@@ -120,13 +120,31 @@ export class StatementIndex implements SourceStatements {
   private buildOrder(): Uint32Array {
     const n = this.tl.stepCount;
     const starts = new Uint32Array(n + 2);
-    for (const g of this.threads) if (g) for (let i = 0; i < g.ownOps.length; i++) starts[anchorOf(g, i) + 1]++;
+    // (a thread's events come in runs with the same own ops done, so the same anchor: found once a run)
+    for (const g of this.threads) {
+      if (!g) continue;
+      for (let i = 0; i < g.ownOps.length; ) {
+        const a = anchorOf(g, i);
+        const k = g.ownOps[i];
+        let j = i + 1;
+        while (j < g.ownOps.length && g.ownOps[j] === k) j++;
+        starts[a + 1] += j - i;
+        i = j;
+      }
+    }
     for (let p = 1; p < starts.length; p++) starts[p] += starts[p - 1];
     const order = new Uint32Array(this.eventCount);
     for (const t of this.byRank) {
       const g = this.threads[t];
       if (!g) continue;
-      for (let i = 0; i < g.ownOps.length; i++) order[starts[anchorOf(g, i)]++] = this.base[t] + i;
+      const base = this.base[t];
+      for (let i = 0; i < g.ownOps.length; ) {
+        const a = anchorOf(g, i);
+        const k = g.ownOps[i];
+        let at = starts[a];
+        for (; i < g.ownOps.length && g.ownOps[i] === k; i++) order[at++] = base + i;
+        starts[a] = at;
+      }
     }
     return order;
   }
