@@ -34,6 +34,7 @@ import type { Timeline } from '../model/timeline';
 import type { ProgramWords } from '../model/program-words';
 import { instrumentedReplayDiffers } from './source/trust-check';
 import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
+import { warmUpMachinReplays } from './warm-up';
 
 /**
  * Adds machin's replay results and the program's goroutine labels to a machin trace, in place.
@@ -50,6 +51,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
   };
   const progress = (message: string) => options.onToolchainProgress?.(message);
   const wanted = options.sourceLevel !== false && !options.noToolchain;
+  if (wanted) warmUpMachinReplays(); // (openRecording starts it sooner, as the trace is read)
   setSourceLevel(recording, wanted ? { state: 'pending' } : { state: 'unavailable', reason: options.noToolchain ? 'no toolchain is run (trace-only)' : 'not asked for' });
   // Whatever ends the bridge without a statement index says why, in the words of its last warning.
   const settle = () => {
