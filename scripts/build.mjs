@@ -50,3 +50,41 @@ for (const options of builds) {
   if (watch) await (await esbuild.context(options)).watch();
   else writeWhole((await esbuild.build({ ...options, write: false })).outputFiles);
 }
+
+// The stderr buffer library of the instrumented replays (replay-engine/machin/source/stderr-buffer.ts),
+// compiled here once beside the bundles with the C compiler machin uses, and the SHA-256 of its
+// source beside it: a launch then uses it at once (when the hash is its own source's) instead of
+// waiting for the compiler. Where there is none, nothing is left here and a launch builds it.
+if (!watch) await buildStderrBuffer();
+
+async function buildStderrBuffer() {
+  const { spawnSync } = await import('node:child_process');
+  const { createHash } = await import('node:crypto');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const lib = 'dist/fr-stderr-buffer.so';
+  const hashFile = `${lib}.sha256`;
+  const out = await esbuild.build({ entryPoints: ['replay-engine/machin/source/stderr-buffer-source.ts'], bundle: true, write: false, platform: 'node', format: 'cjs', logLevel: 'warning' });
+  const module = { exports: {} };
+  new Function('module', 'exports', out.outputFiles[0].text)(module, module.exports);
+  const source = module.exports.STDERR_BUFFER_C;
+  const dir = mkdtempSync(join(tmpdir(), 'frozen-run-build-'));
+  try {
+    writeFileSync(join(dir, 'fr-stderr-buffer.c'), source);
+    const temp = `${lib}.${process.pid}.tmp`;
+    const cc = process.env.CC || 'cc';
+    const r = spawnSync(cc, ['-shared', '-fPIC', '-O2', '-o', temp, join(dir, 'fr-stderr-buffer.c')], { encoding: 'utf8', env: { ...process.env, TMPDIR: dir } });
+    rmSync(hashFile, { force: true });
+    if (r.status !== 0) {
+      rmSync(temp, { force: true });
+      rmSync(lib, { force: true });
+      console.log(`build: no stderr buffer library (${cc}: ${(r.error?.message ?? r.stderr).split('\n')[0]}); a launch builds it`);
+      return;
+    }
+    renameSync(temp, lib);
+    writeFileSync(hashFile, createHash('sha256').update(source).digest('hex'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,6 +1,6 @@
 // Source level end to end with the real machin 0.137.0: a program with a loop, recursion and a
-// panic is recorded here, and enrich replays it plain (the panic) and against the instrumented
-// copy (statements and values in one process). What a user of the debugger would see is asserted:
+// panic is recorded here, and enrich replays it plain (the panic), against the statements-only
+// copy beside it (the statements), then against the per-statement copy (the values). What a user of the debugger would see is asserted:
 // the statement and the stack that panicked, stepping back through what the goroutine ran, a
 // breakpoint in a loop hit once per iteration with the right values, the statement of each op,
 // the same index in every replay, the values equal to a plain --print's, and the fallbacks (a

@@ -3,7 +3,8 @@
 // of the process's own, used by every launch, and gone when the process exits. With the real machin.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -13,6 +14,7 @@ import { MACHIN, machinPath, recordProgram } from '../support/machin';
 import { DIGGER } from '../support/programs';
 import { REPO_ROOT } from '../support/paths';
 import { tempDir } from './support';
+import { prebuiltStderrBuffer, STDERR_BUFFER_C } from '../../replay-engine/machin/source/stderr-buffer';
 
 machinPath();
 
@@ -55,5 +57,42 @@ console.log(rec.sourceLevel?.state);
     const lib = lines[0];
     assert.match(lib, /frozen-run-lib-\d+-[^/]+\/fr-stderr-buffer\.so$/);
     assert.equal(existsSync(path.dirname(lib)), false, `${path.dirname(lib)} was removed at exit`);
+  });
+});
+
+describe("the library the build made (npm run build: dist/fr-stderr-buffer.so and the hash of its source)", () => {
+  const hash = createHash('sha256').update(STDERR_BUFFER_C).digest('hex');
+  const made = (name: string, sourceHash: string, mode = 0o755) => {
+    const dir = path.join(tempDir('prebuilt-'), name);
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'fr-stderr-buffer.so'), 'not loaded by this check');
+    chmodSync(path.join(dir, 'fr-stderr-buffer.so'), mode);
+    writeFileSync(path.join(dir, 'fr-stderr-buffer.so.sha256'), `${sourceHash}\n`);
+    return dir;
+  };
+
+  it('is used when it was made from this very source', async () => {
+    const dir = made('ok', hash);
+    assert.deepEqual(await prebuiltStderrBuffer(dir), { preload: path.join(dir, 'fr-stderr-buffer.so') });
+  });
+
+  it('is not used when made from another source, writable by others, a symlink, or missing: the launch builds its own', async () => {
+    assert.equal(await prebuiltStderrBuffer(made('stale', 'f'.repeat(64))), null);
+    assert.equal(await prebuiltStderrBuffer(made('writable', hash, 0o777)), null);
+    const linked = made('linked', hash);
+    const other = tempDir('prebuilt-target-');
+    writeFileSync(path.join(other, 'lib.so'), 'x');
+    const dir = path.join(tempDir('prebuilt-'), 'link');
+    mkdirSync(dir);
+    symlinkSync(path.join(linked, 'fr-stderr-buffer.so'), path.join(dir, 'fr-stderr-buffer.so'));
+    writeFileSync(path.join(dir, 'fr-stderr-buffer.so.sha256'), hash);
+    assert.equal(await prebuiltStderrBuffer(dir), null);
+    assert.equal(await prebuiltStderrBuffer(tempDir('prebuilt-none-')), null);
+  });
+
+  it('npm run build made it beside the bundles, from the source the bundles carry', async () => {
+    const dist = path.join(REPO_ROOT, 'dist');
+    const got = await prebuiltStderrBuffer(dist);
+    assert.deepEqual(got, { preload: path.join(dist, 'fr-stderr-buffer.so') }, 'a C compiler is there (machin needs one), so the build made it');
   });
 });
