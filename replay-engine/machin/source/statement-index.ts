@@ -123,12 +123,13 @@ export class StatementIndex implements SourceStatements {
     // (a thread's events come in runs with the same own ops done, so the same anchor: found once a run)
     for (const g of this.threads) {
       if (!g) continue;
-      for (let i = 0; i < g.ownOps.length; ) {
-        const a = anchorOf(g, i);
-        const k = g.ownOps[i];
+      const ownOps = g.ownOps;
+      const len = ownOps.length;
+      for (let i = 0; i < len; ) {
+        const k = ownOps[i];
         let j = i + 1;
-        while (j < g.ownOps.length && g.ownOps[j] === k) j++;
-        starts[a + 1] += j - i;
+        while (j < len && ownOps[j] === k) j++;
+        starts[anchorOf(g, i) + 1] += j - i;
         i = j;
       }
     }
@@ -138,11 +139,13 @@ export class StatementIndex implements SourceStatements {
       const g = this.threads[t];
       if (!g) continue;
       const base = this.base[t];
-      for (let i = 0; i < g.ownOps.length; ) {
+      const ownOps = g.ownOps;
+      const len = ownOps.length;
+      for (let i = 0; i < len; ) {
         const a = anchorOf(g, i);
-        const k = g.ownOps[i];
+        const k = ownOps[i];
         let at = starts[a];
-        for (; i < g.ownOps.length && g.ownOps[i] === k; i++) order[at++] = base + i;
+        for (; i < len && ownOps[i] === k; i++) order[at++] = base + i;
         starts[a] = at;
       }
     }
