@@ -396,6 +396,17 @@ describe('a long instrumented replay is read and indexed in slices', () => {
       assert.deepEqual(leftCopies(), []);
     });
   }
+
+  it('a cancel while machin prints the values (the statements are in): the open is cancelled, the statements stay, no copy is left', async () => {
+    const { rec, progress, result } = await enrichLong(/^reading the values machin prints: /);
+    await assert.rejects(result, (e: unknown) => e instanceof RecordingError && e.code === 'cancelled');
+    assert.match(progress[progress.length - 1], /^reading the values machin prints: /);
+    assert.equal(rec.sourceLevel?.state, 'ready');
+    assert.ok(rec.statements!.eventCount > 600_000);
+    assert.equal(rec.histories, null, 'no values: the replay that prints them was stopped');
+    assert.equal(runningProcessCount(), 0);
+    assert.deepEqual(leftCopies(), []);
+  });
 });
 
 /** The first event of thread t at line:column. */

@@ -209,6 +209,7 @@ export class StatementProbes implements ProbeSink {
       const events = t >= 0 ? check.threads[t]?.statements : undefined;
       if (e < this.differsFrom[g] && (events === undefined || e >= events.length || events[e] !== value)) this.differsFrom[g] = e;
       this.statementCount++;
+      if (this.onCount && (this.statementCount & COUNT_EVERY) === 0) this.onCount(this.statementCount);
       return;
     }
     this.counts[g]++;
