@@ -86,8 +86,9 @@ export class FrozenRunSession extends AnsweringSession {
   }
 
   /**
-   * Stopped at the panic while machin's second replay still prints the values: what needs them
-   * (variables, evaluations, moves that test conditions) is answered once the runtime has them.
+   * Stopped at the panic while machin still prints the statements, then the values: a move is
+   * answered once the runtime has the statements (and the values too when a breakpoint reads
+   * them); what shows values (variables, evaluations) once it has the values.
    */
   protected override dispatchRequest(request: DebugProtocol.Request): void {
     const rt = this.runtime;
@@ -410,12 +411,12 @@ export class FrozenRunSession extends AnsweringSession {
     const body: StatementsEventBody = index
       ? { state: 'ready', message: `statement index ready: ${index.eventCount.toLocaleString('en-US')} statements executed; the values follow`, events: index.eventCount }
       : { state: 'unavailable', message: status?.state === 'unavailable' ? status.reason : 'no statements came' };
-    this.valuesArrived(rt, arrived, true);
+    this.valuesArrived(rt, arrived);
     this.sendEvent(new Event(EVENT.statements, body));
   }
 
   /** A deferred enrichment's values, taken by the runtime: what changed is told, then VS Code fetches them again. */
-  private valuesArrived(rt: ReplayRuntime, arrived: ValuesArrived | null, valuesToCome = false): void {
+  private valuesArrived(rt: ReplayRuntime, arrived: ValuesArrived | null): void {
     if (!arrived || this.runtime !== rt) return;
     const rec = rt.recording;
     this.variables?.reset();
@@ -424,10 +425,7 @@ export class FrozenRunSession extends AnsweringSession {
     if (arrived.bound) {
       const { file, breakpoints, logPoints } = arrived.bound;
       for (const b of breakpoints) this.sendEvent(new BreakpointEvent('changed', dapBreakpoint(b, this.toClient, file)));
-      // (a log point's message reads values: printed once they are in)
-      const values = valuesToCome ? rt.valuesPending : null;
-      if (values) void values.then(() => this.runtime === rt && this.printLogPoints(rt, file.path, logPoints));
-      else this.printLogPoints(rt, file.path, logPoints);
+      this.printLogPoints(rt, file.path, logPoints);
     }
     // The watched values at the cursor travel in the cursor event: send it again with them.
     if (this.stopReported) this.sendEvent(new Event(EVENT.cursor, cursorBody(rt, rt.lastStop)));
@@ -443,8 +441,14 @@ export class FrozenRunSession extends AnsweringSession {
   }
 
   /** Prints the hits of the log points the runtime says are new or changed; `path`: the program's, as the client named it. */
+  /** Every hit of each log point; a message reads values, so while they are coming it is printed once they are in. */
   private printLogPoints(rt: ReplayRuntime, path: string | undefined, logPoints: PrintedLogPoint[]): void {
-    if (!path) return;
+    if (!path || logPoints.length === 0) return;
+    const values = rt.valuesPending;
+    if (values) {
+      void values.then(() => this.runtime === rt && this.printLogPoints(rt, path, logPoints));
+      return;
+    }
     for (const p of logPoints) for (const e of hitLines(rt, path, p, this.toClient)) this.sendEvent(e);
   }
 

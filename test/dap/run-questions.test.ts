@@ -127,7 +127,7 @@ describe('whole-run questions over DAP', () => {
     for (let waited = 0; outputs.filter((e) => e.body.source?.path === rec.program).length < want && waited < 60_000; waited += 100) await new Promise((res) => setTimeout(res, 100));
     const hits = outputs.filter((e) => e.body.source?.path === rec.program);
     assert.equal(hits.length, want, s.output.join(''));
-    assert.ok(hits.every((h) => /\] acc=\d+\n$/.test(h.body.output)));
+    assert.ok(hits.every((h) => /\] acc=\d+\n$/.test(h.body.output)), hits.map((h) => h.body.output).join(""));
     // Answered unverified while machin replayed, then verified by a changed event for the same id.
     if (first && !first.verified) assert.ok(changed.some((e) => e.body.reason === 'changed' && e.body.breakpoint.id === first!.id && e.body.breakpoint.verified), JSON.stringify(changed));
   });

@@ -127,11 +127,18 @@ describe('source level over DAP', () => {
     await moveAndStop(s, () => s.dc.customRequest('frozenRun/stepBackIn', { threadId: main }));
     assert.deepEqual((await programStack(s, main))[0], 'dig 6:5');
     assert.equal(valuesIn(), false, 'the step was answered before the values came');
+    // A log point set now binds at once; its message reads values, so its hits print once they are in.
+    const printed = () => s.output.filter((o) => /\] got=/.test(o));
+    const set = await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: LOOP_LINE, logMessage: 'got={got}' }] });
+    assert.equal(set.body.breakpoints[0].verified, true);
+    assert.deepEqual(printed(), [], 'nothing printed before the values');
     // The variables are answered once the values are in, with them.
     const top = (await s.dc.stackTraceRequest({ threadId: main })).body.stackFrames[0];
     const values = await variablesOf(s, top.id, /^Program \(/);
     assert.equal(valuesIn(), true, 'the variables waited for the values');
     assert.equal(values.n, '0', JSON.stringify(values));
+    for (let waited = 0; printed().length < 3 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(printed().map((o) => /got=(\S+)/.exec(o)![1]), ['0', '1', '2'], 'each hit with the value as of it');
   });
 
   test('a conditional breakpoint set while only the statements are in: the move waits for the values, then stops where the condition holds', async () => {
