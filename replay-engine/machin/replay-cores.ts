@@ -54,51 +54,63 @@ function allowedCpus(): number[] {
   }
 }
 
-/** The allowed CPUs, and taskset when it is there and may set this process's CPUs (a sandbox may forbid it): tried once. */
-function usableTaskset(env: NodeJS.ProcessEnv): { cpus: number[]; taskset: string | null } {
+/**
+ * What is tried once a process (a sandbox may forbid either): `chrt --batch 0` (its prefix, and
+ * the command that tries it) and taskset on each of the two CPUs replays are put on (slot 0 and
+ * 1, each alone).
+ */
+function prefixTries(env: NodeJS.ProcessEnv): { batch: string[] | null; cpus: number[]; taskset: string | null; pins: string[][] } {
+  const chrt = searchPath('chrt', env);
   const cpus = allowedCpus();
-  const taskset = cpus.length >= 2 ? searchPath('taskset', env) : undefined;
-  if (!taskset) return { cpus, taskset: null };
-  // both CPUs replays are put on (slot 0 and 1), each alone
-  const usable = [cpus[cpus.length - 1], cpus[cpus.length - 2]].every((cpu) => spawnSync(taskset, ['-c', String(cpu), taskset, '-V'], { stdio: 'ignore', timeout: 5_000 }).status === 0);
-  return { cpus, taskset: usable ? taskset : null };
+  const taskset = cpus.length >= 2 ? searchPath('taskset', env) ?? null : null;
+  return {
+    batch: chrt ? [chrt, '--batch', '0'] : null,
+    cpus,
+    taskset,
+    pins: taskset ? [cpus[cpus.length - 1], cpus[cpus.length - 2]].map((cpu) => [taskset, '-c', String(cpu), taskset, '-V']) : [],
+  };
+}
+
+/** The command that tries a prefix: the prefix running the tool's own version query. */
+function batchTry(prefix: string[]): string[] {
+  return [...prefix, prefix[0], '--version'];
 }
 
 let found: { cpus: number[]; taskset: string | null } | null = null;
 let batch: string[] | null = null;
 
-/** Whether `command` runs and exits 0, without blocking this thread (warmUpReplayPrefix). */
-function runsOk(command: string, args: string[]): Promise<boolean> {
-  return new Promise((resolve) => {
+const runsNow = ([command, ...args]: string[]): boolean => spawnSync(command, args, { stdio: 'ignore', timeout: 5_000 }).status === 0;
+
+/** Whether the command runs and exits 0, without blocking this thread (warmUpReplayPrefix). */
+const runsLater = ([command, ...args]: string[]): Promise<boolean> =>
+  new Promise((resolve) => {
     const child = spawn(command, args, { stdio: 'ignore', timeout: 5_000 });
     child.on('error', () => resolve(false));
     child.on('exit', (code) => resolve(code === 0));
   });
-}
 
 /**
- * The same tries as replayCommandPrefix makes the first time (chrt, then taskset on the two CPUs),
- * made ahead and without blocking, so the first launch does not wait for them (warm-up.ts).
+ * The same tries as replayCommandPrefix makes the first time, made ahead and without blocking, so
+ * the first launch does not wait for them (warm-up.ts).
  */
 export async function warmUpReplayPrefix(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (process.platform !== 'linux') return;
-  const chrt = searchPath('chrt', env);
-  const cpus = allowedCpus();
-  const taskset = cpus.length >= 2 ? searchPath('taskset', env) : undefined;
-  const [batchOk, ...cpuOk] = await Promise.all([
-    chrt ? runsOk(chrt, ['--batch', '0', chrt, '--version']) : Promise.resolve(false),
-    ...(taskset ? [cpus[cpus.length - 1], cpus[cpus.length - 2]].map((cpu) => runsOk(taskset, ['-c', String(cpu), taskset, '-V'])) : []),
-  ]);
-  batch ??= chrt && batchOk ? [chrt, '--batch', '0'] : [];
-  found ??= { cpus, taskset: taskset && cpuOk.length === 2 && cpuOk.every(Boolean) ? taskset : null };
+  const t = prefixTries(env);
+  const [batchOk, ...pinsOk] = await Promise.all([t.batch ? runsLater(batchTry(t.batch)) : Promise.resolve(false), ...t.pins.map(runsLater)]);
+  batch ??= t.batch && batchOk ? t.batch : [];
+  found ??= { cpus: t.cpus, taskset: t.taskset && pinsOk.length === 2 && pinsOk.every(Boolean) ? t.taskset : null };
 }
 
-/** `chrt --batch 0` when chrt is there and may set the policy (a sandbox may forbid it): tried once. */
+/** `chrt --batch 0` when chrt is there and may set the policy: tried once. */
 function batchPolicy(env: NodeJS.ProcessEnv): string[] {
-  const chrt = searchPath('chrt', env);
-  if (!chrt) return [];
-  const prefix = [chrt, '--batch', '0'];
-  return spawnSync(chrt, [...prefix.slice(1), chrt, '--version'], { stdio: 'ignore', timeout: 5_000 }).status === 0 ? prefix : [];
+  const t = prefixTries(env);
+  return t.batch && runsNow(batchTry(t.batch)) ? t.batch : [];
+}
+
+/** The allowed CPUs, and taskset when it is there and may set this process's CPUs: tried once. */
+function usableTaskset(env: NodeJS.ProcessEnv): { cpus: number[]; taskset: string | null } {
+  const t = prefixTries(env);
+  return { cpus: t.cpus, taskset: t.taskset && t.pins.every(runsNow) ? t.taskset : null };
 }
 
 /**

@@ -48,6 +48,26 @@ async function statementsIn(s: Session): Promise<void> {
   throw new Error(`the statements never came: ${s.output.join('')}`);
 }
 
+/**
+ * A stand-in for machin, named as one: the real machin, except that the replay printing the
+ * program's values (its --print names more than the statement probes) starts `seconds` late.
+ */
+function slowValuesMachin(seconds: number): string {
+  const standin = path.join(tempDir('dap-source-standin-'), 'machin-standin-slow-values');
+  writeFileSync(standin, `#!/bin/bash\ncase "$*" in\n  *--print*,fr_stmt0*) sleep ${seconds} ;;\nesac\nexec "${MACHIN}" "$@"\n`);
+  chmodSync(standin, 0o755);
+  return standin;
+}
+
+/** The `frozenRun/statements` event, once it has come (the first stage of a source-level launch). */
+async function statementsEvent(s: Session): Promise<DebugProtocol.Event> {
+  for (let waited = 0; !s.events.some((e) => e.event === 'frozenRun/statements'); waited += 50) {
+    assert.ok(waited < 30_000, `no statements event: ${s.output.join('')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return s.events.find((e) => e.event === 'frozenRun/statements')!;
+}
+
 async function mainThread(s: Session): Promise<number> {
   return (await s.dc.threadsRequest()).body.threads.find((t) => t.name.startsWith('0 '))!.id;
 }
@@ -102,23 +122,13 @@ describe('source level over DAP', () => {
     assert.deepEqual((await programStack(s, main))[0], 'dig 6:17');
   });
 
-  test('the statements come before the values: steps go by statement at once, the variables wait for the values, a conditional breakpoint waits too', async () => {
-    // A stand-in for machin, named as one: the real machin, except that the replay printing the
-    // program's values (its --print names more than the statement probes) starts 3 s late.
-    const bin = tempDir('dap-source-standin-');
-    const standin = path.join(bin, 'machin-standin-slow-values');
-    writeFileSync(standin, `#!/bin/bash\ncase "$*" in\n  *--print*,fr_stmt0*) sleep 3 ;;\nesac\nexec "${MACHIN}" "$@"\n`);
-    chmodSync(standin, 0o755);
+  test('the statements come before the values: steps go by statement at once, the variables wait for the values, a log point prints its hits with them', async () => {
     s = await startAdapter(machinEnv());
-    const stop = await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60, machinPath: standin });
+    const stop = await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60, machinPath: slowValuesMachin(3) });
     assert.equal(stop.body.reason, 'exception');
     const main = await mainThread(s);
     const valuesIn = () => s.events.filter((e) => e.event === 'frozenRun/toolchain' && e.body.state === 'done').length >= 2;
-    for (let waited = 0; !s.events.some((e) => e.event === 'frozenRun/statements'); waited += 50) {
-      assert.ok(waited < 30_000, `no statements event: ${s.output.join('')}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const statements = s.events.find((e) => e.event === 'frozenRun/statements')!;
+    const statements = await statementsEvent(s);
     assert.equal(statements.body.state, 'ready', JSON.stringify(statements.body));
     assert.match(statements.body.message, /^statement index ready: [\d,]+ statements executed; the values follow$/);
     assert.equal(valuesIn(), false, 'the values are not in yet');
@@ -142,17 +152,10 @@ describe('source level over DAP', () => {
   });
 
   test('a conditional breakpoint set while only the statements are in: the move waits for the values, then stops where the condition holds', async () => {
-    const bin = tempDir('dap-source-standin-');
-    const standin = path.join(bin, 'machin-standin-slow-values');
-    writeFileSync(standin, `#!/bin/bash\ncase "$*" in\n  *--print*,fr_stmt0*) sleep 2 ;;\nesac\nexec "${MACHIN}" "$@"\n`);
-    chmodSync(standin, 0o755);
     s = await startAdapter(machinEnv());
-    await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60, machinPath: standin });
+    await launchAndStop(s, { recording: rec.trace, replayToPanic: true, timeLimitSeconds: 60, machinPath: slowValuesMachin(2) });
     const main = await mainThread(s);
-    for (let waited = 0; !s.events.some((e) => e.event === 'frozenRun/statements'); waited += 50) {
-      assert.ok(waited < 30_000, `no statements event: ${s.output.join('')}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await statementsEvent(s);
     const set = await s.dc.setBreakpointsRequest({ source: { path: rec.program }, breakpoints: [{ line: LOOP_LINE, condition: 'got == 1' }] });
     assert.equal(set.body.breakpoints[0].verified, true);
     const hit = await moveAndStop(s, () => s.dc.reverseContinueRequest({ threadId: main }));

@@ -13,7 +13,7 @@ import { enrichWithMachin } from '../../replay-engine/machin/enrich';
 import { readMflrr } from '../../replay-engine/mflrr/recording';
 import type { Recording } from '../../replay-engine/model/recording';
 import { machinPath, probeLines, recordProgram, runMachin } from '../support/machin';
-import { truthReplay, type TruthStatement } from '../support/truth-probes';
+import { productStatements, truthReplay } from '../support/truth-probes';
 import { tempDir } from './support';
 import { DIVIDE } from '../support/programs';
 
@@ -201,24 +201,6 @@ async function enriched(trace: string, dir: string): Promise<Recording> {
   return rec;
 }
 
-/** The product's view of thread t: its statements (not entries and ends of bodies) with the values before each, and which surely ran. */
-function productStatements(rec: Recording, t: number, names: string[]): Array<TruthStatement & { sure: boolean }> {
-  const s = rec.statements!;
-  const h = rec.histories!;
-  const out: Array<TruthStatement & { sure: boolean }> = [];
-  for (let e = 0; e < s.eventsOf(t); e++) {
-    const loc = s.location(t, e);
-    if (loc.kind !== 'statement' && loc.kind !== 'return') continue;
-    const anchor = s.positionOf(t, e);
-    const values: Record<string, string> = {};
-    for (const name of names) {
-      const v = h.valueAtEvent!(name, t, e, anchor, anchor, (stored) => s.sameFrame(t, name, stored, e));
-      if (v !== undefined) values[name] = v;
-    }
-    out.push({ line: loc.line, column: loc.column, values, sure: s.isSure(t, e) });
-  }
-  return out;
-}
 
 describe('source level keeps what surely happened (happens-before), against an independent truth', () => {
   for (const shape of SHAPES) {

@@ -19,7 +19,7 @@ import { instrumentProgram, instrumentStatementsOnly, type StatementTable } from
 import { StatementIndex } from '../../replay-engine/machin/source/statement-index';
 import { mflProgram } from '../../replay-engine/machin/mfl-program';
 import { machinPath, pointTraceAt, probeLines, recordProgram, runMachin, type ProbeLine } from '../support/machin';
-import { truthReplay, type TruthStatement } from '../support/truth-probes';
+import { productStatements, truthReplay } from '../support/truth-probes';
 import { tempDir } from './support';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -231,24 +231,6 @@ async function enriched(trace: string, dir: string): Promise<{ rec: Recording; o
   return { rec, output };
 }
 
-/** The product's statements of thread t (not entries and ends of bodies), with the values before each and whether each surely ran. */
-function productStatements(rec: Recording, t: number, names: string[]): Array<TruthStatement & { sure: boolean }> {
-  const s = rec.statements!;
-  const h = rec.histories!;
-  const out: Array<TruthStatement & { sure: boolean }> = [];
-  for (let e = 0; e < s.eventsOf(t); e++) {
-    const loc = s.location(t, e);
-    if (loc.kind !== 'statement' && loc.kind !== 'return') continue;
-    const anchor = s.positionOf(t, e);
-    const values: Record<string, string> = {};
-    for (const name of names) {
-      const v = h.valueAtEvent!(name, t, e, anchor, anchor, (stored) => s.sameFrame(t, name, stored, e));
-      if (v !== undefined) values[name] = v;
-    }
-    out.push({ line: loc.line, column: loc.column, values, sure: s.isSure(t, e) });
-  }
-  return out;
-}
 
 /**
  * machin's statement probes of the per-statement copy (a probe before every statement, the

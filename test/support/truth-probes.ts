@@ -9,6 +9,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pointTraceAt, probeLines, runMachin } from './machin';
+import type { Recording } from '../../replay-engine/model/recording';
 
 export interface TruthStatement {
   line: number;
@@ -60,4 +61,26 @@ export function truthReplay(trace: string, program: string, names: string[]): { 
     list.push({ line: Math.floor(at / 1000), column: at % 1000, values: { ...values } });
   }
   return { byGoroutine, stderr: r.stderr };
+}
+
+/**
+ * The product's view of thread t, to hold to the truth: its statements (not entries and ends of
+ * bodies) with the values of `names` before each, as its frame sees them, and which surely ran.
+ */
+export function productStatements(rec: Recording, t: number, names: string[]): Array<TruthStatement & { sure: boolean }> {
+  const s = rec.statements!;
+  const h = rec.histories!;
+  const out: Array<TruthStatement & { sure: boolean }> = [];
+  for (let e = 0; e < s.eventsOf(t); e++) {
+    const loc = s.location(t, e);
+    if (loc.kind !== 'statement' && loc.kind !== 'return') continue;
+    const anchor = s.positionOf(t, e);
+    const values: Record<string, string> = {};
+    for (const name of names) {
+      const v = h.valueAtEvent!(name, t, e, anchor, anchor, (stored) => s.sameFrame(t, name, stored, e));
+      if (v !== undefined) values[name] = v;
+    }
+    out.push({ line: loc.line, column: loc.column, values, sure: s.isSure(t, e) });
+  }
+  return out;
 }

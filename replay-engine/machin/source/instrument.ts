@@ -94,14 +94,7 @@ export function instrumentSource(src: string, file: string): InstrumentedProgram
 
 /** The instrumented copy's text and table, from the program's statement model. */
 export function instrumentProgram(program: MflProgram): InstrumentedProgram {
-  const src = program.text;
-  const model = program.statements();
-  if (model instanceof MflSyntaxError) {
-    const { line, column } = positionOf(src, model.offset);
-    throw new InstrumentError(program.path, line, column, model.reason);
-  }
-  const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
-  const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
+  const { src, model, probeNames } = readModel(program);
   // Parameters, select-bound and range-bound names: machin prints none of them, so each is copied to a probe local.
   const params = [...new Set([...model.functions.flatMap((f) => f.params), ...model.caseBindings.flatMap((c) => c.names)])].filter((p) => p !== '_');
   const paramProbe = chooseParamProbes(model.identifiers, params);
@@ -122,6 +115,21 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
   // or the `for`'s or the previous iteration's last, statement event: before the body's first statement).
   for (const c of model.caseBindings) inserts.push({ at: c.at, order: 0, text: ` ${c.names.map((n) => `${paramProbe.get(n)} := ${n};`).join(' ')}` });
   return { text: applyInserts(src, inserts), table: { ...tableOf(src, model, probeNames), paramProbes: params.map((param) => ({ probe: paramProbe.get(param)!, param })) } };
+}
+
+/**
+ * The program's statement model, for either copy (InstrumentError, with nothing written, where the
+ * model cannot read it), the function-literal depths and the probe local of each depth.
+ */
+function readModel(program: MflProgram): { src: string; model: MflStatementModel; depths: number; probeNames: string[] } {
+  const src = program.text;
+  const model = program.statements();
+  if (model instanceof MflSyntaxError) {
+    const { line, column } = positionOf(src, model.offset);
+    throw new InstrumentError(program.path, line, column, model.reason);
+  }
+  const depths = model.functions.reduce((m, f) => Math.max(m, f.depth), 0) + 1;
+  return { src, model, depths, probeNames: chooseProbeNames(model.identifiers, depths) };
 }
 
 /** `src` with each insertion at its offset (several at one offset in `order`). */
@@ -171,15 +179,8 @@ function tableOf(src: string, model: MflStatementModel, probeNames: string[]): S
  * `safe`: the trace's build is `--safe`, where `+`, `-` and `*` can panic.
  */
 export function instrumentStatementsOnly(program: MflProgram, safe: boolean): InstrumentedProgram {
-  const src = program.text;
-  const model = program.statements();
-  if (model instanceof MflSyntaxError) {
-    const { line, column } = positionOf(src, model.offset);
-    throw new InstrumentError(program.path, line, column, model.reason);
-  }
-  const maxDepth = model.functions.reduce((m, f) => Math.max(m, f.depth), 0);
-  const probeNames = chooseProbeNames(model.identifiers, maxDepth + 1);
-  const accumulators = chooseNames(ACCUMULATOR_BASE, model.identifiers, maxDepth + 1);
+  const { src, model, depths, probeNames } = readModel(program);
+  const accumulators = chooseNames(ACCUMULATOR_BASE, model.identifiers, depths);
   const base = model.statements.length + 1;
   const limit = Math.floor((PRINTED_BELOW - base) / base); // an accumulator at most this takes one more statement
   const quiet = (effects: 'none' | 'arith' | undefined) => effects === 'none' || (effects === 'arith' && !safe);
