@@ -9,7 +9,7 @@
 // (20 statements back from the panic, 20 forward): the round trips, where the top frame ends (a
 // .mfl line), and the peak after. Bytes per statement event are measured in process by
 // statement-index.bench.ts (the index's own byteLength).
-// SOURCE_SCALE_SIZES=600000,1200000 (ops, about) and SOURCE_SCALE_SHAPES=helper,pool,oneline,
+// SOURCE_SCALE_SIZES=600000,1200000 (ops, about) and SOURCE_SCALE_SHAPES=helper,pool,oneline,branchy,
 // helper-one-core choose; SOURCE_SCALE_SIZES=10000000 runs the 10M-op case (minutes).
 // A shape ending in `-one-core` is its program recorded on one core (`taskset -c 0`): its
 // goroutines then seldom hand over, and machin replays it several times faster than the same
@@ -81,6 +81,40 @@ func main() {
     }
     close(jobs)
     println(str(sum))
+}
+`,
+  // like helper, but the helper branches and loops, so each call prints (not straight-line)
+  branchy: (ops) => `func scale(x) {
+    if x % 3 == 0 {
+        return x / 3
+    }
+    y := 0
+    k := 0
+    for k < 2 {
+        y = y + x
+        k = k + 1
+    }
+    return y + 1
+}
+
+func producer(out, n) {
+    i := 0
+    for i < n {
+        v := scale(i)
+        out <- v
+        i = i + 1
+    }
+    close(out)
+}
+
+func main() {
+    ch := make(chan int)
+    go producer(ch, ${Math.round(ops / 2)})
+    total := 0
+    for v := range ch {
+        total = total + v % 7
+    }
+    println(str(total))
 }
 `,
   // mostly one-line loop bodies: machin's canonical form
@@ -262,7 +296,7 @@ async function launchToIndex(trace: string): Promise<Launch> {
 export async function run(): Promise<BenchResult[]> {
   mkdirSync(OUT, { recursive: true });
   const sizes = (process.env.SOURCE_SCALE_SIZES ?? '600000,1200000').split(',').map(Number);
-  const shapes = (process.env.SOURCE_SCALE_SHAPES ?? 'helper,pool,oneline,helper-one-core').split(',');
+  const shapes = (process.env.SOURCE_SCALE_SHAPES ?? 'helper,pool,oneline,helper-one-core,branchy').split(',');
   const out: BenchResult[] = [];
   for (const shape of shapes) {
     const rss = new Map<number, number>();

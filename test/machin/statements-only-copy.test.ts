@@ -34,6 +34,14 @@ describe('what a statement can do besides computing', () => {
     assert.equal(effectsOf('y := xs[0]'), undefined);
   });
 
+  it('an `if` is tested with all its `else if`s as one statement: it can do what any of their conditions can', () => {
+    assert.equal(effectsOf('if x % 3 == 0 { k := 1 }'), 'none');
+    assert.equal(effectsOf('if x > 1 { k := 1 } else if x + 1 > 3 { k := 2 } else { k := 3 }'), 'arith');
+    assert.equal(effectsOf('if x > 1 { k := 1 } else if x / y > 3 { k := 2 }'), undefined, 'a division by a name in an else if');
+    assert.equal(effectsOf('if xs[0] > 1 { k := 1 }'), undefined);
+    assert.equal(effectsOf('if f(x) > 1 { k := 1 }'), undefined);
+  });
+
   it('a statement whose only effect is one direct call names its callee, with what the rest does', () => {
     const m = parseStatements('func f(a) { return a }\nfunc main() {\n    v := f(1) + 2\n    w := f(1) + f(2)\n    u := len(xs) + f(1)\n}\n');
     const main = m.functions.findIndex((f) => f.name === 'main');
@@ -98,6 +106,17 @@ describe('calls a statements-only copy need not print around', () => {
     assert.doesNotMatch(lines.slice(0, 9).join('\n'), /fr_/, 'twice and third carry no probe');
     assert.match(lines[10], /fr_stmt0/, 'note does');
     assert.match(lines[17], /fr_stmt0/, 'half does');
+  });
+
+  it('a callee that branches is not straight-line, even when its tests only compute: it prints its own statements', () => {
+    const branchy = mflProgram('func pick(x) {\n    k := 0\n    if x % 2 == 0 {\n        k = 1\n    }\n    return k\n}\n\nfunc main() {\n    v := pick(3)\n    println(str(v))\n}\n', '/w/b.mfl');
+    const { text, table } = instrumentStatementsOnly(branchy, false);
+    const ifRow = table.rows.find((r) => r.line === 3 && r.kind === 'statement')!;
+    assert.equal(table.rows.find((r) => r.line === 10 && r.kind === 'statement')!.expands, undefined);
+    const lines = text.split('\n');
+    assert.match(lines[0], /fr_stmt0, fr_acc0 := 0, 1;/, 'pick is instrumented');
+    // the quiet `if` is kept in the local, not printed by itself
+    assert.match(lines[2], new RegExp(`fr_acc0 = fr_acc0 \\* ${table.base} \\+ ${ifRow.id}; if x`));
   });
 
   it('in a --safe build, where `*` can panic, twice prints its own statements; third still need not', () => {

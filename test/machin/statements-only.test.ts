@@ -2,7 +2,8 @@
 // a probe before every statement, with the real machin 0.137.0 on programs recorded here, in a
 // --safe build (where `+`, `-` and `*` can panic) and a plain one: loops with calls, returns in the
 // middle of a block, `continue` and `break`, a range, a select, recursion, panics in the middle of
-// a block (a division, an index, an overflow), one-line loop bodies and function literals.
+// a block (a division, an index, an overflow, an `else if`'s test), one-line loop bodies and
+// function literals.
 // Two truths, both replayed by machin:
 // - test/support/truth-probes.ts: a probe before every statement line, made by lines (not by the
 //   product's statement model), with the values of the program's variables before each statement.
@@ -183,6 +184,43 @@ func main() {
 }
 `;
 
+/**
+ * Branches whose tests only compute (kept in the local, not printed) before one whose `else if`
+ * divides by a name and panics (a --safe build), in the middle of a goroutine's block.
+ */
+const BRANCH_MID_BLOCK = `func check(a, b, out) {
+    c := a
+    if c < 0 {
+        c = 0
+    } else if c > 100 {
+        c = 100
+    }
+    n := 0
+    for n < 3 {
+        if n % 2 == 0 {
+            c = c + 1
+        } else {
+            c = c + 2
+        }
+        n = n + 1
+    }
+    d := b
+    if c == d {
+        d = d + 1
+    } else if c / d > 1 {
+        d = 2
+    }
+    out <- d
+}
+
+func main() {
+    out := make(chan int)
+    go check(3, 0, out)
+    r := <-out
+    println(str(r))
+}
+`;
+
 /** One-line loop bodies and function literals (called, and run as a goroutine): the per-statement copy is their truth. */
 const LITERALS = `func apply(f, x) { return f(x) }
 func counter(k, done) { step := func(s) { return s + 1 }  s := 0  for s < k { s = step(s) }  done <- s }
@@ -220,6 +258,7 @@ const SHAPES: Shape[] = [
   { name: 'index', source: INDEX_MID_BLOCK, safe: true, names: [], values: false, panic: 'index out of range [4] with length 2' },
   { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: true, names: ['p', 'n', 'q', 'r'], values: true, panic: 'integer overflow (*)' },
   { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: false, names: ['p', 'n', 'q', 'r'], values: true, panic: null },
+  { name: 'branch', source: BRANCH_MID_BLOCK, safe: true, names: null, values: false, panic: 'integer divide by zero' },
   { name: 'literals', source: LITERALS, safe: true, names: null, values: false, panic: null },
   { name: 'literals', source: LITERALS, safe: false, names: null, values: false, panic: null },
 ];

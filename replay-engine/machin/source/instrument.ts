@@ -234,7 +234,7 @@ function straightLineCalls(model: MflStatementModel, quiet: (effects: 'none' | '
     const body = model.statements.filter((s) => s.fn === fn);
     const ok = body.every((s, k) => {
       if (s.kind === 'entry' || s.kind === 'exit') return true;
-      if (s.op || s.spawns || s.loop || !quiet(s.effects)) return false;
+      if (s.op || s.spawns || s.loop || s.branches || !quiet(s.effects)) return false;
       // a return ends the body (nothing after it but the body's end), and makes no call
       if (s.kind === 'return') return s.returnCalls === 0 && body.slice(k + 1).every((x) => x.kind === 'exit');
       return s.kind === 'statement';

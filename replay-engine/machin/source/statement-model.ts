@@ -24,6 +24,8 @@ export interface MflStatement {
   next?: number;
   /** A loop (`for`, `while`): its body runs once per iteration after it. */
   loop?: true;
+  /** An `if` (with any `else if` and `else`): which of its blocks runs, if any, is not fixed by the text. */
+  branches?: true;
   /**
    * The schedule op a simple statement (or a `select`) waits its turn for: a receive (`x := <-ch`,
    * `println(str(<-done))`: the receive comes first), a send, a select, a print. Absent when it does
@@ -37,7 +39,8 @@ export interface MflStatement {
    */
   returnCalls: number | null;
   /**
-   * What running a simple statement, or testing a loop's condition (once per iteration), can do
+   * What running a simple statement, testing a loop's condition (once per iteration) or testing an
+   * `if`'s conditions (all of its `else if`s' too: they run as the `if` does) can do
    * besides computing: `none`, nothing (names, literals, comparisons, logic, no call, index,
    * division, op or allocation: it cannot panic, block, or run another statement); `arith`, only
    * `+`, `-` or `*` besides, which panic on overflow in a `--safe` build; absent, anything.
@@ -436,10 +439,13 @@ class StatementParser {
           this.jumps.add(s.id);
           if (this.loops.length > 0) s.continues = this.loops[this.loops.length - 1].id;
           break;
-        case 'if':
+        case 'if': {
           simple = false;
-          this.ifChain(fn);
+          s.branches = true;
+          const effects = this.ifChain(fn);
+          if (effects) s.effects = effects;
           break;
+        }
         case 'while': {
           simple = false;
           s.loop = true;
@@ -535,15 +541,21 @@ class StatementParser {
   }
 
   /** `if c {..} else if d {..} else {..}`: one statement; an `else if` is part of it, as in machin's tree. */
-  private ifChain(fn: number): void {
+  /** An `if` and its `else if`s and `else`: what testing its conditions can do (`effects`: all of them, as one). */
+  private ifChain(fn: number): 'none' | 'arith' | undefined {
     this.expectText('if');
+    const test = this.pos;
     this.expr();
+    let effects = this.effectsOf(test, this.pos);
     this.block(fn);
     if (this.at('else')) {
       this.next();
-      if (this.at('if')) this.ifChain(fn);
-      else this.block(fn);
+      if (this.at('if')) {
+        const more = this.ifChain(fn);
+        effects = effects === undefined || more === undefined ? undefined : effects === 'arith' || more === 'arith' ? 'arith' : 'none';
+      } else this.block(fn);
     }
+    return effects;
   }
 
   private forLoop(fn: number, loop: MflStatement): void {
