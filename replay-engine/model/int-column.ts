@@ -16,6 +16,16 @@ export class Column {
     }
     this.data[this.length++] = v;
   }
+  /** Room for `extra` more entries: the buffer to write them into from `length` on (then set `length`; valid until the next push). */
+  reserve(extra: number): Int32Array {
+    const need = this.length + extra;
+    if (need > this.data.length) {
+      const bigger = new Int32Array(Math.max(64, this.data.length * 2, need));
+      bigger.set(this.data.subarray(0, this.length));
+      this.data = bigger;
+    }
+    return this.data;
+  }
   /** Drops the entries and their buffer (the column is empty after). */
   release(): void {
     this.data = new Int32Array(0);

@@ -147,4 +147,44 @@ describe('reading a statements-only probe back', () => {
     assert.match(probes.bad ?? '', /goroutine 0 printed \d+ for a statement probe, which in base \d+ has a digit 0/);
     assert.equal(probes.statement.length, 0);
   });
+
+  describe('calls not printed before (a callee that branches but only computes)', () => {
+    const BUMP = 'func bump(x) {\n    if x > 2 {\n        return x + 1\n    }\n    return x\n}\n\nfunc main() {\n    a := bump(1)\n    b := bump(5)\n    println(str(a + b))\n}\n';
+    const { text, table } = instrumentStatementsOnly(mflProgram(BUMP, '/w/b.mfl'), false);
+    const B = table.base!;
+    const id = (line: number, kind = 'statement') => table.rows.find((r) => r.line === line && r.kind === kind)!.id;
+    const [entry, test, big, small] = [id(1, 'entry'), id(2), id(3, 'return'), id(5, 'return')];
+    const [mainEntry, a, b, print] = [id(8, 'entry'), id(9), id(10), id(11)];
+    const printed = (...ids: number[]) => ids.reduce((v, d) => v * B + d, 0);
+    const taken = (probes: StatementProbes) => Array.from({ length: probes.statement.length }, (_, k) => probes.statement.get(k));
+
+    it('the calls are kept in the caller, and their runs go after them, in order, when the caller prints', () => {
+      assert.match(text.split('\n')[8], new RegExp(`fr_acc0 = fr_acc0 \\* ${B} \\+ ${a}; a := bump`), 'main keeps its call in its local, unprinted');
+      assert.equal(table.rows[a - 1].splice, 'call');
+      const probes = new StatementProbes(table);
+      probes.take('0', printed(entry, test, small), 0);
+      probes.take('0', printed(entry, test, big), 0);
+      assert.equal(probes.statement.length, 0, 'held until the caller prints');
+      probes.take('0', printed(mainEntry, a, b, print), 0);
+      assert.deepEqual(taken(probes), [mainEntry, a, entry, test, small, b, entry, test, big, print]);
+      assert.equal(probes.bad, null);
+    });
+
+    it('a callee run no caller printed (the run ended first) is kept, after the rest, once the probes end', () => {
+      const probes = new StatementProbes(table);
+      probes.take('0', printed(entry, test, small), 3);
+      probes.endRuns();
+      probes.endRuns();
+      assert.deepEqual(taken(probes), [entry, test, small]);
+      assert.equal(probes.op.get(0), 3);
+    });
+
+    it('a caller printing a call no callee run came for is said, and nothing of it is taken', () => {
+      const probes = new StatementProbes(table);
+      probes.take('0', printed(mainEntry, a, print), 0);
+      assert.match(probes.bad ?? '', /holds 1 call\(s\) whose callee printed 0 run\(s\)/);
+      assert.equal(probes.statement.length, 0);
+    });
+  });
 });
+

@@ -30,7 +30,10 @@ const MACHIN = machinPath();
 /**
  * Loops with a call per item, a return in the middle of a block, continue and break, a range, a
  * select, recursion; a straight-line helper (twice: in a plain build its calls print nothing, the
- * statements it runs are known from the text) and one that is also a goroutine (note: printed).
+ * statements it runs are known from the text) and one that is also a goroutine (note: printed);
+ * in a plain build, helpers that branch and loop but only compute (scale, fact, sumTo calling bump
+ * in a loop long enough to fill its local) print their own runs, which go after their callers'
+ * calling statements (CallSplicer).
  */
 const CALLS = `func twice(x) {
     y2 := x * 2
@@ -62,6 +65,23 @@ func fact(n) {
     }
     r := n * fact(n - 1)
     return r
+}
+
+func bump(x) {
+    if x > 2 {
+        return x + 1
+    }
+    return x
+}
+
+func sumTo(n) {
+    s := 0
+    k := 0
+    for k < n {
+        s = s + bump(k)
+        k = k + 1
+    }
+    return s
 }
 
 func producer(out, n) {
@@ -114,6 +134,10 @@ func main() {
     nt := <-notes
     m3 := third(nt)
     f = f + (m3 * 2)
+    st := sumTo(20)
+    b1 := bump(1)
+    b2 := bump(5)
+    f = f + st + b1 + b2
     select {
     case s := <-done:
         acc = acc + s

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { mflProgram, readMflProgram, type MflProgram } from '../mfl-program';
 import { makePrivateDir, removePrivateDir } from '../private-temp';
 import { MflSyntaxError, positionOf } from './mfl-lexer';
-import { parseStatements, type MflStatementModel, type StatementKind, type StatementOp } from './statement-model';
+import { parseStatements, type MflStatement, type MflStatementModel, type StatementKind, type StatementOp } from './statement-model';
 import { lowerBound } from '../../model/lower-bound';
 
 /** One row of the statement table; positions are 1-based, `end` just past the statement's text. */
@@ -40,6 +40,13 @@ export interface StatementRow {
    * callee is straight-line and quiet, and every use of its name is such a call): instrumentStatementsOnly.
    */
   expands?: number[];
+  /**
+   * In a statements-only copy, a function whose calls are not printed around (quiet, but not
+   * straight-line: splicedCalls): `entry` and `end` (a return, or the body's end) of such a
+   * function, whose runs are held until the caller prints; `call`, a statement that calls one,
+   * after which the held run of that call goes (CallSplicer).
+   */
+  splice?: 'entry' | 'end' | 'call';
 }
 
 export interface StatementTable {
@@ -186,6 +193,7 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
   const quiet = (effects: 'none' | 'arith' | undefined) => effects === 'none' || (effects === 'arith' && !safe);
   const byId = (id: number) => model.statements[id - 1];
   const expansions = straightLineCalls(model, quiet);
+  const spliced = splicedCalls(model, quiet, expansions);
   const inserts: Array<{ at: number; order: number; text: string }> = [];
   for (const s of model.statements) {
     // (a straight-line callee is not instrumented: its callers' statements say what it ran)
@@ -204,7 +212,7 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
     }
     // a `continue` runs its loop's test next; a loop its test
     const effects = s.continues !== undefined ? byId(s.continues).effects : s.effects;
-    const kept = s.kind === 'statement' && !s.op && !s.spawns && (quiet(effects) || expansions.sites.has(s.id));
+    const kept = s.kind === 'statement' && !s.op && !s.spawns && (quiet(effects) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
     inserts.push({ at: s.start, order: 1, text: kept ? `${room}${a} = ${a} * ${base} + ${s.id}; ` : print(s.id) });
     // the test before each next iteration: what ran in the body is printed first when the test can do more than compute
     if (s.loop && s.body && !quiet(s.effects) && !s.body.leaves) inserts.push({ at: s.body.close, order: 0, text: ` if ${a} > 0 { ${p} = ${a}; ${a} = 0 } ` });
@@ -212,7 +220,56 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
   const table = tableOf(src, model, probeNames);
   table.base = base;
   for (const [site, ids] of expansions.sites) table.rows[site - 1].expands = ids;
+  for (const site of spliced.sites) table.rows[site - 1].splice = 'call';
+  for (const row of table.rows) {
+    if (!spliced.callees.has(row.fn)) continue;
+    if (row.kind === 'entry') row.splice = 'entry';
+    else if (row.kind === 'return' || row.kind === 'exit') row.splice = 'end';
+  }
   return { text: applyInserts(src, inserts), table };
+}
+
+/**
+ * The calls a statements-only copy need not print before, though the callee prints its own: a
+ * call of a top-level function that can do nothing but compute and make such calls (no op, `go`,
+ * panic or other call; its tests and returns only compute, a return calls nothing), from a
+ * statement that is otherwise quiet, where every use of the function's name is such a call. The
+ * callee's own ops are none, so the caller's statements before and after the call have the same
+ * own ops done, and the caller prints them later with the call's statement; the callee's printed
+ * runs (at its return, or where its local is full) are put after that statement when it comes
+ * (CallSplicer: a printed run's calls are the latest runs ended and not yet put). Nothing in such a
+ * callee can panic, so no run is left waiting when a goroutine panics. `sites`: the calling
+ * statements; `callees`: the functions (indexes). Found as a fixed point: a function stays only
+ * while every statement of it is quiet or calls one that stays (recursion is fine).
+ */
+function splicedCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith' | undefined) => boolean, expansions: { sites: Map<number, number[]>; silent: Set<number> }): { sites: Set<number>; callees: Set<number> } {
+  const byId = (id: number) => model.statements[id - 1];
+  const hasLiteral = new Set(model.functions.flatMap((f) => (f.parent === null ? [] : [f.parent])));
+  const candidates = new Map<string, number>();
+  model.functions.forEach((f, fn) => {
+    if (f.parent === null && f.name !== 'main' && !hasLiteral.has(fn) && !expansions.silent.has(fn)) candidates.set(f.name, fn);
+  });
+  const isSite = (s: MflStatement) => s.kind === 'statement' && s.call !== undefined && candidates.has(s.call.callee) && !s.op && !s.spawns && !s.loop && quiet(s.call.effects);
+  const quietStatement = (s: MflStatement): boolean => {
+    if (s.kind === 'entry' || s.kind === 'exit') return true;
+    if (s.op || s.spawns) return false;
+    if (s.kind === 'return') return s.returnCalls === 0 && quiet(s.effects);
+    if (expansions.sites.has(s.id) || isSite(s)) return true;
+    return quiet(s.continues !== undefined ? byId(s.continues).effects : s.effects);
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    const sitesOf = new Map<string, number>();
+    for (const s of model.statements) if (isSite(s)) sitesOf.set(s.call!.callee, (sitesOf.get(s.call!.callee) ?? 0) + 1);
+    for (const [name, fn] of candidates) {
+      const every = (model.references.get(name) ?? 0) === (sitesOf.get(name) ?? 0);
+      if (every && model.statements.every((s) => s.fn !== fn || quietStatement(s))) continue;
+      candidates.delete(name);
+      changed = true;
+    }
+  }
+  const sites = new Set(model.statements.filter(isSite).map((s) => s.id));
+  return { sites, callees: new Set(candidates.values()) };
 }
 
 /**

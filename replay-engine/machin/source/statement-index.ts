@@ -27,7 +27,7 @@ import { probePlacer, type ProbePlacer } from '../probe-position';
 import { threadListingOrder } from '../../model/thread-order';
 import { Column } from '../../model/int-column';
 import { LineArrivals } from './line-arrivals';
-import { KIND_ENTRY, KIND_EXIT, KIND_RETURN, rowCodes, type RowCodes } from './row-codes';
+import { KIND_ENTRY, KIND_EXIT, KIND_RETURN, KIND_STATEMENT, rowCodes, type RowCodes } from './row-codes';
 import type { StatementTable } from './instrument';
 
 export interface StatementProbe {
@@ -564,8 +564,7 @@ export class StatementIndexBuilder {
     if (n === 0) return;
     this.add(thread, ids[0], op);
     const b = this.threads[thread]!;
-    const own = b.ownOpsBefore(Math.min(op, this.tl.stepCount));
-    for (let k = 1; k < n; k++) b.add(ids[k], own);
+    b.addRun(ids, 1, n, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
   }
 
   /** Thread t will have n events (its columns are made that size at once). Before its first add. */
@@ -691,6 +690,44 @@ class ThreadBuilder {
     if (kind === KIND_EXIT || (kind === KIND_RETURN && codes.returnCalls[r] === 0)) this.pop();
     else if (kind === KIND_RETURN) this.awaiting[this.awaiting.length - 1] = codes.returnCalls[r] < 0 ? -2 : codes.returnCalls[r];
     return event;
+  }
+
+  /**
+   * ids[from, n), each with `ownOps` done: as adds, but a stretch of plain statements of the top
+   * frame's function (no entry, return, end or `go`, the frame not returning) is written at once.
+   */
+  addRun(ids: Int32Array, from: number, n: number, ownOps: number): void {
+    const { kind, fn, spawns } = this.codes;
+    let k = from;
+    while (k < n) {
+      const depth = this.stack.length;
+      if (depth > 0 && this.awaiting[depth - 1] !== -2) {
+        const top = this.stack[depth - 1];
+        const topFn = this.frameFunction.get(top);
+        let j = k;
+        for (; j < n; j++) {
+          const r = ids[j] - 1;
+          if (!(r >= 0 && r < kind.length) || kind[r] !== KIND_STATEMENT || fn[r] !== topFn || spawns[r] !== 0) break;
+        }
+        const m = j - k;
+        if (m > 0) {
+          const at = this.statements.length;
+          const statements = this.statements.reserve(m);
+          const own = this.ownOps.reserve(m);
+          const frames = this.frames.reserve(m);
+          for (let i = 0; i < m; i++) {
+            statements[at + i] = ids[k + i];
+            own[at + i] = ownOps;
+            frames[at + i] = top;
+          }
+          this.statements.length = this.ownOps.length = this.frames.length = at + m;
+          this.latest[this.latest.length - 1] = at + m - 1;
+          k = j;
+          continue;
+        }
+      }
+      this.add(ids[k++], ownOps);
+    }
   }
 
   private top(): number {

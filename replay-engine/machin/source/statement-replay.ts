@@ -4,6 +4,7 @@
 // follows the statement probe of the statement that stored it: that event is kept with the value.
 // The statement probes (over a million lines for a 1M-op run) are taken while machin's output is
 // parsed (StatementProbes, a machin-output ProbeSink) into typed columns, never made objects.
+import { CallSplicer } from './call-splicer';
 import type { ProbeSink } from '../machin-output';
 import { CancelledReading, parseReplayOutputInSlices, ReplayOutputStream, type ReplayOutput, type SlicedReading } from '../machin-output';
 import type { Timeline } from '../../model/timeline';
@@ -37,6 +38,7 @@ export class StatementProbes implements ProbeSink {
   constructor(private readonly table: StatementTable) {
     this.names = new Set(table.probeNames);
     this.expands = table.rows.map((r) => r.expands);
+    this.splicer = table.base !== undefined && CallSplicer.needed(table.rows) ? new CallSplicer(table.rows) : null;
   }
 
   /** By statement number - 1: the statements its call runs that nobody prints (StatementRow.expands). */
@@ -105,6 +107,7 @@ export class StatementProbes implements ProbeSink {
 
   /** Which statement events surely ran (happens-before.ts), the run ending at `ender`'s end (null: a deadlock). */
   sureEvents(tl: Timeline, ender: string | null): SureEvents {
+    this.endRuns();
     return this.sureReader ? this.sureReader.finish(ender) : sureEvents(this, this.table, tl, ender);
   }
 
@@ -141,8 +144,10 @@ export class StatementProbes implements ProbeSink {
     // (no digit is 0: statement numbers start at 1), each followed by what its call ran that nobody
     // printed (StatementRow.expands). Each ran with the same own ops done as the last.
     let d = 0;
-    for (let v = value; v > 0; v = Math.floor(v / base)) {
-      const digit = v % base;
+    for (let v = value; v > 0; ) {
+      const rest = Math.floor(v / base);
+      const digit = v - rest * base; // (exact: v is below 2^53)
+      v = rest;
       if (digit === 0) {
         this.bad ??= `goroutine ${goroutine} printed ${value} for a statement probe, which in base ${base} has a digit 0 (no statement)`;
         return;
@@ -163,8 +168,35 @@ export class StatementProbes implements ProbeSink {
       run[n++] = id;
       if (ran) for (let k = 0; k < ran.length; k++) run[n++] = ran[k];
     }
-    this.takeRun(g, run, n, op);
+    const splicer = this.splicer;
+    if (splicer === null) return this.takeRun(g, run, n, op);
+    const m = splicer.take(g, run, n, op);
+    if (splicer.bad !== null) {
+      this.bad ??= splicer.bad;
+      return;
+    }
+    if (m > 0) this.takeRun(g, splicer.result, m, op);
   }
+
+  /** Where the copy has calls it does not print before (StatementRow.splice): their runs, held until their caller's. */
+  private readonly splicer: CallSplicer | null;
+
+  /**
+   * The end of the replay's statement probes: what a goroutine printed that no run of its caller
+   * placed (CallSplicer.leftover) is taken, after the rest of it. Once; before the index or what
+   * surely ran is finished.
+   */
+  endRuns(): void {
+    const splicer = this.splicer;
+    if (splicer === null || this.ended) return;
+    this.ended = true;
+    this.goroutines.forEach((_, g) => {
+      const left = splicer.leftover(g);
+      if (left) this.takeRun(g, left.ids, left.ids.length, left.op);
+    });
+  }
+
+  private ended = false;
 
   /** The digits of a statements-only probe's run, least significant first (at most 15: the value is below 1e15). */
   private readonly digits = new Float64Array(64);
@@ -317,6 +349,7 @@ export async function indexStatementProbes(
   panic: { thread: number; position: number } | null,
   reading: SlicedReading = {},
 ): Promise<StatementIndex> {
+  probes.endRuns();
   if (probes.bad) throw new Error(`the instrumented replay's statement probes are not statement numbers: ${probes.bad}`);
   const threadOf = Int32Array.from(probes.goroutines, (g) => tl.threadIndex(g));
   const missing = threadOf.indexOf(-1);
