@@ -33,11 +33,13 @@ async function instrumented(program: string): Promise<InstrumentedCopy> {
 }
 
 /** `machin replay TRACE FLAGS` with the trace's program line pointing at `program`. */
-async function replay(trace: string, program: string, flags: string[]): Promise<{ exit: number | null; out: ReplayOutput; stdout: string }> {
+async function replay(trace: string, program: string, flags: string[]): Promise<{ exit: number | null; out: ReplayOutput; stdout: string; said: string }> {
   const copy = await writeTraceCopy(trace, program);
   try {
     const r = runMachin(['replay', copy.file, ...flags]);
-    return { exit: r.exit, out: parseReplayOutput(r.stderr), stdout: r.stdout };
+    // (what machin said besides its probes, for a failing assertion to show)
+    const said = `machin replay exit ${r.exit}${r.timedOut ? ' (timed out)' : ''}: ${r.stderr.split('\n').filter((l) => !l.startsWith('probe ')).join('\n').slice(0, 2000)}`;
+    return { exit: r.exit, out: parseReplayOutput(r.stderr), stdout: r.stdout, said };
   } finally {
     await copy.remove();
   }
@@ -141,7 +143,7 @@ describe('programs recorded in the test', () => {
     assert.equal(rec.exit, 0, rec.stderr);
     const copy = await instrumented(SHAPES);
     const probed = await replay(trace, copy.file, ['--verify', '--print', copy.table.probeNames.join(',')]);
-    assert.equal(probed.out.verify?.verdict, 'FAITHFUL');
+    assert.equal(probed.out.verify?.verdict, 'FAITHFUL', probed.said);
     const index = await indexOf(copy, probed.out, trace);
     assertValidWalk(index, 'shapes');
     const main = eventsOf(index, '0');
@@ -160,7 +162,7 @@ describe('call stacks rebuilt from a recorded recursive program', () => {
     assert.equal(rec.exit, 0, rec.stderr);
     const copy = await instrumented(TRICKY);
     const probed = await replay(trace, copy.file, ['--verify', '--print', copy.table.probeNames.join(',')]);
-    assert.equal(probed.out.verify?.verdict, 'FAITHFUL');
+    assert.equal(probed.out.verify?.verdict, 'FAITHFUL', probed.said);
     const index = await indexOf(copy, probed.out, trace);
     assertValidWalk(index, 'tricky');
     const main = eventsOf(index, '0');
