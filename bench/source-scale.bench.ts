@@ -26,14 +26,8 @@ const OUT = join(__dirname, 'out', 'source-scale');
 const ADAPTER = resolve(__dirname, '../dist/debug-adapter.js');
 const LIMIT_MS = 1_800_000;
 
-/** Programs of about `ops` schedule ops each. */
-export const SHAPES: Record<string, (ops: number) => string> = {
-  // producer calls a helper per item and sends it; the consumer ranges: 2 ops an item
-  helper: (ops) => `func scale(x) {
-    y := x * 2
-    return y + 1
-}
-
+/** The helper program's producer and consumer, after its `scale`: 2 ops an item. */
+const producerAndConsumer = (ops: number) => `
 func producer(out, n) {
     i := 0
     for i < n {
@@ -53,7 +47,30 @@ func main() {
     }
     println(str(total))
 }
-`,
+`;
+
+/** Programs of about `ops` schedule ops each. */
+export const SHAPES: Record<string, (ops: number) => string> = {
+  // producer calls a helper per item and sends it; the consumer ranges
+  helper: (ops) => `func scale(x) {
+    y := x * 2
+    return y + 1
+}
+${producerAndConsumer(ops)}`,
+  // the same, but the helper branches and loops, so each call prints (not straight-line)
+  branchy: (ops) => `func scale(x) {
+    if x % 3 == 0 {
+        return x / 3
+    }
+    y := 0
+    k := 0
+    for k < 2 {
+        y = y + x
+        k = k + 1
+    }
+    return y + 1
+}
+${producerAndConsumer(ops)}`,
   // four workers take jobs from one channel and send results back: 4 ops a job
   pool: (ops) => `func worker(jobs, results) {
     for j := range jobs {
@@ -81,40 +98,6 @@ func main() {
     }
     close(jobs)
     println(str(sum))
-}
-`,
-  // like helper, but the helper branches and loops, so each call prints (not straight-line)
-  branchy: (ops) => `func scale(x) {
-    if x % 3 == 0 {
-        return x / 3
-    }
-    y := 0
-    k := 0
-    for k < 2 {
-        y = y + x
-        k = k + 1
-    }
-    return y + 1
-}
-
-func producer(out, n) {
-    i := 0
-    for i < n {
-        v := scale(i)
-        out <- v
-        i = i + 1
-    }
-    close(out)
-}
-
-func main() {
-    ch := make(chan int)
-    go producer(ch, ${Math.round(ops / 2)})
-    total := 0
-    for v := range ch {
-        total = total + v % 7
-    }
-    println(str(total))
 }
 `,
   // mostly one-line loop bodies: machin's canonical form

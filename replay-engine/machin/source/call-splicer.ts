@@ -25,13 +25,9 @@ class Held {
   buf: Int32Array<ArrayBuffer> = new Int32Array(64);
   length = 0;
   /** Open executions: where each starts, and its function. */
-  openStart: Int32Array<ArrayBuffer> = new Int32Array(16);
-  openFn: Int32Array<ArrayBuffer> = new Int32Array(16);
-  open = 0;
+  readonly open = new PairStack();
   /** Ended executions not yet put, oldest first: [start, end) in buf. */
-  endedStart: Int32Array<ArrayBuffer> = new Int32Array(16);
-  endedEnd: Int32Array<ArrayBuffer> = new Int32Array(16);
-  ended = 0;
+  readonly ended = new PairStack();
 
   constructor(public lastOp: number) {}
 
@@ -39,23 +35,21 @@ class Held {
     if (n > this.buf.length) this.buf = grown(this.buf, n, this.length);
     return this.buf;
   }
+}
 
-  pushOpen(start: number, fn: number): void {
-    if (this.open === this.openStart.length) {
-      this.openStart = grown(this.openStart, this.open + 1, this.open);
-      this.openFn = grown(this.openFn, this.open + 1, this.open);
-    }
-    this.openStart[this.open] = start;
-    this.openFn[this.open++] = fn;
-  }
+/** A stack of pairs of integers, in two typed arrays. */
+class PairStack {
+  first: Int32Array<ArrayBuffer> = new Int32Array(16);
+  second: Int32Array<ArrayBuffer> = new Int32Array(16);
+  length = 0;
 
-  pushEnded(start: number, end: number): void {
-    if (this.ended === this.endedStart.length) {
-      this.endedStart = grown(this.endedStart, this.ended + 1, this.ended);
-      this.endedEnd = grown(this.endedEnd, this.ended + 1, this.ended);
+  push(a: number, b: number): void {
+    if (this.length === this.first.length) {
+      this.first = grown(this.first, this.length + 1, this.length);
+      this.second = grown(this.second, this.length + 1, this.length);
     }
-    this.endedStart[this.ended] = start;
-    this.endedEnd[this.ended++] = end;
+    this.first[this.length] = a;
+    this.second[this.length++] = b;
   }
 }
 
@@ -99,14 +93,14 @@ export class CallSplicer {
     const role = this.role;
     let calls = 0;
     for (let i = 0; i < n; i++) if (role[ids[i] - 1] === CALL) calls++;
-    const ended = h.ended;
+    const ended = h.ended.length;
     if (calls > ended) {
       this.bad ??= `a run of goroutine g${g} holds ${calls} call(s) whose callee printed ${ended} run(s) not yet placed`;
       return 0;
     }
     // The run with each call's execution after it (the last `calls` ended ones, in order, which lie
     // at the buffer's end), made in `out`, then kept in the buffer when an execution is open.
-    const at = calls > 0 ? h.endedStart[ended - calls] : h.length;
+    const at = calls > 0 ? h.ended.first[ended - calls] : h.length;
     const need = n + (h.length - at);
     if (this.out.length < need) this.out = new Int32Array(Math.max(this.out.length * 2, need));
     const out = this.out;
@@ -117,14 +111,14 @@ export class CallSplicer {
       const id = ids[i];
       out[m++] = id;
       if (role[id - 1] !== CALL) continue;
-      for (let k = h.endedStart[c], end = h.endedEnd[c]; k < end; k++) out[m++] = buf[k];
+      for (let k = h.ended.first[c], end = h.ended.second[c]; k < end; k++) out[m++] = buf[k];
       c++;
     }
-    h.ended = ended - calls;
-    if (role[ids[0] - 1] === ENTRY) h.pushOpen(at, this.fnOf[ids[0] - 1]);
+    h.ended.length = ended - calls;
+    if (role[ids[0] - 1] === ENTRY) h.open.push(at, this.fnOf[ids[0] - 1]);
     const last = ids[n - 1];
     const ends = role[last - 1] === END;
-    if (h.open === 0) {
+    if (h.open.length === 0) {
       h.length = at;
       if (ends) this.bad ??= `goroutine g${g} printed the end of statement ${last}'s function, which it was not running`;
       return m;
@@ -133,11 +127,11 @@ export class CallSplicer {
     for (let i = 0; i < m; i++) into[at + i] = out[i];
     h.length = at + m;
     if (ends) {
-      if (h.openFn[h.open - 1] !== this.fnOf[last - 1]) {
+      if (h.open.second[h.open.length - 1] !== this.fnOf[last - 1]) {
         this.bad ??= `goroutine g${g} printed the end of statement ${last}'s function, which it was not running`;
         return 0;
       }
-      h.pushEnded(h.openStart[--h.open], h.length);
+      h.ended.push(h.open.first[--h.open.length], h.length);
     }
     return 0;
   }

@@ -191,7 +191,6 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
   const base = model.statements.length + 1;
   const limit = Math.floor((PRINTED_BELOW - base) / base); // an accumulator at most this takes one more statement
   const quiet = (effects: 'none' | 'arith' | undefined) => effects === 'none' || (effects === 'arith' && !safe);
-  const byId = (id: number) => model.statements[id - 1];
   const expansions = straightLineCalls(model, quiet);
   const spliced = splicedCalls(model, quiet, expansions);
   const inserts: Array<{ at: number; order: number; text: string }> = [];
@@ -210,9 +209,7 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
       inserts.push({ at: model.functions[s.fn].bodyClose, order: 2, text: ` ${print(s.id)}` });
       continue;
     }
-    // a `continue` runs its loop's test next; a loop its test
-    const effects = s.continues !== undefined ? byId(s.continues).effects : s.effects;
-    const kept = s.kind === 'statement' && !s.op && !s.spawns && (quiet(effects) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
+    const kept = s.kind === 'statement' && !s.op && !s.spawns && (quiet(runEffects(model, s)) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
     inserts.push({ at: s.start, order: 1, text: kept ? `${room}${a} = ${a} * ${base} + ${s.id}; ` : print(s.id) });
     // the test before each next iteration: what ran in the body is printed first when the test can do more than compute
     if (s.loop && s.body && !quiet(s.effects) && !s.body.leaves) inserts.push({ at: s.body.close, order: 0, text: ` if ${a} > 0 { ${p} = ${a}; ${a} = 0 } ` });
@@ -229,6 +226,20 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
   return { text: applyInserts(src, inserts), table };
 }
 
+/** What running statement `s` can do (MflStatement.effects): a `continue` runs its loop's test next. */
+function runEffects(model: MflStatementModel, s: MflStatement): 'none' | 'arith' | undefined {
+  return s.continues !== undefined ? model.statements[s.continues - 1].effects : s.effects;
+}
+
+/**
+ * The functions whose calls a statements-only copy may leave unprinted: top-level ones other than
+ * main with no function literal inside (a literal's body could run from anywhere).
+ */
+function helperFunctions(model: MflStatementModel): number[] {
+  const hasLiteral = new Set(model.functions.flatMap((f) => (f.parent === null ? [] : [f.parent])));
+  return model.functions.flatMap((f, fn) => (f.parent === null && f.name !== 'main' && !hasLiteral.has(fn) ? [fn] : []));
+}
+
 /**
  * The calls a statements-only copy need not print before, though the callee prints its own: a
  * call of a top-level function that can do nothing but compute and make such calls (no op, `go`,
@@ -243,19 +254,14 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
  * while every statement of it is quiet or calls one that stays (recursion is fine).
  */
 function splicedCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith' | undefined) => boolean, expansions: { sites: Map<number, number[]>; silent: Set<number> }): { sites: Set<number>; callees: Set<number> } {
-  const byId = (id: number) => model.statements[id - 1];
-  const hasLiteral = new Set(model.functions.flatMap((f) => (f.parent === null ? [] : [f.parent])));
   const candidates = new Map<string, number>();
-  model.functions.forEach((f, fn) => {
-    if (f.parent === null && f.name !== 'main' && !hasLiteral.has(fn) && !expansions.silent.has(fn)) candidates.set(f.name, fn);
-  });
+  for (const fn of helperFunctions(model)) if (!expansions.silent.has(fn)) candidates.set(model.functions[fn].name, fn);
   const isSite = (s: MflStatement) => s.kind === 'statement' && s.call !== undefined && candidates.has(s.call.callee) && !s.op && !s.spawns && !s.loop && quiet(s.call.effects);
   const quietStatement = (s: MflStatement): boolean => {
     if (s.kind === 'entry' || s.kind === 'exit') return true;
     if (s.op || s.spawns) return false;
     if (s.kind === 'return') return s.returnCalls === 0 && quiet(s.effects);
-    if (expansions.sites.has(s.id) || isSite(s)) return true;
-    return quiet(s.continues !== undefined ? byId(s.continues).effects : s.effects);
+    return expansions.sites.has(s.id) || isSite(s) || quiet(runEffects(model, s));
   };
   for (let changed = true; changed; ) {
     changed = false;
@@ -285,9 +291,8 @@ function straightLineCalls(model: MflStatementModel, quiet: (effects: 'none' | '
   const sites = new Map<number, number[]>();
   const silent = new Set<number>();
   const runs = new Map<string, { fn: number; ids: number[] }>();
-  const hasLiteral = new Set(model.functions.flatMap((f) => (f.parent === null ? [] : [f.parent])));
-  model.functions.forEach((f, fn) => {
-    if (f.parent !== null || f.name === 'main' || hasLiteral.has(fn)) return;
+  for (const fn of helperFunctions(model)) {
+    const f = model.functions[fn];
     const body = model.statements.filter((s) => s.fn === fn);
     const ok = body.every((s, k) => {
       if (s.kind === 'entry' || s.kind === 'exit') return true;
@@ -297,7 +302,7 @@ function straightLineCalls(model: MflStatementModel, quiet: (effects: 'none' | '
       return s.kind === 'statement';
     });
     if (ok) runs.set(f.name, { fn, ids: body.filter((s, k) => !(s.kind === 'exit' && body[k - 1]?.kind === 'return')).map((s) => s.id) });
-  });
+  }
   const calls = new Map<string, number[]>();
   for (const s of model.statements) {
     if (!s.call || !runs.has(s.call.callee) || s.kind !== 'statement' || s.op || s.spawns || s.loop || !quiet(s.call.effects)) continue;
