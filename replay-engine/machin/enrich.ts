@@ -27,6 +27,8 @@ import { assignedVariables } from './source/program-functions';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
 import { preloadEnv, sharedStderrBuffer, type StderrBuffer } from './source/stderr-buffer';
 import { indexStatementProbes, placeValues, StatementProbes } from './source/statement-replay';
+import { StatementValuePlaces } from './source/value-places';
+import { ValueHistoriesMaker } from './value-histories';
 import type { SureEvents } from './source/happens-before';
 import type { StatementIndex } from './source/statement-index';
 import { probePlacer } from './probe-position';
@@ -353,6 +355,10 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
   const flags = ['--verify', '--print', [...printed, ...instrumented.table.probeNames].join(',')];
   const probes = new StatementProbes(instrumented.table);
   probes.checkAgainst(index, tl);
+  // Each value placed at its statement as it is read, straight into the histories (no column per value).
+  const sureIndex = new Map(sure.goroutines.map((g, k) => [g, k]));
+  const params = new Map(instrumented.table.paramProbes.map((p) => [p.probe, p.param]));
+  probes.placeValuesAsRead(new ValueHistoriesMaker(c.names), new StatementValuePlaces(tl, index, sure), (g) => sureIndex.get(g) ?? -1, params);
   const buffer = await c.stderrBuffer;
   const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
   progress('machin: replaying against the instrumented program (values)');
@@ -375,7 +381,6 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
   }
   addThreads(c, probes.goroutines);
   // Where the values' replay ran other statements than the index holds, in events that surely ran: said.
-  const sureIndex = new Map(sure.goroutines.map((g, k) => [g, k]));
   const differing: string[] = [];
   probes.goroutines.forEach((g, k) => {
     const from = probes.differsFrom[k];

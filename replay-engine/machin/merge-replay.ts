@@ -6,9 +6,10 @@ import type { Recording } from '../model/recording';
 import { opsUpToMainsLast } from '../model/run-facts';
 import type { Timeline } from '../model/timeline';
 import type { ReplayPanic } from './machin-output';
-import { ProbeHistoriesBuilder, type ProbeHistories } from '../model/probe-histories';
+import type { ProbeHistories } from '../model/probe-histories';
 import { probePlacer } from './probe-position';
-import { probeColumns, type ReplayRun, type ValueColumns } from './run-replay';
+import { probeColumns, type ReplayRun, type ValueColumns, type ValuePlace } from './run-replay';
+import { ValueHistoriesMaker, type RecordLevel } from './value-histories';
 import type { TraceCopy } from './trace-copy';
 
 export interface MergeContext {
@@ -75,7 +76,9 @@ export function mergeReplay(rec: Recording, runs: ReplayRun[], ctx: MergeContext
         run.valueColumns?.release?.();
         run.valueColumns = run.valuePlaces = undefined;
       };
-      rec.histories = historiesFrom(tl, run.valueColumns ?? probeColumns(o.probes), (run.flags[print + 1] ?? '').split(','), ender, warn, run.valuePlaces, why, release);
+      const made = run.valuesMade ?? new ValueHistoriesMaker((run.flags[print + 1] ?? '').split(','));
+      run.valuesMade = undefined;
+      rec.histories = historiesFrom(tl, run.valueColumns ?? probeColumns(o.probes), made, ender, warn, run.valuePlaces, why, release);
     }
   }
   if (ctx.valuesOnly) return;
@@ -138,22 +141,27 @@ function firstDifference(tl: Timeline, chain: string[]): number {
 
 const NO_VALUES: ValueColumns = { length: 0, goroutine: () => '', name: () => '', value: () => '', op: () => 0 };
 
+/**
+ * The histories of a `--print` run: its values (those of `made` already placed as the parse read
+ * them, then `probes`), each placed by `places` (at its statement) or else by its goroutine's own
+ * completed ops.
+ */
 function historiesFrom(
   tl: Timeline,
   probes: ValueColumns,
-  watched: string[],
+  made: ValueHistoriesMaker,
   ender: number,
   warn: MergeContext['warn'],
   places?: ReplayRun['valuePlaces'],
-  recordLevel?: { ender: number; statementsUnknown: string } | null,
+  recordLevel?: RecordLevel | null,
   release?: () => void,
 ): ProbeHistories {
   const placer = probePlacer(tl);
-  const built = new ProbeHistoriesBuilder(watched.filter(Boolean), probes.length);
-  /** Per goroutine id: the names of its values of this replay only, and how many. */
-  const racing = new Map<string, { names: Set<string>; count: number }>();
+  const spot: ValuePlace = { event: -2, position: 0, sure: false };
   let lastGoroutine = '';
   let thread = -1;
+  let lastName = '';
+  let name = -1;
   for (let j = 0; j < probes.length; j++) {
     const goroutine = probes.goroutine(j);
     const op = probes.op(j);
@@ -164,63 +172,26 @@ function historiesFrom(
     // Sure: something sure follows it in its goroutine (source/happens-before.ts sureValue), when
     // the statements are known; else the own-op rule (probe-position.ts alwaysPrinted). The others
     // are kept, marked.
-    const place = places?.(j);
-    const sure = place ? place.sure : ender < 0 || placer.alwaysPrinted(thread, op, ender);
-    const name = probes.name(j);
-    const position = place ? place.position : placer.place(thread, op);
-    const event = place && place.event >= -1 ? place.event : undefined;
-    const number = probes.number ? probes.number(j) : null;
-    if (number !== null) built.addNumber(name, thread, position, number, event, !sure);
-    else built.add(name, thread, position, probes.value(j), event, !sure);
-    if (!sure) {
-      let r = racing.get(goroutine);
-      if (!r) racing.set(goroutine, (r = { names: new Set(), count: 0 }));
-      r.names.add(name);
-      r.count++;
+    let place = places?.(j);
+    if (!place) {
+      spot.position = placer.place(thread, op);
+      spot.sure = ender < 0 || placer.alwaysPrinted(thread, op, ender);
+      place = spot;
     }
+    const n = probes.name(j);
+    if (n !== lastName) {
+      lastName = n;
+      name = made.nameId(n);
+    }
+    const number = probes.number ? probes.number(j) : null;
+    if (number !== null) made.add(goroutine, thread, name, place, null, number);
+    else made.add(goroutine, thread, name, place, probes.value(j), 0);
   }
   // (nothing here holds the parse's columns once they are released)
   probes = NO_VALUES;
   places = undefined;
   release?.();
-  if (racing.size > 0) {
-    if (recordLevel) warn('values-not-known-sure', notKnownSureMessage(tl, racing, placer.ownOps(recordLevel.ender), recordLevel));
-    else warn('values-this-replay-only', thisReplayOnlyMessage(tl, racing));
-  }
-  // machin prints goroutines' probes in the order they happened to run, which differs between
-  // replays; within one goroutine the order is fixed. By position, then thread (a stable order
-  // keeps each goroutine's own order), every replay of a trace gives the same history.
-  return built.finish(true);
-}
-
-type Racing = Map<string, { names: Set<string>; count: number }>;
-
-/** The goroutines and variables of the marked values: `goroutine 0.1 boss: d, e (2); ...`. */
-function listed(tl: Timeline, racing: Racing): string {
-  const label = (g: string) => tl.threads[tl.threadIndex(g)]?.label;
-  const parts = [...racing].slice(0, 8).map(([g, r]) => `goroutine ${g}${label(g) ? ` ${label(g)}` : ''}: ${[...r.names].slice(0, 6).join(', ')}${r.names.size > 6 ? ', ...' : ''} (${r.count})`);
-  return parts.join('; ') + (racing.size > 8 ? `; and ${racing.size - 8} more goroutine(s)` : '');
-}
-
-/** The warning for values of this replay only, with the statements known: which goroutines, which variables, and why. */
-function thisReplayOnlyMessage(tl: Timeline, racing: Racing): string {
-  const why = 'they were stored after the last statement of their goroutine known to run before the run ended (nothing orders them before the panic or the end of main)';
-  return `values printed by this replay only, shown marked "this replay only" (${listed(tl, racing)}): ${why}, so machin may not print them in another replay (docs/value-positions.md)`;
-}
-
-/**
- * Without the statements: which values are not known to be sure, and why it cannot be told. Only
- * ops are known then: those up to the ender's last one complete in every replay; what a goroutine
- * stored after its last such op may or may not happen before the end (a `go` or a send after it
- * could order it first), and only the statements could say.
- */
-function notKnownSureMessage(tl: Timeline, racing: Racing, enderOps: Uint32Array, why: { ender: number; statementsUnknown: string }): string {
-  const ender = tl.threads[why.ender];
-  const who = ender ? `goroutine ${ender.id}${ender.label ? ` ${ender.label}` : ''}` : 'the goroutine that ends it';
-  const sureOps = enderOps.length === 0
-    ? `the run ends when ${who} ends, and it did no schedule op, so no op is known to complete in every replay`
-    : `the run ends when ${who} ends, so the ops up to its last (op ${enderOps[enderOps.length - 1] + 1}/${tl.stepCount}) complete in every replay`;
-  return `values not known to be printed by every replay (${listed(tl, racing)}): the program's statements are not known (${why.statementsUnknown}), and without them only the schedule ops order a value before the run's end: ${sureOps}; no such op orders these values before the end, and whether they happen before it cannot be told without the statements, so they are shown as this replay printed them, marked "this replay only" (docs/value-positions.md)`;
+  return made.finish(tl, warn, recordLevel ?? null);
 }
 
 /**

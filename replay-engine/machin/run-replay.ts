@@ -11,6 +11,7 @@ import type { MachinTool } from './find-machin';
 import { parseReplayOutput, type ReplayOutput, type ReplayOutputStream } from './machin-output';
 import { isProbeLine } from './probe-line';
 import { machinCores, replayCommandPrefix } from './replay-cores';
+import type { ValueHistoriesMaker } from './value-histories';
 
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
 let runs = 0;
@@ -33,6 +34,11 @@ export interface ReplayRun {
   valuePlaces?: (j: number) => ValuePlace;
   /** The values of the replay against the instrumented copy, in columns (output.probes is then empty). */
   valueColumns?: ValueColumns;
+  /**
+   * The values already placed as the parse read them (the values' replay of a two-stage launch),
+   * made histories once merged: valueColumns then holds only what the parse could not place.
+   */
+  valuesMade?: ValueHistoriesMaker;
 }
 
 export interface ValuePlace {

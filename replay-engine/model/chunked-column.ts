@@ -43,6 +43,17 @@ export class ChunkedColumn {
     return this.chunks[c].subarray(0, end);
   }
 
+  /**
+   * The chunks, each cut to the entries it holds, handed over: the column is empty after, and a
+   * chunk's memory goes as soon as its taker drops it (a copy made chunk by chunk never holds the
+   * whole column twice).
+   */
+  takeChunks(): Array<Uint16Array | Int32Array> {
+    const chunks = this.chunks.map((_, c) => this.chunk(c));
+    this.release();
+    return chunks;
+  }
+
   /** Drops the entries and their memory (the column is empty after). */
   release(): void {
     this.chunks = [];

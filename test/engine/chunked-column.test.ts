@@ -32,7 +32,7 @@ test('a chunked column gives back every value, across chunks, two bytes each unt
 test('histories ordered by position, then thread, then as added (as a comparison sort orders them)', () => {
   let seed = 7;
   const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
-  const b = new ProbeHistoriesBuilder(['x', 'y'], 5000);
+  const b = new ProbeHistoriesBuilder(['x', 'y']);
   const added: Array<{ name: string; thread: number; position: number; value: string }> = [];
   for (let i = 0; i < 5000; i++) {
     const e = { name: random(2) ? 'x' : 'y', thread: random(5), position: random(300), value: String(random(1000)) };

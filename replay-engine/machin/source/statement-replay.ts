@@ -13,8 +13,9 @@ import type { StatementTable } from './instrument';
 import { ChunkedColumn } from '../../model/chunked-column';
 import { TextColumn } from './text-column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
-import { sureEvents, SureEventsReader, sureValue, type SureEvents } from './happens-before';
-import { probePlacer } from '../probe-position';
+import { sureEvents, SureEventsReader, type SureEvents } from './happens-before';
+import type { ValueHistoriesMaker } from '../value-histories';
+import { StatementValuePlaces } from './value-places';
 
 /** The statement probes of one instrumented replay, in machin's order, and for each value probe the statement it followed. */
 export class StatementProbes implements ProbeSink {
@@ -70,11 +71,17 @@ export class StatementProbes implements ProbeSink {
     this.values.release();
   }
 
-  /** Once the index has them: the statement columns' memory goes back before the values are made histories. */
+  /**
+   * Once the index has them: the statement columns' memory goes back before the values are made
+   * histories, and so does the index builder's and what surely ran's (the index and SureEvents are
+   * their own arrays): the parse's closures keep this object for as long as the launch runs.
+   */
   releaseStatements(): void {
     this.goroutine.release();
     this.statement.release();
     this.op.release();
+    this.builder = null;
+    this.sureReader = null;
   }
 
   /**
@@ -130,6 +137,72 @@ export class StatementProbes implements ProbeSink {
   checkAgainst(index: StatementIndex, tl: Timeline): void {
     this.check = index;
     this.timeline = tl;
+  }
+
+  /**
+   * With checkAgainst: each value is placed as it is read (`places`: its event is the index's at its
+   * goroutine's count of statement probes so far) and goes straight into `made`, so the parse keeps
+   * no column per value. `sureIndexOf`: a goroutine's index in the index's SureEvents (-1: none);
+   * `params`: a parameter copy's probe name -> the parameter (`fr_arg_n` is n's value). A goroutine
+   * that is no thread yet keeps its values aside until placeAside (rare: the statements' replay
+   * named the same goroutines).
+   */
+  placeValuesAsRead(made: ValueHistoriesMaker, places: StatementValuePlaces, sureIndexOf: (goroutine: string) => number, params: Map<string, string>): void {
+    this.made = { made, places, sureIndexOf, params, sureIndex: [], nameIds: new Map(), aside: [] };
+  }
+
+  private made: {
+    made: ValueHistoriesMaker;
+    places: StatementValuePlaces;
+    sureIndexOf: (goroutine: string) => number;
+    params: Map<string, string>;
+    /** By goroutine index: its index in the SureEvents. */
+    sureIndex: number[];
+    /** Printed name -> the histories' name id. */
+    nameIds: Map<string, number>;
+    /** The values of goroutines that were no thread when read, in order: goroutine index, printed name, text (or null and the number), op, statement probes before. */
+    aside: Array<{ g: number; name: string; text: string | null; number: number; op: number; after: number }>;
+  } | null = null;
+
+  /** The histories and the placing rule of placeValuesAsRead, or null. */
+  valuesPlacedAsRead(): { made: ValueHistoriesMaker; places: StatementValuePlaces } | null {
+    return this.made && { made: this.made.made, places: this.made.places };
+  }
+
+  /** Places the values kept aside (placeValuesAsRead), once every goroutine is a thread. */
+  placeAside(tl: Timeline): void {
+    const m = this.made;
+    if (!m) return;
+    for (const v of m.aside) {
+      const t = tl.threadIndex(this.goroutines[v.g]);
+      const place = t < 0 ? m.places.nowhere() : m.places.at(t, v.after, this.differsFrom[v.g], m.sureIndex[v.g], v.op);
+      m.made.add(this.goroutines[v.g], t, this.madeName(v.name), place, v.text, v.number);
+    }
+    m.aside = [];
+  }
+
+  /** The histories' id of a printed name (a parameter copy's is its parameter's). */
+  private madeName(name: string): number {
+    const m = this.made!;
+    let id = m.nameIds.get(name);
+    if (id === undefined) {
+      id = m.made.nameId(m.params.get(name) ?? name);
+      m.nameIds.set(name, id);
+    }
+    return id;
+  }
+
+  /** A value placed as it is read (placeValuesAsRead). */
+  private placeNow(goroutine: string, name: string, text: string | null, number: number, op: number): void {
+    const m = this.made!;
+    const g = this.idOf(goroutine);
+    const t = this.checkThread[g];
+    const after = this.counts[g] - 1;
+    if (t < 0) {
+      m.aside.push({ g, name, text, number, op, after });
+      return;
+    }
+    m.made.add(goroutine, t, this.madeName(name), m.places.at(t, after, this.differsFrom[g], m.sureIndex[g], op), text, number);
   }
 
   take(goroutine: string, value: number, op: number): void {
@@ -273,11 +346,13 @@ export class StatementProbes implements ProbeSink {
   private readonly nameIds = new Map<string, number>();
 
   takeValue(goroutine: string, name: string, value: string, op: number): void {
+    if (this.made) return this.placeNow(goroutine, name, value, 0, op);
     this.placeValue(goroutine, name, op);
     this.values.push(value);
   }
 
   takeNumber(goroutine: string, name: string, value: number, op: number): void {
+    if (this.made) return this.placeNow(goroutine, name, null, value, op);
     this.placeValue(goroutine, name, op);
     this.values.pushNumber(value);
   }
@@ -311,6 +386,7 @@ export class StatementProbes implements ProbeSink {
       if (this.check) {
         this.checkThread.push(this.timeline!.threadIndex(goroutine));
         this.differsFrom.push(Infinity);
+        this.made?.sureIndex.push(this.made.sureIndexOf(goroutine));
       }
       this.fedThread.push(this.builder && this.timeline ? this.timeline.threadIndex(goroutine) : -1);
       this.sureReader?.goroutine(goroutine);
@@ -435,6 +511,11 @@ export function placeValues(
   const threadOf = Int32Array.from(probes.goroutines, (g) => tl.threadIndex(g));
   const sureIndex = Int32Array.from(probes.goroutines, (_, g) => sureOf(g));
   const differs = probes.differsFrom;
+  // Values placed as the parse read them are in their histories already (placeValuesAsRead; those
+  // of goroutines that were no thread then are placed now); the columns hold none of them.
+  const made = probes.valuesPlacedAsRead();
+  probes.placeAside(tl);
+  const places = made?.places ?? new StatementValuePlaces(tl, index, sure);
   // The values, in columns as the parse took them (a million values are never a million objects),
   // then any the parse could only read as lines (a value over lines cut by a chunk: rare), unplaced.
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
@@ -456,62 +537,22 @@ export function placeValues(
   };
   // Where each value goes, worked out as the histories ask, in order (no column per value): its
   // event is the statement probe it followed.
-  const threads = new Map(tl.threads.map((t, i) => [t.id, i]));
-  const placer = probePlacer(tl);
-  const enderThread = sure.ender >= 0 ? tl.threadIndex(sure.goroutines[sure.ender]) : -1;
   const after = probes.valueAfter;
-  const spot: ValuePlace = { event: -2, position: 0, sure: false };
-  // Per thread, how many of its own ops came before its last value: machin's @op never goes back
-  // within a goroutine, so the next value's count is found from there (a binary search if it did).
-  const ownOpsSeen = new Int32Array(tl.threads.length);
-  const ownOpsBefore = (t: number, own: Uint32Array, op: number): number => {
-    let k = ownOpsSeen[t];
-    if (k > 0 && own[k - 1] >= op) k = placer.ownOpsBefore(t, op);
-    while (k < own.length && own[k] < op) k++;
-    ownOpsSeen[t] = k;
-    return k;
-  };
-  // A streamed value: its goroutine is an index (threadOf and the sure counts are by it).
-  const streamedPlace = (j: number): ValuePlace => {
-    const g = vg.get(j);
-    const t = threadOf[g];
-    if (t < 0) return unplaced();
-    const a = after.get(j);
-    // (-1: before the goroutine's first statement, its first function's parameters; -2: not placed)
-    const e = t >= 0 && a < index.eventsOf(t) && !(a >= (differs[g] ?? Infinity)) ? a : -2;
-    const o = vo.get(j);
-    const own = placer.ownOps(t);
-    const k = ownOpsBefore(t, own, Math.min(o, tl.stepCount));
-    spot.event = e;
-    spot.position = Math.max(k === 0 ? 0 : own[k - 1] + 1, index.threads[t]?.floor ?? 0);
-    // (an unplaced value: the own-op rule, as without statements)
-    const sg = sureIndex[g];
-    spot.sure = e === -2 || sg < 0 ? sure.deadlock || placer.alwaysPrinted(t, o, enderThread) : sureValue(sure, sg, e, k, own);
-    return spot;
-  };
-  // (a goroutine that is no thread: never, enrich.ts adds every goroutine a replay names)
-  const unplaced = (): ValuePlace => {
-    spot.event = -2;
-    spot.position = 0;
-    spot.sure = false;
-    return spot;
-  };
   let last = '';
   let t = -1;
   const valuePlaces = (j: number): ValuePlace => {
-    if (j < streamed) return streamedPlace(j);
+    if (j < streamed) {
+      const g = vg.get(j);
+      const thread = threadOf[g];
+      return thread < 0 ? places.nowhere() : places.at(thread, after.get(j), differs[g] ?? Infinity, sureIndex[g], vo.get(j));
+    }
     const g = values.goroutine(j);
     if (g !== last) {
       last = g;
-      t = threads.get(g) ?? -1;
+      t = tl.threadIndex(g);
     }
-    spot.event = -2;
-    if (t < 0) return unplaced();
-    const o = values.op(j);
-    spot.position = Math.max(placer.place(t, o), index.threads[t]?.floor ?? 0);
-    spot.sure = sure.deadlock || placer.alwaysPrinted(t, o, enderThread);
-    return spot;
+    return t < 0 ? places.nowhere() : places.byOp(t, values.op(j));
   };
   const flags = valueNames.length > 0 ? ['--verify', '--print', valueNames.join(',')] : ['--verify'];
-  return { ...run, output: { ...run.output, probes: [] }, valueColumns: values, flags, valuePlaces };
+  return { ...run, output: { ...run.output, probes: [] }, valueColumns: values, flags, valuePlaces, valuesMade: made?.made };
 }
