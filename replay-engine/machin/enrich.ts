@@ -356,9 +356,8 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
   const probes = new StatementProbes(instrumented.table);
   probes.checkAgainst(index, tl);
   // Each value placed at its statement as it is read, straight into the histories (no column per value).
-  const sureIndex = new Map(sure.goroutines.map((g, k) => [g, k]));
-  const params = new Map(instrumented.table.paramProbes.map((p) => [p.probe, p.param]));
-  probes.placeValuesAsRead(new ValueHistoriesMaker(c.names), new StatementValuePlaces(tl, index, sure), (g) => sureIndex.get(g) ?? -1, params);
+  const places = new StatementValuePlaces(tl, index, sure);
+  probes.placeValuesAsRead(new ValueHistoriesMaker(c.names), places);
   const buffer = await c.stderrBuffer;
   const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
   progress('machin: replaying against the instrumented program (values)');
@@ -384,8 +383,8 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
   const differing: string[] = [];
   probes.goroutines.forEach((g, k) => {
     const from = probes.differsFrom[k];
-    const s = sureIndex.get(g);
-    if (from === Infinity || s === undefined || from >= sure.sure[s]) return;
+    const s = places.sureIndexOf(g);
+    if (from === Infinity || s < 0 || from >= sure.sure[s]) return;
     const t = tl.threadIndex(g);
     const at = from < index.eventsOf(t) ? ` (line ${index.location(t, from).line})` : '';
     differing.push(`goroutine ${g} from its statement ${from + 1}${at}`);
@@ -393,7 +392,7 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
   if (differing.length > 0) {
     warn('values-unplaced', `${c.program}: machin's replay for the values ran other statements than its replay for the statements (${differing.slice(0, 8).join('; ')}${differing.length > 8 ? `; and ${differing.length - 8} more` : ''}): those goroutines' values from there on are placed by their ops, not at their statements`);
   }
-  const values = placeValues(tl, outcome.run, probes, instrumented.table, index, c.names, sure, (g) => sureIndex.get(probes.goroutines[g]) ?? -1);
+  const values = placeValues(tl, outcome.run, probes, instrumented.table, index, c.names, sure, (g) => places.sureIndexOf(probes.goroutines[g]));
   await merge([values], true);
   progress('values ready');
 }

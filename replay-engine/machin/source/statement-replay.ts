@@ -142,19 +142,17 @@ export class StatementProbes implements ProbeSink {
   /**
    * With checkAgainst: each value is placed as it is read (`places`: its event is the index's at its
    * goroutine's count of statement probes so far) and goes straight into `made`, so the parse keeps
-   * no column per value. `sureIndexOf`: a goroutine's index in the index's SureEvents (-1: none);
-   * `params`: a parameter copy's probe name -> the parameter (`fr_arg_n` is n's value). A goroutine
-   * that is no thread yet keeps its values aside until placeAside (rare: the statements' replay
-   * named the same goroutines).
+   * no column per value. A goroutine that is no thread yet keeps its values aside until placeAside
+   * (rare: the statements' replay named the same goroutines).
    */
-  placeValuesAsRead(made: ValueHistoriesMaker, places: StatementValuePlaces, sureIndexOf: (goroutine: string) => number, params: Map<string, string>): void {
-    this.made = { made, places, sureIndexOf, params, sureIndex: [], nameIds: new Map(), aside: [] };
+  placeValuesAsRead(made: ValueHistoriesMaker, places: StatementValuePlaces): void {
+    this.made = { made, places, params: parameterOfCopy(this.table), sureIndex: [], nameIds: new Map(), aside: [] };
   }
 
   private made: {
     made: ValueHistoriesMaker;
     places: StatementValuePlaces;
-    sureIndexOf: (goroutine: string) => number;
+    /** A parameter copy's probe name -> the parameter (`fr_arg_n` is n's value). */
     params: Map<string, string>;
     /** By goroutine index: its index in the SureEvents. */
     sureIndex: number[];
@@ -386,7 +384,7 @@ export class StatementProbes implements ProbeSink {
       if (this.check) {
         this.checkThread.push(this.timeline!.threadIndex(goroutine));
         this.differsFrom.push(Infinity);
-        this.made?.sureIndex.push(this.made.sureIndexOf(goroutine));
+        this.made?.sureIndex.push(this.made.places.sureIndexOf(goroutine));
       }
       this.fedThread.push(this.builder && this.timeline ? this.timeline.threadIndex(goroutine) : -1);
       this.sureReader?.goroutine(goroutine);
@@ -519,7 +517,7 @@ export function placeValues(
   // The values, in columns as the parse took them (a million values are never a million objects),
   // then any the parse could only read as lines (a value over lines cut by a chunk: rare), unplaced.
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
-  const params = new Map(table.paramProbes.map((p) => [p.probe, p.param]));
+  const params = parameterOfCopy(table);
   const names = probes.valueNames.map((n) => params.get(n) ?? n);
   const vg = probes.valueGoroutine;
   const vn = probes.valueName;
@@ -555,4 +553,9 @@ export function placeValues(
   };
   const flags = valueNames.length > 0 ? ['--verify', '--print', valueNames.join(',')] : ['--verify'];
   return { ...run, output: { ...run.output, probes: [] }, valueColumns: values, flags, valuePlaces, valuesMade: made?.made };
+}
+
+/** A parameter copy's probe name -> its parameter: `fr_arg_n := n` at a body's top prints n's value. */
+function parameterOfCopy(table: StatementTable): Map<string, string> {
+  return new Map(table.paramProbes.map((p) => [p.probe, p.param]));
 }

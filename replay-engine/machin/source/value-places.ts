@@ -21,6 +21,8 @@ export class StatementValuePlaces {
   private readonly ownOpsSeen: number[] = [];
   /** The answer, reused (read it before the next call). */
   private readonly spot: ValuePlace = { event: -2, position: 0, sure: false };
+  /** Goroutine id -> its index in the SureEvents. */
+  private readonly sureIndex: Map<string, number>;
 
   constructor(
     private readonly tl: Timeline,
@@ -29,6 +31,12 @@ export class StatementValuePlaces {
   ) {
     this.placer = probePlacer(tl);
     this.enderThread = sure.ender >= 0 ? tl.threadIndex(sure.goroutines[sure.ender]) : -1;
+    this.sureIndex = new Map(sure.goroutines.map((g, k) => [g, k]));
+  }
+
+  /** The goroutine's index in the SureEvents (at's `sureIndex`), -1 when the statements' replay did not name it. */
+  sureIndexOf(goroutine: string): number {
+    return this.sureIndex.get(goroutine) ?? -1;
   }
 
   /**
