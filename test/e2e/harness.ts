@@ -115,7 +115,7 @@ export async function startVsCode(opts: StartOptions): Promise<VsCode> {
   const server = await cs.startCodeServer({ folder: workspace, userDataDir, extensionsDir, trust: opts.trust ?? true, env, log: (s) => { serverLog += s; } });
   const browser: Browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: browserArgs, headless: true });
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-  await page.goto(`http://127.0.0.1:${server.port}/?folder=${encodeURIComponent(workspace)}`);
+  await page.goto(`http://127.0.0.1:${server.port}/?folder=${encodeURIComponent(workspace)}`, { timeout: 90_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
   mkdirSync(resultsDir, { recursive: true });
   let shotNo = 0;
@@ -245,6 +245,15 @@ export function collectLogs(userDataDir: string): string {
   return out.join('\n');
 }
 
+/** The notifications, the call stack's rows and the status bar, a few lines each (for a failure's message). */
+async function onScreen(page: Page): Promise<string> {
+  const texts = async (selector: string) => (await page.locator(selector).allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean).slice(0, 12);
+  const parts: Array<[string, string]> = [['notifications', '.notifications-toasts .notification-list-item-message'], ['call stack', '.debug-call-stack .monaco-list-row'], ['status bar', '.statusbar .statusbar-item']];
+  const out: string[] = [];
+  for (const [name, selector] of parts) out.push(`  ${name}: ${JSON.stringify(await texts(selector))}`);
+  return out.join('\n');
+}
+
 /**
  * Runs a test body against a fresh VS Code; on failure saves a screenshot and prints the
  * extension host logs (so a CI failure says why), and always closes everything. One VS Code runs
@@ -267,6 +276,12 @@ export async function withVsCode(opts: StartOptions, body: (vs: VsCode) => Promi
     const logFile = join(resultsDir, `${opts.name}-exthost.log`);
     writeFileSync(logFile, logs);
     console.error(`\n[e2e] ${opts.name} failed; screenshot ${shot}; extension host logs ${logFile}:\n${logs.slice(-6000)}`);
+    // What the screen said, in the error itself: the failing-tests summary (what CI shows) keeps it.
+    if (err instanceof Error) {
+      const said = `\n[e2e] on screen when it failed:\n${await onScreen(vs.page).catch((e: unknown) => String(e))}`;
+      err.message += said;
+      if (err.stack) err.stack += said; // (the stack, made with the first message, is what gets printed)
+    }
     throw err;
   } finally {
     await vs.close();
