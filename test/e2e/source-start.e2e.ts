@@ -29,13 +29,27 @@ test('Run Back to Cursor reaches the collector\'s first line before any op; the 
     await vs.timeline().locator('vscode-button[data-command="replayToPanic"]').click();
     const stack = page.locator('.debug-call-stack .monaco-list-row');
     await stack.filter({ hasText: /place\s*reorder\.mfl\s*2:55/ }).first().waitFor({ timeout: 90_000 });
-    // The editor's cursor on line 12 of reorder.mfl (`buf := []int{...}`), then Run Back to Cursor.
-    await vs.goToLine(12);
-    // The extension host hears of the cursor after the workbench shows it: on a loaded machine a
-    // click at once reached it with the cursor still on the panic's line 2 (it ran back to line 2).
-    await page.waitForTimeout(2_000);
+    // VS Code shows the stop's frame in the editor (its statement selected) after the call stack: the
+    // cursor is moved only then, or that reveal puts it back on line 2 (on a loaded machine the
+    // button then ran back to line 2).
+    const statusText = async () => (await page.locator('.statusbar').allTextContents()).join(' ');
+    for (let waited = 0; !/Ln 2, Col \d+ \(\d+ selected\)/.test(await statusText()); waited += 250) {
+      if (waited > 30_000) throw new Error(`the panic's statement was never shown selected: ${await statusText()}`);
+      await page.waitForTimeout(250);
+    }
+    // The editor's cursor on line 12 of reorder.mfl (`buf := []int{...}`), still there a moment
+    // later (the extension host reads it when the button is pressed), then Run Back to Cursor.
+    for (let attempt = 1; ; attempt++) {
+      await vs.goToLine(12);
+      await page.waitForTimeout(1_000);
+      if (/Ln 12, Col \d+/.test(await statusText())) break;
+      if (attempt === 3) throw new Error(`the cursor does not stay on line 12: ${await statusText()}`);
+    }
+    const pressedAt = await statusText();
     await page.locator('.debug-toolbar [aria-label^="Run Back to Cursor"]').click();
-    await stack.filter({ hasText: /collector\s*reorder\.mfl\s*12:5/ }).first().waitFor({ timeout: 30_000 });
+    await stack.filter({ hasText: /collector\s*reorder\.mfl\s*12:5/ }).first().waitFor({ timeout: 30_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}\n(the status bar when the button was pressed: ${pressedAt})`);
+    });
     const status = page.locator('.statusbar');
     await status.getByText('before op 0/10 · goroutine 0.2 collector').waitFor({ timeout: 30_000 });
     await page.waitForTimeout(500);
