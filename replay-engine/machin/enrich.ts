@@ -392,7 +392,7 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
   if (differing.length > 0) {
     warn('values-unplaced', `${c.program}: machin's replay for the values ran other statements than its replay for the statements (${differing.slice(0, 8).join('; ')}${differing.length > 8 ? `; and ${differing.length - 8} more` : ''}): those goroutines' values from there on are placed by their ops, not at their statements`);
   }
-  const values = placeValues(tl, outcome.run, probes, instrumented.table, index, c.names, sure, (g) => places.sureIndexOf(probes.goroutines[g]));
+  const values = placeValues(tl, outcome.run, probes, instrumented.table, index, c.names, sure);
   await merge([values], true);
   progress('values ready');
 }

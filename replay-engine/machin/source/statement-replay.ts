@@ -491,8 +491,8 @@ export async function indexInstrumentedReplay(
  * The run's values (read by `probes` with its statement probes: each value follows the statement
  * that stored it), placed at the index's events: a value after its goroutine's n-th statement
  * probe is stored by the index's n-th event of that goroutine, at its position at the earliest,
- * and is sure exactly when that event is. `sure` is the index's (the replay it was built from):
- * `sureOf` gives, for a goroutine of `probes`, its index in `sure` (-1: none). A value whose
+ * and is sure exactly when that event is. `sure` is the index's (the replay it was built from),
+ * found by goroutine id (StatementValuePlaces.sureIndexOf; none for one it did not name). A value whose
  * event the index does not hold (after the goroutine's differsFrom, or past its events) is
  * placed by its own ops alone, as without statements.
  */
@@ -504,16 +504,15 @@ export function placeValues(
   index: StatementIndex,
   valueNames: string[],
   sure: SureEvents,
-  sureOf: (g: number) => number = (g) => g,
 ): ReplayRun {
   const threadOf = Int32Array.from(probes.goroutines, (g) => tl.threadIndex(g));
-  const sureIndex = Int32Array.from(probes.goroutines, (_, g) => sureOf(g));
   const differs = probes.differsFrom;
   // Values placed as the parse read them are in their histories already (placeValuesAsRead; those
   // of goroutines that were no thread then are placed now); the columns hold none of them.
   const made = probes.valuesPlacedAsRead();
   probes.placeAside(tl);
   const places = made?.places ?? new StatementValuePlaces(tl, index, sure);
+  const sureIndex = Int32Array.from(probes.goroutines, (g) => places.sureIndexOf(g));
   // The values, in columns as the parse took them (a million values are never a million objects),
   // then any the parse could only read as lines (a value over lines cut by a chunk: rare), unplaced.
   // A parameter's copy (`fr_arg_n := n` at the body's top) is the parameter's value, stored by the entry.
