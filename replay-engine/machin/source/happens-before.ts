@@ -49,6 +49,13 @@ export interface SureEvents {
 
 const NONE = new Uint32Array(0);
 
+/** A goroutine's events as the index builder took them: how many, how many ran below each count of its own ops (SureEventsReader's `below`), its `go`s' events. */
+export interface TakenEvents {
+  count: number;
+  below: Uint32Array;
+  spawnAt: number[];
+}
+
 /**
  * The events of each goroutine that surely ran. `ender`: the id of the goroutine whose end ends
  * the run (the one that panicked, else `0`); null for a deadlock, where every goroutine is
@@ -69,7 +76,8 @@ export function sureEvents(probes: ProbeColumns, table: StatementTable, tl: Time
 /**
  * sureEvents taken probe by probe, as machin prints them (StatementProbes.buildWhileReading):
  * what the rule needs of each goroutine's events is kept as they come (how many ran below each
- * count of its own ops, where its `go`s are), and the rule is applied at the end.
+ * count of its own ops, where its `go`s are), and the rule is applied at the end. A goroutine
+ * whose events the index builder takes is not fed here: finish reads the same from the builder.
  */
 export class SureEventsReader {
   private readonly placer;
@@ -78,7 +86,7 @@ export class SureEventsReader {
   private readonly ops: Uint32Array[] = [];
   private readonly counts: number[] = [];
   /** below[g][k]: how many of g's events ran with fewer than k of its own ops completed. */
-  private readonly below: number[][] = [];
+  private readonly below: Array<number[] | Uint32Array> = [];
   /** spawnAt[g][j]: the event of g's (j+1)-th `go`. */
   private readonly spawnAt: number[][] = [];
   private readonly cursor: number[] = [];
@@ -125,15 +133,27 @@ export class SureEventsReader {
     if (c > 0 && own[c - 1] >= p) c = lowerBound(0, c, (i) => own[i] < p);
     while (c < own.length && own[c] < p) c++;
     this.cursor[g] = c;
-    const b = this.below[g];
+    const b = this.below[g] as number[]; // (a goroutine added here: not one the builder took)
     while (b.length <= c) b.push(this.counts[g]);
     if (this.spawns[statement - 1] === 1) this.spawnAt[g].push(this.counts[g]);
     this.counts[g]++;
   }
 
-  finish(ender: string | null): SureEvents {
+  /** `taken(g)`: goroutine g's events as the index builder took them, or null when they were fed here (add, addRun). */
+  /** Goroutine g's events from the index builder: as if each had been added. */
+  private takeFrom(g: number, events: TakenEvents): void {
+    this.below[g] = events.below;
+    this.spawnAt[g] = events.spawnAt;
+    this.counts[g] = events.count;
+  }
+
+  finish(ender: string | null, taken: (g: number) => TakenEvents | null = () => null): SureEvents {
     const { ids, ops, below, spawnAt, tl, placer } = this;
     const n = ids.length;
+    for (let g = 0; g < n; g++) {
+      const events = taken(g);
+      if (events) this.takeFrom(g, events);
+    }
     const count = Uint32Array.from(this.counts);
     const sure = new Uint32Array(n);
     if (ender === null) {

@@ -29,6 +29,8 @@ import { Column } from '../../model/int-column';
 import { LineArrivals } from './line-arrivals';
 import { KIND_ENTRY, KIND_EXIT, KIND_RETURN, KIND_STATEMENT, rowCodes, type RowCodes } from './row-codes';
 import type { StatementTable } from './instrument';
+import type { PrintedRun } from './run-template';
+import type { TakenEvents } from './happens-before';
 
 export interface StatementProbe {
   thread: number;
@@ -567,6 +569,21 @@ export class StatementIndexBuilder {
     b.addRun(ids, 1, n, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
   }
 
+  /** Thread t's next printed run (a statements-only copy's), all at machin's `@op`: by the run's template when it holds there. */
+  addPrinted(thread: number, run: PrintedRun, op: number): void {
+    let b = this.threads[thread];
+    if (!b) {
+      if (!(thread >= 0 && thread < this.tl.threads.length)) throw new Error(`a statement probe of thread ${thread}, which the timeline does not have`);
+      this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread));
+    }
+    b.addPrinted(run, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
+  }
+
+  /** Thread t's events so far, as what surely ran reads them (happens-before.ts), or null when it has none. */
+  taken(thread: number): TakenEvents | null {
+    return this.threads[thread]?.taken() ?? null;
+  }
+
   /** Thread t will have n events (its columns are made that size at once). Before its first add. */
   expect(thread: number, n: number): void {
     if (!this.threads[thread] && thread >= 0 && thread < this.tl.threads.length) this.threads[thread] = new ThreadBuilder(this.table, this.placer.ownOps(thread), Math.max(1, n));
@@ -638,13 +655,37 @@ class ThreadBuilder {
     expected = 64,
   ) {
     this.codes = rowCodes(table);
-    this.statements = new Column(expected);
+    this.statements = new Column(expected, table.rows.length < 0x10000 ? Uint16Array : Int32Array);
     this.ownOps = new Column(expected);
     this.frames = new Column(expected);
+    this.below = new Uint32Array(ownOpIndices.length + 1);
   }
 
   get length(): number {
     return this.statements.length;
+  }
+
+  /**
+   * Room for n more events in the event columns. When they must grow, they grow to the events
+   * this thread will have at its end as guessed from its own ops so far (a quarter more; at most
+   * 16 times the events so far), so a long thread's columns grow a few times, not twenty:
+   * room not written costs no memory, a copy does (int-column.ts).
+   */
+  private room(n: number): void {
+    const need = this.statements.length + n;
+    if (need > this.statements.capacity) this.grow([this.statements, this.ownOps, this.frames], need);
+  }
+
+  /** Room for m more frames (as room, for the frame columns). */
+  private frameRoom(m: number): void {
+    const need = this.frameFunction.length + m;
+    if (need > this.frameFunction.capacity) this.grow([this.frameFunction, this.frameCall, this.frameDepth], need);
+  }
+
+  private grow(columns: Column[], need: number): void {
+    const guess = Math.ceil(((need * (this.ownOpIndices.length + 1)) / (this.k + 1)) * 1.25);
+    const capacity = Math.max(need, columns[0].capacity * 2, Math.min(guess, need * 16));
+    for (const c of columns) c.ensure(capacity);
   }
 
   private k = 0;
@@ -659,8 +700,21 @@ class ThreadBuilder {
     let k = this.k;
     if (k > 0 && own[k - 1] >= p) k = lowerBound(0, k, (i) => own[i] < p);
     while (k < own.length && own[k] < p) k++;
+    if (this.belowLength <= k) {
+      // (the events so far ran below every count of own ops up to k)
+      this.below.fill(this.statements.length, this.belowLength, k + 1);
+      this.belowLength = k + 1;
+    }
     return (this.k = k);
   }
+
+  /**
+   * below[k], k < belowLength: how many events were added with fewer than k own ops done (what
+   * surely ran reads it: TakenEvents). Made for every count of own ops at once: written as the
+   * thread runs, the rest costs no memory.
+   */
+  private readonly below: Uint32Array;
+  private belowLength = 1;
 
   add(statement: number, ownOps: number): number {
     const r = statement - 1;
@@ -681,6 +735,7 @@ class ThreadBuilder {
       }
     }
     const event = this.statements.length;
+    this.room(1);
     if (codes.spawns[r]) this.spawnAt.push(event);
     this.statements.push(statement);
     this.ownOps.push(ownOps);
@@ -711,6 +766,7 @@ class ThreadBuilder {
         }
         const m = j - k;
         if (m > 0) {
+          this.room(m);
           const at = this.statements.length;
           const statements = this.statements.reserve(m);
           const own = this.ownOps.reserve(m);
@@ -730,11 +786,60 @@ class ThreadBuilder {
     }
   }
 
+  /**
+   * A printed run, each statement with `ownOps` done: when the top frame is not returning and the
+   * run's template for its function holds (run-template.ts), its events and the frames it enters
+   * are written from the template at once; else statement by statement (addRun).
+   */
+  addPrinted(run: PrintedRun, ownOps: number): void {
+    const ids = run.ids;
+    const n = ids.length;
+    const depth = this.stack.length;
+    if (depth === 0 || this.awaiting[depth - 1] !== -1) return this.addRun(ids, 0, n, ownOps);
+    const top = this.stack[depth - 1];
+    const t = run.templateIn(this.frameFunction.get(top), this.codes);
+    if (!t.ok) return this.addRun(ids, 0, n, ownOps);
+    this.room(n);
+    const at = this.statements.length;
+    const statements = this.statements.reserve(n);
+    const own = this.ownOps.reserve(n);
+    const frames = this.frames.reserve(n);
+    statements.set(ids, at);
+    own.fill(ownOps, at, at + n);
+    const first = this.frameFunction.length; // (the id the run's first entered frame gets)
+    const rel = t.frame;
+    for (let i = 0; i < n; i++) {
+      const k = rel[i];
+      frames[at + i] = k === 0 ? top : first + k - 1;
+    }
+    this.statements.length = this.ownOps.length = this.frames.length = at + n;
+    const m = t.newFn.length;
+    if (m > 0) {
+      this.frameRoom(m);
+      const before = this.latest[depth - 1];
+      const d0 = this.frameDepth.get(top);
+      for (let j = 0; j < m; j++) {
+        this.frameFunction.push(t.newFn[j]);
+        const call = t.newCall[j];
+        this.frameCall.push(call < 0 ? before : at + call);
+        this.frameDepth.push(d0 + t.newDepth[j]);
+      }
+    }
+    if (t.lastInStart >= 0) this.latest[depth - 1] = at + t.lastInStart;
+    for (let j = 0; j < t.spawns.length; j++) this.spawnAt.push(at + t.spawns[j]);
+  }
+
+  /** The events so far, as what surely ran reads them. */
+  taken(): TakenEvents {
+    return { count: this.length, below: this.below.subarray(0, this.belowLength), spawnAt: this.spawnAt };
+  }
+
   private top(): number {
     return this.stack[this.stack.length - 1] ?? -1;
   }
 
   private push(fn: number): void {
+    this.frameRoom(1);
     const id = this.frameFunction.length;
     const caller = this.top();
     this.frameFunction.push(fn);

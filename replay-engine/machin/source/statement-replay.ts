@@ -13,7 +13,8 @@ import type { StatementTable } from './instrument';
 import { ChunkedColumn } from '../../model/chunked-column';
 import { TextColumn } from './text-column';
 import { StatementIndex, StatementIndexBuilder } from './statement-index';
-import { sureEvents, SureEventsReader, type SureEvents } from './happens-before';
+import { sureEvents, SureEventsReader, type SureEvents, type TakenEvents } from './happens-before';
+import { PrintedRun } from './run-template';
 import type { ValueHistoriesMaker } from '../value-histories';
 import { StatementValuePlaces } from './value-places';
 
@@ -40,6 +41,7 @@ export class StatementProbes implements ProbeSink {
     this.names = new Set(table.probeNames);
     this.expands = table.rows.map((r) => r.expands);
     this.splicer = table.base !== undefined && CallSplicer.needed(table.rows) ? new CallSplicer(table.rows) : null;
+    this.printed = table.base !== undefined && this.splicer === null ? new Map() : null;
   }
 
   /** By statement number - 1: the statements its call runs that nobody prints (StatementRow.expands). */
@@ -107,15 +109,33 @@ export class StatementProbes implements ProbeSink {
    * (the columns hold only the others'), so the parse's memory is the index's.
    */
   buildWhileReading(tl: Timeline, file: string): void {
-    this.builder = new StatementIndexBuilder(this.table, file, tl);
-    this.sureReader = new SureEventsReader(this.table, tl);
-    this.timeline = tl;
+    if (this.goroutines.length === 0) this.toBuild = { tl, file };
+  }
+
+  /** What buildWhileReading asked for and prepare has not made yet. */
+  private toBuild: { tl: Timeline; file: string } | null = null;
+
+  /**
+   * Makes the index builder buildWhileReading asked for (the timeline's own-op lists: some ms for a
+   * long trace), if not made yet; the first probe makes it otherwise. Called while machin compiles
+   * the copy, when nothing is read yet.
+   */
+  prepare(): void {
+    const b = this.toBuild;
+    if (!b) return;
+    this.toBuild = null;
+    this.builder = new StatementIndexBuilder(this.table, b.file, b.tl);
+    this.sureReader = new SureEventsReader(this.table, b.tl);
+    this.timeline = b.tl;
   }
 
   /** Which statement events surely ran (happens-before.ts), the run ending at `ender`'s end (null: a deadlock). */
   sureEvents(tl: Timeline, ender: string | null): SureEvents {
     this.endRuns();
-    return this.sureReader ? this.sureReader.finish(ender) : sureEvents(this, this.table, tl, ender);
+    if (!this.sureReader) return sureEvents(this, this.table, tl, ender);
+    // The goroutines the builder took are read from it (after an error of its own it took no more, and its index is not used).
+    const builder = this.builder!;
+    return this.sureReader.finish(ender, (g) => (this.fedThread[g] >= 0 ? (builder.taken(this.fedThread[g]) ?? NO_EVENTS_TAKEN) : null));
   }
 
   /** The values' replay of a two-stage launch (checkAgainst): the index its statement probes are held to. */
@@ -211,6 +231,9 @@ export class StatementProbes implements ProbeSink {
     const g = this.idOf(goroutine);
     const base = this.table.base;
     if (base === undefined) return this.takeStatement(g, value, op);
+    // (the same number is the same run: decoded once, and the index builder keeps its templates there)
+    const printed = this.printed?.get(value);
+    if (printed !== undefined) return this.takeRun(g, printed.ids, printed.ids.length, op, printed);
     // A statements-only copy's run of statements: base-B digits, the first ran the most significant
     // (no digit is 0: statement numbers start at 1), each followed by what its call ran that nobody
     // printed (StatementRow.expands). Each ran with the same own ops done as the last.
@@ -240,7 +263,12 @@ export class StatementProbes implements ProbeSink {
       if (ran) for (let k = 0; k < ran.length; k++) run[n++] = ran[k];
     }
     const splicer = this.splicer;
-    if (splicer === null) return this.takeRun(g, run, n, op);
+    if (splicer === null) {
+      if (this.printed === null || this.printed.size >= PRINTED_RUNS_KEPT) return this.takeRun(g, run, n, op);
+      const made = new PrintedRun(run.slice(0, n));
+      this.printed.set(value, made);
+      return this.takeRun(g, made.ids, n, op, made);
+    }
     const m = splicer.take(g, run, n, op);
     if (splicer.bad !== null) {
       this.bad ??= splicer.bad;
@@ -274,24 +302,32 @@ export class StatementProbes implements ProbeSink {
   /** The statements of the run being taken. */
   private run = new Int32Array(256);
 
-  /** The run ids[0, n) of goroutine g, printed at `op`: as n takeStatement calls, the op's place found once. */
-  private takeRun(g: number, ids: Int32Array, n: number, op: number): void {
+  /**
+   * The runs printed so far, by their number, when the copy splices no calls (a spliced run is not
+   * its number's): decoded once. At most PRINTED_RUNS_KEPT; the rest are decoded each time.
+   */
+  private readonly printed: Map<number, PrintedRun> | null;
+
+  /** The run ids[0, n) of goroutine g, printed at `op` (as `printed`, when kept): as n takeStatement calls, the op's place found once. */
+  private takeRun(g: number, ids: Int32Array, n: number, op: number, printed?: PrintedRun): void {
     if (this.check) {
       for (let k = 0; k < n; k++) this.takeStatement(g, ids[k], op);
       return;
     }
     this.counts[g] += n;
-    this.sureReader?.addRun(g, ids, n, op);
     const t = this.fedThread[g];
     if (t >= 0) {
+      // (what surely ran reads the builder's events at the end: sureEvents)
       if (this.builderError === null) {
         try {
-          this.builder!.addRun(t, ids, n, op);
+          if (printed) this.builder!.addPrinted(t, printed, op);
+          else this.builder!.addRun(t, ids, n, op);
         } catch (err) {
           this.builderError = err;
         }
       }
     } else {
+      this.sureReader?.addRun(g, ids, n, op);
       for (let k = 0; k < n; k++) {
         this.goroutine.push(g);
         this.statement.push(ids[k]);
@@ -316,7 +352,6 @@ export class StatementProbes implements ProbeSink {
       return;
     }
     this.counts[g]++;
-    this.sureReader?.add(g, value, op);
     const t = this.fedThread[g];
     if (t >= 0) {
       if (this.builderError === null) {
@@ -327,6 +362,7 @@ export class StatementProbes implements ProbeSink {
         }
       }
     } else {
+      this.sureReader?.add(g, value, op);
       this.goroutine.push(g);
       this.statement.push(value);
       this.op.push(op);
@@ -377,6 +413,7 @@ export class StatementProbes implements ProbeSink {
     if (goroutine === this.lastGoroutine) return this.lastId;
     let id = this.ids.get(goroutine);
     if (id === undefined) {
+      if (this.toBuild) this.prepare();
       id = this.goroutines.length;
       this.goroutines.push(goroutine);
       this.ids.set(goroutine, id);
@@ -400,6 +437,11 @@ export interface IndexedReplay {
   /** The run with only the program variables' probes, each with the event that stored it (ReplayRun.probeEvents). */
   values: ReplayRun;
 }
+
+/** Runs kept decoded (StatementProbes.printed): a loop prints a few numbers over and over; a run of every number is not kept. */
+const PRINTED_RUNS_KEPT = 1 << 16;
+
+const NO_EVENTS_TAKEN: TakenEvents = { count: 0, below: new Uint32Array(1), spawnAt: [] };
 
 /** How often (statement probes, minus one: a mask) a streamed read says how far it got. */
 const COUNT_EVERY = (1 << 18) - 1;
