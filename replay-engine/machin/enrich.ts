@@ -251,28 +251,33 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   const sliced = (what: string) => ({ signal: options.signal, onSlice: (done: number) => progress(`${what}: ${Math.round(done * 100)}%`) });
   // The plain replay (the panic and the verdict: the first stop) and the statements-only one run side
   // by side, on two cores; the statements-only one is stopped when the plain one says it cannot succeed.
+  // The statements-only one is started first (the index waits for it; the plain one ends long
+  // before it), and what its reading needs is made once both are started, while machin compiles.
   const trace = await retargetTraceCopy(copy, only.file, 'statements');
   const flags = ['--verify', '--print', only.table.probeNames.join(',')];
   const statements = new StatementProbes(only.table);
   statements.buildWhileReading(tl, c.program);
+  let started = 0;
+  const onStarted = () => {
+    if (++started === 2) setImmediate(() => statements.prepare());
+  };
   const stopInstrumented = new AbortController();
   const abort = () => stopInstrumented.abort();
   if (options.signal?.aborted) abort();
   options.signal?.addEventListener('abort', abort, { once: true });
-  progress('machin: replaying the trace for the panic and the verdict');
-  const plain = replays(machin, copy.file, ['--verify'], false, options, warn);
-  plain.catch(() => undefined); // awaited below; it may fail while the library is built
-  // Without it the same lines come, only slower.
+  // Without it the same lines come, only slower. (Built when the trace was opened: warm-up.ts.)
   const buffer = await c.stderrBuffer;
   if ('unavailable' in buffer) options.onOutput?.(`[the instrumented replay's stderr stays unbuffered (slower, the same lines): ${buffer.unavailable}]\n`);
   progress('machin: replaying against the instrumented program (statements)');
   // Read as machin writes it: the statements go straight into the index, the output is never held whole.
   const streamed = statements.stream((n) => progress(`reading the statements machin prints: ${n.toLocaleString('en-US')} so far`), options.signal);
   const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
-  const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, streamed, env, 1).then(
+  const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, streamed, env, 1, onStarted).then(
     (r) => ({ run: r, err: null as unknown }),
     (err: unknown) => ({ run: null, err }),
   );
+  progress('machin: replaying the trace for the panic and the verdict');
+  const plain = replays(machin, copy.file, ['--verify'], false, options, warn, onStarted);
   let first: ReplayRun[];
   try {
     first = await plain;
@@ -482,10 +487,11 @@ async function replays(
   retryPlain: boolean,
   options: ToolchainOptions,
   warn: (code: string, message: string) => void,
+  onStarted?: () => void,
 ): Promise<ReplayRun[]> {
   const runs: ReplayRun[] = [];
   try {
-    runs.push(await runMachinReplay(machin, trace, flags, options));
+    runs.push(await runMachinReplay(machin, trace, flags, options, undefined, undefined, 0, onStarted));
     if (retryPlain && runs[0].output.failure?.kind === 'error') runs.push(await runMachinReplay(machin, trace, ['--verify'], options));
   } catch (err) {
     if (err instanceof RecordingError && err.code !== 'cancelled') warn(err.code, err.message);

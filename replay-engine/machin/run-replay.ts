@@ -80,6 +80,8 @@ export async function runMachinReplay(
   env: Record<string, string> = {},
   /** 1 for the second of two replays run side by side: on one CPU, it gets another than the first (replay-cores.ts). */
   slot: 0 | 1 = 0,
+  /** Called once machin is spawned (runProcess's onStarted). */
+  onStarted?: () => void,
 ): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
   const prefix = replayCommandPrefix(machinCores(options.machinCores), slot);
@@ -102,6 +104,7 @@ export async function runMachinReplay(
       // Beside the copy, in its private folder (removed with it); read by a worker: see stderrPath.
       stderrPath: `${trace}.stderr-${++runs}`,
       streamStderrBytes: stream ? (lines) => stream.pushBytes(lines) : undefined,
+      onStarted,
       onOutput: options.onOutput ? (from, text) => (from === 'stdout' ? options.onOutput!(text) : shown?.push(text)) : undefined,
     });
   } catch (err) {

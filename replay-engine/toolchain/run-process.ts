@@ -43,6 +43,8 @@ export interface ProcessOptions {
    * Through the FIFO; a run without one decodes and encodes again (the fallback only).
    */
   streamStderrBytes?: (lines: Uint8Array) => void;
+  /** Called once the child is spawned and its stderr reader started (an error may still follow: the 'error' event comes later). */
+  onStarted?: () => void;
 }
 
 export interface ProcessResult {
@@ -167,6 +169,7 @@ export async function runProcess(command: string, args: string[], options: Proce
     const timer = setTimeout(() => kill('timeout'), options.timeLimitMs);
     tail?.start(() => kill('cancelled'));
     void fifo?.start(() => kill('cancelled'));
+    options.onStarted?.();
     const onAbort = () => kill('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const settle = () => {

@@ -346,12 +346,13 @@ describe('enrich: as few machin replays as possible', () => {
     await enrichWithMachin(rec, { machinPath: MACHIN, programRoots: [dir], timeLimitMs: 30_000, onOutput: (t) => output.push(t) });
     const started = output.filter((t) => t.startsWith('$ '));
     assert.equal(started.length, 3, started.join(''));
-    // (under SCHED_BATCH, each on one CPU of its own where chrt and taskset can: replay-cores.ts)
-    assert.match(started[0], /^\$ (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay \S+ --verify\n$/);
-    assert.match(started[1], / replay \S+ --verify --print fr_stmt0\n$/);
+    // (under SCHED_BATCH, each on one CPU of its own where chrt and taskset can: replay-cores.ts;
+    // the statements-only one is started first: the index waits for it)
+    assert.match(started[0], / replay \S+ --verify --print fr_stmt0\n$/);
+    assert.match(started[1], /^\$ (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay \S+ --verify\n$/);
     assert.match(started[2], / replay \S+ --verify --print \S*q\S*,fr_stmt0\S*\n$/);
     // only the instrumented replays' programs get their stderr buffered (source/stderr-buffer.ts)
-    for (const run of started.slice(1)) assert.match(run, /^\$ LD_PRELOAD=\/\S+\/fr-stderr-buffer\.so (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay /);
+    for (const run of [started[0], started[2]]) assert.match(run, /^\$ LD_PRELOAD=\/\S+\/fr-stderr-buffer\.so (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay /);
     assert.equal(rec.panic?.message, 'integer divide by zero');
     assert.equal(rec.sourceLevel?.state, 'ready');
     // the divide that panicked: goroutine 0.2's last statement, and every value points at its statement
@@ -398,8 +399,8 @@ describe('enrich: as few machin replays as possible', () => {
     assert.deepEqual(rec.histories!.entries('idx').map((e) => s.location(e.thread, e.event!).line), [7, 9, 11]);
     const started = output.filter((t) => t.startsWith('$ '));
     assert.equal(started.length, 3);
-    assert.match(started[0], / replay \S+ --verify\n$/);
-    assert.match(started[1], / replay \S+ --verify --print fr_stmt0\n$/);
+    assert.match(started[0], / replay \S+ --verify --print fr_stmt0\n$/);
+    assert.match(started[1], / replay \S+ --verify\n$/);
     assert.match(started[2], / replay \S+ --verify --print \S*idx\S*fr_stmt0\S*\n$/);
     assert.deepEqual(leftCopies(), []);
   });

@@ -87,14 +87,14 @@ describe('source level with the real machin: a loop, recursion, a panic', () => 
     );
     const started = output.filter((o) => o.startsWith('$ '));
     assert.equal(started.length, 3, started.join(''));
-    assert.match(started[0], / replay \S+ --verify\n$/);
-    // the statements: the statements-only copy prints its statement probes alone
-    assert.match(started[1], / replay \S+statements-bank\.mflrr --verify --print fr_stmt0\n$/);
+    // the statements: the statements-only copy prints its statement probes alone (started first: the index waits for it)
+    assert.match(started[0], / replay \S+statements-bank\.mflrr --verify --print fr_stmt0\n$/);
+    assert.match(started[1], / replay \S+ --verify\n$/);
     // the values: the per-statement copy prints them with its statement probes
     assert.match(started[2], / replay \S+ --verify --print \S*got\S*fr_stmt0\S*\n$/);
     assert.deepEqual(progress, [
-      'machin: replaying the trace for the panic and the verdict',
       'machin: replaying against the instrumented program (statements)',
+      'machin: replaying the trace for the panic and the verdict',
       'building the statement index',
       `statement index ready: ${s.eventCount} statements executed; machin now prints the values`,
       'machin: replaying against the instrumented program (values)',

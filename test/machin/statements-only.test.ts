@@ -346,7 +346,7 @@ describe('the statements-only replay against a probe before every statement (rea
       // the statements came from the statements-only copy's replay (its probes alone), the values from a third
       const started = output.filter((o) => o.startsWith('$ '));
       assert.equal(started.length, 3, started.join(''));
-      assert.match(started[1], / replay \S+ --verify --print fr_stmt0(,fr_stmt1)?\n$/);
+      assert.match(started[0], / replay \S+ --verify --print fr_stmt0(,fr_stmt1)?\n$/);
       assert.equal(rec.panic?.message ?? null, shape.panic);
       const tl = rec.timeline;
       assert.ok(rec.statements instanceof StatementIndex);
