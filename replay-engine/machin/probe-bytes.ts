@@ -10,6 +10,8 @@ const NL = 0x0a;
 const SPACE = 0x20;
 const ZERO = 0x30;
 const NINE = 0x39;
+/** Goroutines kept besides the current one (ProbeBytes.goroutineAt). */
+const RECENT_GOROUTINES = 8;
 
 function sameBytes(a: Uint8Array, from: number, to: number, b: Uint8Array): boolean {
   if (to - from !== b.length) return false;
@@ -62,11 +64,19 @@ export class ProbeBytes {
    */
   private usualLine(b: Uint8Array, s: number, length: number): number {
     if (length - s < 16 || b[s] !== 0x70 || b[s + 1] !== 0x72 || b[s + 2] !== 0x6f || b[s + 3] !== 0x62 || b[s + 4] !== 0x65 || b[s + 5] !== SPACE) return -1;
-    let g = s + 6;
-    while (g < length && b[g] !== SPACE && b[g] !== NL) g++;
-    if (g === s + 6 || g >= length || b[g] !== SPACE) return -1;
-    let n = g + 1;
-    while (n < length && b[n] !== SPACE && b[n] !== NL) n++;
+    // (the goroutine and the name are most often those of the line before: each is matched in
+    // place first, then read up to its space; neither ever holds a space or a line end)
+    const sameGoroutine = spacedAt(b, s + 6, this.goroutineBytes, length);
+    let g = s + 6 + this.goroutineBytes.length;
+    if (!sameGoroutine) {
+      g = s + 6;
+      while (g < length && b[g] !== SPACE && b[g] !== NL) g++;
+      if (g === s + 6 || g >= length || b[g] !== SPACE) return -1;
+    }
+    const lastName = this.last >= 0 ? this.nameBytes[this.last] : null;
+    const sameName = lastName !== null && spacedAt(b, g + 1, lastName, length);
+    let n = sameName ? g + 1 + lastName.length : g + 1;
+    if (!sameName) while (n < length && b[n] !== SPACE && b[n] !== NL) n++;
     if (n === g + 1 || n + 3 >= length || b[n] !== SPACE || b[n + 1] !== 0x3d || b[n + 2] !== SPACE) return -1;
     // the value: an optional minus, then digits
     let i = n + 3;
@@ -82,15 +92,12 @@ export class ProbeBytes {
     let op = 0;
     while (d < length && b[d] >= ZERO && b[d] <= NINE) op = op * 10 + (b[d++] - ZERO);
     if (d === i + 4 || d - (i + 4) > 15 || d >= length || b[d] !== NL) return -1;
-    const name = this.nameAt(b, g + 1, n);
+    const name = sameName ? this.last : this.nameAt(b, g + 1, n);
     const statement = this.statement[name];
     if (statement ? negative : !this.sink.takeNumber || !this.sink.takeValue) return -1;
     // a value: a small integer as smallIntAt reads one (at most 9 digits, no leading zero, no -0)
     if (!statement && (digits > 9 || (b[v] === ZERO && (digits > 1 || negative)))) return -1;
-    if (!sameBytes(b, s + 6, g, this.goroutineBytes)) {
-      this.goroutineBytes = b.slice(s + 6, g);
-      this.goroutine = Buffer.from(this.goroutineBytes).toString('utf8');
-    }
+    if (!sameGoroutine) this.goroutineAt(b, s + 6, g);
     if (statement) this.sink.take(this.goroutine, value, op);
     else this.sink.takeNumber!(this.goroutine, this.names[name], negative ? -value : value, op);
     return d;
@@ -115,10 +122,7 @@ export class ProbeBytes {
     const v0 = n + 3;
     const v1 = d - 4;
     const name = this.nameAt(b, g + 1, n);
-    if (!sameBytes(b, s + 6, g, this.goroutineBytes)) {
-      this.goroutineBytes = b.slice(s + 6, g);
-      this.goroutine = Buffer.from(this.goroutineBytes).toString('utf8');
-    }
+    if (!sameBytes(b, s + 6, g, this.goroutineBytes)) this.goroutineAt(b, s + 6, g);
     if (this.statement[name]) {
       if (v1 === v0 || v1 - v0 > 15) return false;
       let value = 0;
@@ -135,6 +139,33 @@ export class ProbeBytes {
     } else return false;
     return true;
   }
+
+  /**
+   * Makes b[from, to) the current goroutine: one of the few seen last when it is one of them
+   * (goroutines that hand over print in turns), else a new string. Lines of one goroutine come
+   * in runs, so this is asked once a run.
+   */
+  private goroutineAt(b: Uint8Array, from: number, to: number): void {
+    const recent = this.recent;
+    let k = 0;
+    while (k < recent.length && !sameBytes(b, from, to, recent[k].bytes)) k++;
+    const found = k < recent.length ? recent[k] : null;
+    if (found) recent.splice(k, 1);
+    else if (recent.length === RECENT_GOROUTINES) recent.pop();
+    // (the current one goes first, so the one it takes turns with is found first)
+    if (this.goroutineBytes.length > 0 || this.goroutine !== '') recent.unshift({ bytes: this.goroutineBytes, id: this.goroutine });
+    if (found) {
+      this.goroutineBytes = found.bytes;
+      this.goroutine = found.id;
+    } else {
+      this.goroutineBytes = b.slice(from, to);
+      this.goroutine = Buffer.from(this.goroutineBytes).toString('utf8');
+    }
+    if (recent.length > RECENT_GOROUTINES) recent.pop();
+  }
+
+  /** The goroutines of the lines before the current one's, the latest first (at most RECENT_GOROUTINES). */
+  private readonly recent: Array<{ bytes: Uint8Array; id: string }> = [];
 
   /** The index of the name b[from, to) among those seen, added when new. */
   private nameAt(b: Uint8Array, from: number, to: number): number {
@@ -157,6 +188,14 @@ export class ProbeBytes {
     this.last = k;
     return k;
   }
+}
+
+/** Whether b holds `want` at `from`, followed by a space (all before `length`); an empty `want` never matches. */
+function spacedAt(b: Uint8Array, from: number, want: Uint8Array, length: number): boolean {
+  const n = want.length;
+  if (n === 0 || from + n >= length || b[from + n] !== SPACE) return false;
+  for (let i = 0; i < n; i++) if (b[from + i] !== want[i]) return false;
+  return true;
 }
 
 /** b[from, to) as a number when it is a canonical decimal integer of at most 9 digits (machin-output.ts smallIntAt, SMALL_INT), else null. */
