@@ -54,14 +54,23 @@ parentPort.postMessage({ opened: true });
 const buffer = Buffer.allocUnsafe(1 << 20);
 let used = 0;
 let posted = micros();
-const post = () => {
-  if (used === 0) return;
+// Whole lines only (the part of a line read last waits here for its end), so this thread joins
+// no pieces; all of it at the end, or when the buffer holds no line end at all.
+const post = (all) => {
+  let end = used;
+  if (!all) {
+    const nl = buffer.lastIndexOf(10, used - 1);
+    if (nl >= 0) end = nl + 1;
+    else if (used < buffer.length) return;
+  }
+  if (end === 0) return;
   while (Atomics.load(inFlight, 0) > limit) Atomics.wait(inFlight, 0, Atomics.load(inFlight, 0), 50);
-  const chunk = new Uint8Array(used);
-  chunk.set(buffer.subarray(0, used));
-  Atomics.add(inFlight, 0, used);
+  const chunk = new Uint8Array(end);
+  chunk.set(buffer.subarray(0, end));
+  Atomics.add(inFlight, 0, end);
   parentPort.postMessage(chunk, [chunk.buffer]);
-  used = 0;
+  buffer.copyWithin(0, end, used);
+  used -= end;
   posted = micros();
 };
 try {
@@ -75,13 +84,13 @@ try {
     }
     if (n === 0) break;
     used += n;
-    if (used >= (256 << 10) || micros() - posted >= 5000) post();
+    if (used >= (256 << 10) || micros() - posted >= 5000) post(false);
     if (n < 16384) {
       const until = micros() + spinMicros;
       while (micros() < until);
     }
   }
-  post();
+  post(true);
   parentPort.postMessage({ end: true });
 } catch (err) {
   parentPort.postMessage({ error: err.message });
