@@ -96,6 +96,14 @@ const runsLater = ([command, ...args]: string[]): Promise<boolean> =>
 export async function warmUpReplayPrefix(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (process.platform !== 'linux') return;
   const t = prefixTries(env);
+  // Usually all three may be set: tried as one process first (chrt, then taskset on each CPU in
+  // turn, each running the next), since a process started costs this thread ~10 ms before the
+  // trace is read; any one refused, each is tried alone.
+  if (t.batch && t.pins.length === 2 && (await runsLater([...t.batch, ...t.pins[0].slice(0, 3), ...t.pins[1]]))) {
+    batch ??= t.batch;
+    found ??= { cpus: t.cpus, taskset: t.taskset };
+    return;
+  }
   const [batchOk, ...pinsOk] = await Promise.all([t.batch ? runsLater(batchTry(t.batch)) : Promise.resolve(false), ...t.pins.map(runsLater)]);
   batch ??= t.batch && batchOk ? t.batch : [];
   found ??= { cpus: t.cpus, taskset: t.taskset && pinsOk.length === 2 && pinsOk.every(Boolean) ? t.taskset : null };

@@ -102,7 +102,9 @@ export async function runMachinReplay(
       signal: options.signal,
       env: { ...env, TMPDIR: tmp },
       // Beside the copy, in its private folder (removed with it); read by a worker: see stderrPath.
-      stderrPath: `${trace}.stderr-${++runs}`,
+      // Only where machin prints probes (--print): a plain replay's stderr is a few lines, and a
+      // FIFO and its reader would cost more than they save (two processes and a thread started).
+      stderrPath: flags.includes('--print') ? `${trace}.stderr-${++runs}` : undefined,
       streamStderrBytes: stream ? (lines) => stream.pushBytes(lines) : undefined,
       onStarted,
       onOutput: options.onOutput ? (from, text) => (from === 'stdout' ? options.onOutput!(text) : shown?.push(text)) : undefined,
