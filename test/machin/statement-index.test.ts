@@ -230,3 +230,42 @@ describe('statement index: stacks, stepping and line hits in a recursive program
     assert.equal(index.lastEvent(5), -1);
   });
 });
+
+describe('statement index: the total order', () => {
+  // Three goroutines taking turns, each with statement probes at random ops; the order is merged
+  // thread by thread when their ops never go back, counted by position otherwise: the same order.
+  const src = 'func worker(ch) { ch <- 1  ch <- 2  ch <- 3 }\nfunc main() { ch := make(chan int)  go worker(ch)  go worker(ch)  a := <-ch  println(str(a)) }\n';
+  const { table } = instrumentSource(src, '/t/p.mfl');
+  const stmts = table.rows.filter((r) => r.kind === 'statement').map((r) => r.id);
+  const schedule = ['0', '0.1', '0.2', '0.1', '0', '0.2', '0.2', '0.1', '0', '0.1', '0.2', '0'];
+  const tl = timelineOf(schedule);
+  let seed = 7;
+  const next = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const probesOf = (goBack: boolean): StatementProbe[] => {
+    const out: StatementProbe[] = [];
+    const op = [0, 0, 0];
+    for (let k = 0; k < 90; k++) {
+      const thread = Math.floor(next() * 3);
+      if (next() < 0.3) op[thread] = Math.min(schedule.length, op[thread] + 1 + Math.floor(next() * 3));
+      if (goBack && k === 60) op[thread] = 0; // (machin's counter going back: never seen, but handled)
+      out.push({ thread, statement: stmts[Math.floor(next() * stmts.length)], op: op[thread] });
+    }
+    return out;
+  };
+  type Orders = { mergedOrder(): Uint32Array | null; countedOrder(): Uint32Array };
+  for (const goBack of [false, true]) {
+    it(goBack ? 'a thread whose ops go back: counted' : 'ops that never go back: merged, as counted', () => {
+      const index = StatementIndex.build(table, '/t/p.mfl', tl, probesOf(goBack)) as unknown as StatementIndex & Orders;
+      const merged = index.mergedOrder();
+      const counted = index.countedOrder();
+      if (goBack) assert.equal(merged, null);
+      else assert.deepEqual([...merged!], [...counted]);
+      // and it is the order the queries see: positions never go down along it
+      const positions = Array.from({ length: index.eventCount }, (_, q) => {
+        const { thread, event } = index.eventAt(q);
+        return index.positionOf(thread, event);
+      });
+      assert.ok(positions.every((p, q) => q === 0 || p >= positions[q - 1]), positions.join(','));
+    });
+  }
+});

@@ -65,6 +65,8 @@ export interface ThreadStatements {
 }
 
 const NO_EVENTS = 0;
+/** At most this many threads with events are merged (StatementIndex.mergedOrder); more are counted. */
+const MERGED_THREADS = 16;
 
 export class StatementIndex implements SourceStatements {
   /** By thread index; undefined for a thread that ran no statement. */
@@ -118,8 +120,56 @@ export class StatementIndex implements SourceStatements {
     return b.finish();
   }
 
-  /** Counting sort by placed position; threads in rank order and each thread's events in order keep ties stable. */
+  /** Every event by seq: by placed position, then thread rank, then the thread's own order. */
   private buildOrder(): Uint32Array {
+    return this.mergedOrder() ?? this.countedOrder();
+  }
+
+  /**
+   * The order as a merge of the threads' events, each thread's already in position order (its own
+   * ops done never go back, unless machin's counter did): one pass, and no table the size of the
+   * trace. Null when the threads are many (a scan of them all per block) or one goes back.
+   */
+  private mergedOrder(): Uint32Array | null {
+    const ranked = this.byRank.filter((t) => (this.threads[t]?.statements.length ?? 0) > 0);
+    if (ranked.length > MERGED_THREADS) return null;
+    const n = ranked.length;
+    const next = new Int32Array(n); // each thread's next event
+    const anchor = new Float64Array(n); // the position its next event is placed at (Infinity: none left)
+    for (let j = 0; j < n; j++) anchor[j] = anchorOf(this.threads[ranked[j]]!, 0);
+    const order = new Uint32Array(this.eventCount);
+    let out = 0;
+    for (;;) {
+      // the earliest position; among equals the first in rank order
+      let best = -1;
+      let a = Infinity;
+      for (let j = 0; j < n; j++) {
+        if (anchor[j] < a) {
+          a = anchor[j];
+          best = j;
+        }
+      }
+      if (best < 0) return order;
+      // that thread's events placed there, all of them (a run of the same own ops shares its place)
+      const g = this.threads[ranked[best]]!;
+      const ownOps = g.ownOps;
+      const len = ownOps.length;
+      const base = this.base[ranked[best]];
+      let i = next[best];
+      let at = a;
+      while (at === a) {
+        const k = ownOps[i];
+        for (; i < len && ownOps[i] === k; i++) order[out++] = base + i;
+        at = i < len ? anchorOf(g, i) : Infinity;
+      }
+      if (at < a) return null; // (gone back: the counting sort puts it right)
+      next[best] = i;
+      anchor[best] = at;
+    }
+  }
+
+  /** Counting sort by placed position; threads in rank order and each thread's events in order keep ties stable. */
+  private countedOrder(): Uint32Array {
     const n = this.tl.stepCount;
     const starts = new Uint32Array(n + 2);
     // (a thread's events come in runs with the same own ops done, so the same anchor: found once a run)
