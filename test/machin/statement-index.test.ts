@@ -255,9 +255,10 @@ describe('statement index: the total order', () => {
   type Orders = { mergedOrder(): Uint32Array | null; countedOrder(): Uint32Array };
   for (const goBack of [false, true]) {
     it(goBack ? 'a thread whose ops go back: counted' : 'ops that never go back: merged, as counted', () => {
-      const index = StatementIndex.build(table, '/t/p.mfl', tl, probesOf(goBack)) as unknown as StatementIndex & Orders;
-      const merged = index.mergedOrder();
-      const counted = index.countedOrder();
+      const index = StatementIndex.build(table, '/t/p.mfl', tl, probesOf(goBack));
+      const orders = index as unknown as Orders; // (the two ways, private)
+      const merged = orders.mergedOrder();
+      const counted = orders.countedOrder();
       if (goBack) assert.equal(merged, null);
       else assert.deepEqual([...merged!], [...counted]);
       // and it is the order the queries see: positions never go down along it

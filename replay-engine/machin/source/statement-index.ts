@@ -854,11 +854,12 @@ class ThreadBuilder {
     const statements = this.statements.reserve(n);
     const own = this.ownOps.reserve(n);
     const frames = this.frames.reserve(n);
-    statements.set(ids, at);
-    own.fill(ownOps, at, at + n);
     const first = this.frameFunction.length; // (the id the run's first entered frame gets)
     const rel = t.frame;
+    // (one loop, no set or fill: a run is a few statements, and a call into the runtime costs more)
     for (let i = 0; i < n; i++) {
+      statements[at + i] = ids[i];
+      own[at + i] = ownOps;
       const k = rel[i];
       frames[at + i] = k === 0 ? top : first + k - 1;
     }
