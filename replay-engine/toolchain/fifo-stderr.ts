@@ -23,7 +23,7 @@
 // open. Where it cannot be made, `FifoStderr.make` answers null and the caller writes a file.
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { LineBytes, LineDecoder } from './line-decoder';
 
 /** Who takes the stderr as it is read: text in whole lines, or (`bytes`) whole lines of bytes, undecoded. */
@@ -38,9 +38,23 @@ export const FIFO_DRAIN_MS = 2_000;
 
 // Plain JavaScript (it runs in a worker of its own, `eval`, so the bundles need no second file).
 const WORKER = `(() => {
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { openSync, readSync, closeSync } = require('node:fs');
-const { path, flight, limit, spinMicros } = workerData;
+const { path, flight, limit, spinMicros, spares } = workerData;
+// Chunks the parent has handled come back (spares) and are posted again: memory first written
+// costs more than the copy into it, and a long output would be one fresh chunk after another.
+const free = [];
+const chunkOf = (n) => {
+  for (let m; (m = receiveMessageOnPort(spares)) !== undefined; ) if (free.length < 16) free.push(m.message);
+  for (let i = 0; i < free.length; i++) {
+    if (free[i].byteLength < n) continue;
+    const b = free[i];
+    free[i] = free[free.length - 1];
+    free.pop();
+    return new Uint8Array(b, 0, n);
+  }
+  return new Uint8Array(new ArrayBuffer(Math.max(n, 320 << 10)), 0, n);
+};
 const inFlight = new Int32Array(flight);
 const micros = () => Number(process.hrtime.bigint() / 1000n);
 let fd;
@@ -65,7 +79,7 @@ const post = (all) => {
   }
   if (end === 0) return;
   while (Atomics.load(inFlight, 0) > limit) Atomics.wait(inFlight, 0, Atomics.load(inFlight, 0), 50);
-  const chunk = new Uint8Array(end);
+  const chunk = chunkOf(end);
   chunk.set(buffer.subarray(0, end));
   Atomics.add(inFlight, 0, end);
   parentPort.postMessage(chunk, [chunk.buffer]);
@@ -96,6 +110,7 @@ try {
   parentPort.postMessage({ error: err.message });
 } finally {
   closeSync(fd);
+  spares.close();
 }
 })();
 `;
@@ -173,7 +188,10 @@ export class FifoStderr {
    */
   start(stop: () => void): Promise<void> {
     this.started = new Promise((opened) => {
-      const worker = new Worker(WORKER, { eval: true, workerData: { path: this.path, flight: this.inFlight.buffer, limit: IN_FLIGHT_LIMIT, spinMicros: 50 } });
+      const { port1, port2 } = new MessageChannel();
+      this.spares = port1;
+      port1.unref();
+      const worker = new Worker(WORKER, { eval: true, workerData: { path: this.path, flight: this.inFlight.buffer, limit: IN_FLIGHT_LIMIT, spinMicros: 50, spares: port2 }, transferList: [port2] });
       this.worker = worker;
       worker.unref(); // a grandchild holding the pipe must not keep this process alive
       const failed = (err: unknown) => {
@@ -196,6 +214,7 @@ export class FifoStderr {
           } catch (err) {
             failed(err);
           }
+          this.giveBack(m);
         }
         if (this.pending.length > 0) setImmediate(handleSome);
         else {
@@ -238,6 +257,22 @@ export class FifoStderr {
     return this.started;
   }
 
+  /** The worker's way to get handled chunks back (chunkOf in WORKER). */
+  private spares: MessagePort | null = null;
+
+  /**
+   * A chunk handled: its memory goes back to the worker, to be posted again. Nothing read from it
+   * is kept by then: the takers copy what they keep (probe-bytes.ts, LineBytes, the text decoded).
+   */
+  private giveBack(m: Uint8Array): void {
+    if (this.spares === null || this.ended) return;
+    try {
+      this.spares.postMessage(m.buffer, [m.buffer as ArrayBuffer]);
+    } catch {
+      // (the worker is gone: the chunk is only garbage)
+    }
+  }
+
   private closeWriteEnd(): void {
     if (!this.writeOpen) return;
     this.writeOpen = false;
@@ -259,6 +294,8 @@ export class FifoStderr {
   private finishText(): void {
     if (this.ended) return;
     this.ended = true;
+    this.spares?.close();
+    this.spares = null;
     // (the end can be heard before the chunks posted ahead of it are handled: they come first)
     const pending = this.pending.splice(0);
     for (const m of pending) this.release(m);
