@@ -14,10 +14,12 @@
 //     halted core takes tens of µs to wake (a plain replay alone, 10 s; beside any busy
 //     process, 2.5 s). Waiting by sleeping instead (Atomics.wait) measured as slow as the file.
 // So the reader is a worker thread: a blocking read, a short busy wait after a short read (the
-// core it takes is taken only while machin prints), chunks of up to 256 KiB posted to this
-// thread (transferred, not copied), and never more than 16 MiB posted and not yet handled: when
-// this thread falls behind, the worker stops reading and machin waits on the full pipe, so
-// memory never grows with what machin printed.
+// core it takes is taken only while machin prints), chunks of up to 256 KiB of whole lines posted
+// to this thread (transferred, not copied; so this thread joins no pieces of lines), handed back
+// once handled and posted again (on this kind of host memory first written costs more than the
+// copy into it), and never more than 16 MiB posted and not yet handled: when this thread falls
+// behind, the worker stops reading and machin waits on the full pipe, so memory never grows with
+// what machin printed.
 //
 // The FIFO is made with `mkfifo` in the caller's private folder and unlinked once both ends are
 // open. Where it cannot be made, `FifoStderr.make` answers null and the caller writes a file.
