@@ -40,6 +40,7 @@ import { ToolchainRuns } from './toolchain-runs';
 import { listedThreads, listedThreadsNote } from './thread-list';
 import { threadName, timelineChunk, type TimelineRequest } from './timeline-data';
 import { VariableStore } from './variables';
+import { groupDigits } from '../replay-engine/model/group-digits';
 
 const KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 /** How long launch waits for configurationDone before going on (a client that never sends it). */
@@ -409,7 +410,7 @@ export class FrozenRunSession extends AnsweringSession {
     const status = rt.recording.sourceLevel;
     const index = readyStatements(rt.recording);
     const body: StatementsEventBody = index
-      ? { state: 'ready', message: `statement index ready: ${index.eventCount.toLocaleString('en-US')} statements executed; the values follow`, events: index.eventCount }
+      ? { state: 'ready', message: `statement index ready: ${groupDigits(index.eventCount)} statements executed; the values follow`, events: index.eventCount }
       : { state: 'unavailable', message: status?.state === 'unavailable' ? status.reason : 'no statements came' };
     this.valuesArrived(rt, arrived);
     this.sendEvent(new Event(EVENT.statements, body));

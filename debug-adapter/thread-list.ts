@@ -4,6 +4,7 @@
 // the one that panicked, then the others in the recording's order. Every thread id stays valid
 // in every other request; the rest are reached by a goroutine breakpoint or from the timeline.
 import type { Recording } from '../replay-engine/model/recording';
+import { groupDigits } from '../replay-engine/model/group-digits';
 
 export const MAX_LISTED_THREADS = 1000;
 
@@ -22,5 +23,5 @@ export function listedThreadsNote(rec: Recording, max = MAX_LISTED_THREADS): str
   const n = rec.timeline.threads.length;
   if (n <= max) return null;
   const what = rec.timeline.units.threads;
-  return `${n.toLocaleString('en-US')} ${what}: the Threads view lists ${max.toLocaleString('en-US')} of them (the one stopped on, the one that panicked, then the first in order). The others are still there: stop on one with a function breakpoint such as \`goroutine 0.1\`, or go to its ops from the timeline.\n`;
+  return `${groupDigits(n)} ${what}: the Threads view lists ${groupDigits(max)} of them (the one stopped on, the one that panicked, then the first in order). The others are still there: stop on one with a function breakpoint such as \`goroutine 0.1\`, or go to its ops from the timeline.\n`;
 }

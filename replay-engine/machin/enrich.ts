@@ -37,6 +37,7 @@ import type { ProgramWords } from '../model/program-words';
 import { instrumentedReplayDiffers } from './source/trust-check';
 import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
 import { warmUpMachinReplays } from './warm-up';
+import { groupDigits } from '../model/group-digits';
 
 /**
  * Adds machin's replay results and the program's goroutine labels to a machin trace, in place.
@@ -270,7 +271,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   if ('unavailable' in buffer) options.onOutput?.(`[the instrumented replay's stderr stays unbuffered (slower, the same lines): ${buffer.unavailable}]\n`);
   progress('machin: replaying against the instrumented program (statements)');
   // Read as machin writes it: the statements go straight into the index, the output is never held whole.
-  const streamed = statements.stream((n) => progress(`reading the statements machin prints: ${n.toLocaleString('en-US')} so far`), options.signal);
+  const streamed = statements.stream((n) => progress(`reading the statements machin prints: ${groupDigits(n)} so far`), options.signal);
   const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
   const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, streamed, env, 1, onStarted).then(
     (r) => ({ run: r, err: null as unknown }),
@@ -366,7 +367,7 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
   const buffer = await c.stderrBuffer;
   const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
   progress('machin: replaying against the instrumented program (values)');
-  const streamed = probes.stream((n) => progress(`reading the values machin prints: ${n.toLocaleString('en-US')} statements so far`), options.signal);
+  const streamed = probes.stream((n) => progress(`reading the values machin prints: ${groupDigits(n)} statements so far`), options.signal);
   const outcome = await runMachinReplay(machin, trace, flags, options, streamed, env).then(
     (r) => ({ run: r, err: null as unknown }),
     (err: unknown) => ({ run: null, err }),
