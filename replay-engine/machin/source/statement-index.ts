@@ -603,11 +603,7 @@ export class StatementIndexBuilder {
 
   /** Adds one statement probe of thread t (a thread of the timeline); returns its event index. */
   add(thread: number, statement: number, op: number): number {
-    let b = this.threads[thread];
-    if (!b) {
-      if (!(thread >= 0 && thread < this.tl.threads.length)) throw new Error(`a statement probe of thread ${thread}, which the timeline does not have`);
-      this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread));
-    }
+    const b = this.threadBuilder(thread);
     return b.add(statement, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
   }
 
@@ -621,12 +617,18 @@ export class StatementIndexBuilder {
 
   /** Thread t's next printed run (a statements-only copy's), all at machin's `@op`: by the run's template when it holds there. */
   addPrinted(thread: number, run: PrintedRun, op: number): void {
+    const b = this.threadBuilder(thread);
+    b.addPrinted(run, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
+  }
+
+  /** Thread t's builder, made at its first probe (t must be a thread of the timeline). */
+  private threadBuilder(thread: number): ThreadBuilder {
     let b = this.threads[thread];
     if (!b) {
       if (!(thread >= 0 && thread < this.tl.threads.length)) throw new Error(`a statement probe of thread ${thread}, which the timeline does not have`);
       this.threads[thread] = b = new ThreadBuilder(this.table, this.placer.ownOps(thread));
     }
-    b.addPrinted(run, b.ownOpsBefore(Math.min(op, this.tl.stepCount)));
+    return b;
   }
 
   /** Thread t's events so far, as what surely ran reads them (happens-before.ts), or null when it has none. */
