@@ -35,7 +35,7 @@ import { probePlacer } from './probe-position';
 import type { Timeline } from '../model/timeline';
 import type { ProgramWords } from '../model/program-words';
 import { instrumentedReplayDiffers } from './source/trust-check';
-import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
+import { withTraceCopy, type TraceCopy } from './trace-copy';
 import { warmUpMachinReplays } from './warm-up';
 import { groupDigits } from '../model/group-digits';
 
@@ -137,6 +137,9 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     const firstPart = new Promise<void>((resolve) => (panicKnown = resolve)).then(() => {
       afterFirstPart = true;
     });
+    // The instrumented copies' traces are written in the same pass as the first copy: the
+    // statements-only one's (retargeted[0]) and the values one's (retargeted[1]).
+    const also = instrumented ? [{ program: instrumented.statementsOnly!.file, prefix: 'statements' }, { program: instrumented.file, prefix: 'retargeted' }] : [];
     const whole = withTraceCopy(tl.file, found.path, async (copy) => {
       for (const w of copy.warnings) warn('trace-copy', w);
       const merge = async (runs: ReplayRun[], valuesOnly = false) => {
@@ -172,7 +175,7 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       if (first.length === 0 || first[0].output.failure) return;
       progress('machin: replaying the trace for the values');
       await merge(await replays(machin, copy.file, print, false, options, warn), true);
-    }).finally(async () => {
+    }, also).finally(async () => {
       await instrumented?.remove();
       settle();
       statementsKnown();
@@ -254,7 +257,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   // by side, on two cores; the statements-only one is stopped when the plain one says it cannot succeed.
   // The statements-only one is started first (the index waits for it; the plain one ends long
   // before it), and what its reading needs is made once both are started, while machin compiles.
-  const trace = await retargetTraceCopy(copy, only.file, 'statements');
+  const trace = copy.retargeted[0];
   const flags = ['--verify', '--print', only.table.probeNames.join(',')];
   const statements = new StatementProbes(only.table);
   statements.buildWhileReading(tl, c.program);
@@ -357,7 +360,7 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
     await merge([{ ...plain, output: { ...plain.output, probes: [] }, flags: ['--verify'] }], true);
     return;
   }
-  const trace = await retargetTraceCopy(copy, instrumented.file);
+  const trace = copy.retargeted[1];
   const flags = ['--verify', '--print', [...printed, ...instrumented.table.probeNames].join(',')];
   const probes = new StatementProbes(instrumented.table);
   probes.checkAgainst(index, tl);

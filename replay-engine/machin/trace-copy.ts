@@ -6,6 +6,7 @@
 // `program ` or `safe 1` line anywhere would change what machin builds). The user's recording is
 // only read.
 import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { RecordingError } from '../model/errors';
 import { CR, LF, SP, TAG_I, TAG_S } from '../mflrr/trace-bytes';
@@ -25,7 +26,15 @@ export interface TraceCopy {
   droppedPartialLine: number | null;
   /** Things that may make machin's replay differ from the recorded run. */
   warnings: string[];
+  /** The copies asked for besides (`also`), in that order: the same bytes, their own program line. */
+  retargeted: string[];
   remove(): Promise<void>;
+}
+
+/** A copy besides the first, written in the same pass: its `program` line names `program`, its file name starts with `prefix`. */
+export interface RetargetedCopy {
+  program: string;
+  prefix: string;
 }
 
 /** machin reads a trace line into a 16384-byte buffer: a longer `I` line is split, its value cut. */
@@ -41,9 +50,12 @@ const DIGIT_9 = 0x39;
 const HEX_A = 0x61;
 const HEX_F = 0x66;
 
-/** Run `use` with a checked copy of the trace; the copy is removed afterwards, whatever happens. */
-export async function withTraceCopy<T>(traceFile: string, programPath: string, use: (copy: TraceCopy) => Promise<T>): Promise<T> {
-  const copy = await writeTraceCopy(traceFile, programPath);
+/**
+ * Run `use` with a checked copy of the trace (and the copies `also` asks for, as retargetTraceCopy
+ * makes them but in the same pass); the copies are removed afterwards, whatever happens.
+ */
+export async function withTraceCopy<T>(traceFile: string, programPath: string, use: (copy: TraceCopy) => Promise<T>, also: RetargetedCopy[] = []): Promise<T> {
+  const copy = await writeTraceCopy(traceFile, programPath, also);
   try {
     return await use(copy);
   } finally {
@@ -51,17 +63,20 @@ export async function withTraceCopy<T>(traceFile: string, programPath: string, u
   }
 }
 
-export async function writeTraceCopy(traceFile: string, programPath: string): Promise<TraceCopy> {
+export async function writeTraceCopy(traceFile: string, programPath: string, also: RetargetedCopy[] = []): Promise<TraceCopy> {
   // machin reads the path back with strings.TrimSpace up to the line end.
-  if (/[\r\n]/.test(programPath) || programPath.trim() !== programPath) {
-    throw new RecordingError('program-missing', `program path ${JSON.stringify(programPath)} contains a line break or starts or ends with white space; machin cannot be given it in a trace (rename or move the program)`);
+  for (const p of [programPath, ...also.map((a) => a.program)]) {
+    if (/[\r\n]/.test(p) || p.trim() !== p) {
+      throw new RecordingError('program-missing', `program path ${JSON.stringify(p)} contains a line break or starts or ends with white space; machin cannot be given it in a trace (rename or move the program)`);
+    }
   }
   const dir = await makePrivateDir();
   const remove = () => removePrivateDir(dir);
   try {
     const file = path.join(dir, safeName(path.basename(traceFile)));
-    const stats = await copyChecked(traceFile, file, programPath);
-    return { dir, file, ...stats, remove };
+    const retargeted = also.map((a) => path.join(dir, `${a.prefix}-${path.basename(file)}`));
+    const stats = await copyChecked(traceFile, [{ file, program: programPath }, ...also.map((a, i) => ({ file: retargeted[i], program: a.program }))]);
+    return { dir, file, ...stats, retargeted, remove };
   } catch (err) {
     await remove();
     throw err;
@@ -126,39 +141,57 @@ interface CopyStats {
   warnings: string[];
 }
 
-async function copyChecked(source: string, target: string, programPath: string): Promise<CopyStats> {
+/**
+ * Reads the trace once, checking every line, and writes each target: the same bytes but its own
+ * `program` line. The bytes are read into one buffer, after the part of a line the read before
+ * ended in, and written from there (writev: no chunk is joined or copied).
+ */
+async function copyChecked(source: string, targets: Array<{ file: string; program: string }>): Promise<CopyStats> {
   // The size at open bounds what is copied: a trace that grows meanwhile is copied as it was.
   const { handle: input, size } = await openRegularFile(source);
   let left = size;
-  const output = await fs.open(target, 'wx', 0o600);
+  const outputs: FileHandle[] = [];
   const stats: CopyStats = { scheduleTotal: 0, ioTotal: 0, droppedPartialLine: null, warnings: [] };
   try {
-    const writer = new LineWriter(source, programPath, stats);
-    const buf = new Uint8Array(CHUNK);
-    let carry = new Uint8Array(0);
+    for (const t of targets) outputs.push(await fs.open(t.file, 'wx', 0o600));
+    const programLines = targets.map((t) => new TextEncoder().encode(`program ${t.program}\n`));
+    const writer = new LineWriter(source, stats);
+    const write = async (parts: Uint8Array[]) => {
+      if (parts.length === 0) return;
+      await Promise.all(outputs.map((o, k) => o.writev(parts.map((p) => (p === PROGRAM_LINE ? programLines[k] : p)))));
+    };
+    let buf = new Uint8Array(2 * CHUNK);
+    let held = 0; // bytes of a line not ended yet, at the buffer's start
     for (;;) {
-      const { bytesRead } = left > 0 ? await input.read(buf, 0, Math.min(CHUNK, left), null) : { bytesRead: 0 };
+      if (buf.length - held < CHUNK) {
+        if (held > 64 * CHUNK) throw writer.error(writer.lineNumber, 'a line longer than 64 MB');
+        const bigger = new Uint8Array(2 * buf.length);
+        bigger.set(buf.subarray(0, held));
+        buf = bigger;
+      }
+      const { bytesRead } = left > 0 ? await input.read(buf, held, Math.min(buf.length - held, left), null) : { bytesRead: 0 };
       if (bytesRead === 0) break;
       left -= bytesRead;
-      const data = carry.length ? concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
-      const lastNl = data.lastIndexOf(LF);
+      const end = held + bytesRead;
+      const lastNl = buf.lastIndexOf(LF, end - 1);
       if (lastNl < 0) {
-        carry = data.slice();
-        if (carry.length > 64 * CHUNK) throw writer.error(writer.lineNumber, 'a line longer than 64 MB');
+        held = end;
         continue;
       }
-      const out = writer.lines(data, 0, lastNl + 1);
-      if (out.length) await output.write(out);
-      carry = data.slice(lastNl + 1);
+      await write(writer.lines(buf, 0, lastNl + 1));
+      buf.copyWithin(0, lastNl + 1, end);
+      held = end - (lastNl + 1);
     }
-    const tail = writer.finish(carry);
-    if (tail.length) await output.write(tail);
+    await write(writer.finish(buf.subarray(0, held)));
     return stats;
   } finally {
     await input.close();
-    await output.close();
+    for (const o of outputs) await o.close();
   }
 }
+
+/** Where a target's own `program` line goes among the parts LineWriter returns. */
+const PROGRAM_LINE = new Uint8Array(0);
 
 /** Checks and rewrites complete lines; keeps the header state between chunks. */
 class LineWriter {
@@ -169,12 +202,11 @@ class LineWriter {
 
   constructor(
     private readonly source: string,
-    private readonly programPath: string,
     private readonly stats: CopyStats,
   ) {}
 
-  /** Lines data[from, to) (to is just past a `\n`): returns the bytes to write. */
-  lines(data: Uint8Array, from: number, to: number): Uint8Array {
+  /** Lines data[from, to) (to is just past a `\n`): returns the bytes to write, in parts (PROGRAM_LINE: the target's program line). */
+  lines(data: Uint8Array, from: number, to: number): Uint8Array[] {
     const parts: Uint8Array[] = [];
     let runStart = -1; // a run of record lines copied unchanged
     let s = from;
@@ -204,16 +236,16 @@ class LineWriter {
       s = nl + 1;
     }
     if (runStart >= 0) parts.push(data.subarray(runStart, to));
-    return parts.length === 1 ? parts[0] : concat(parts);
+    return parts;
   }
 
   /** The bytes after the last `\n`: a partial line, left out. */
-  finish(rest: Uint8Array): Uint8Array {
+  finish(rest: Uint8Array): Uint8Array[] {
     const parts: Uint8Array[] = [];
     // The trace reader already warns about a cut last line; here it is only counted.
     if (rest.length > 0) this.stats.droppedPartialLine = this.lineNumber;
     if (this.inHeader && !this.wroteProgram) this.writeProgram(parts);
-    return concat(parts);
+    return parts;
   }
 
   error(line: number, what: string): RecordingError {
@@ -243,7 +275,7 @@ class LineWriter {
 
   private writeProgram(parts: Uint8Array[]): void {
     if (this.wroteProgram) return;
-    parts.push(new TextEncoder().encode(`program ${this.programPath}\n`));
+    parts.push(PROGRAM_LINE);
     this.wroteProgram = true;
   }
 
@@ -301,18 +333,6 @@ class LineWriter {
 
 function truncate(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}...` : text;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 function latin1(data: Uint8Array, s: number, e: number): string {

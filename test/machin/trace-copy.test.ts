@@ -54,6 +54,36 @@ describe('trace copy for machin', () => {
     assert.equal(existsSync(dir), false);
   });
 
+  it('the copies asked for besides, written in the same pass: as retargetTraceCopy makes them, also from CRLF lines, blank lines and a cut last line', async () => {
+    const records = Array.from({ length: 200_000 }, (_, i) => (i % 3 === 0 ? `I 0.${(i % 7) + 1} 3${i % 10}` : `S 0.${(i % 5) + 1}`));
+    // (lines longer than the reads' chunks would be cut anywhere: CRLF and blank lines in the middle, a cut line at the end)
+    const text = `MFLRR 1\nboundary faithful\nprogram /x/p.mfl\nsafe 0\n${records.slice(0, 100_000).join('\n')}\nS 0.1\r\n\n${records.slice(100_000).join('\n')}\nS 0.`;
+    const f = traceFile(text);
+    await withTraceCopy(
+      f,
+      '/here/prog.mfl',
+      async (copy) => {
+        assert.equal(copy.retargeted.length, 2);
+        const first = readFileSync(copy.file, 'latin1');
+        assert.equal(first, `MFLRR 1\nboundary faithful\nprogram /here/prog.mfl\nsafe 0\n${records.slice(0, 100_000).join('\n')}\nS 0.1\n${records.slice(100_000).join('\n')}\n`);
+        assert.equal(copy.droppedPartialLine, 200_007); // (4 header lines, 100,000 records, the CRLF and blank lines, 100,000 more)
+        for (const [k, program] of ['/tmp/statements/p.mfl', '/tmp/values/p.mfl'].entries()) {
+          const other = copy.retargeted[k];
+          assert.equal(path.dirname(other), copy.dir);
+          assert.match(path.basename(other), new RegExp(`^${k === 0 ? 'statements' : 'values'}-`));
+          assert.equal(statSync(other).mode & 0o777, 0o600);
+          assert.equal(readFileSync(other, 'latin1'), readFileSync(await retargetTraceCopy(copy, program, `check${k}`), 'latin1'));
+          assert.equal(readFileSync(other, 'latin1'), first.replace('program /here/prog.mfl\n', `program ${program}\n`));
+        }
+      },
+      [
+        { program: '/tmp/statements/p.mfl', prefix: 'statements' },
+        { program: '/tmp/values/p.mfl', prefix: 'values' },
+      ],
+    );
+    await assert.rejects(writeTraceCopy(f, '/y/p.mfl', [{ program: '/y/q\n.mfl', prefix: 'x' }]), /line break/);
+  });
+
   it('is private (0700 folder, 0600 file) and removed after use, after a failure and when use throws', async () => {
     const f = traceFile('MFLRR 1\nboundary faithful\nprogram /x/p.mfl\nsafe 0\nS 0\n');
     let dir = '';
