@@ -19,7 +19,9 @@
 // once handled and posted again (on this kind of host memory first written costs more than the
 // copy into it), and never more than 16 MiB posted and not yet handled: when this thread falls
 // behind, the worker stops reading and machin waits on the full pipe, so memory never grows with
-// what machin printed.
+// what machin printed. The thread is started ahead (warm-up.ts, as the trace is read, while the
+// other core is idle: starting one takes some 40 ms of a CPU, which machin's compiles would have
+// paid) and reads one FIFO after another.
 //
 // The FIFO is made with `mkfifo` in the caller's private folder and unlinked once both ends are
 // open. Where it cannot be made, `FifoStderr.make` answers null and the caller writes a file.
@@ -39,83 +41,130 @@ const HANDLED_PER_TURN = 1 << 20;
 export const FIFO_DRAIN_MS = 2_000;
 
 // Plain JavaScript (it runs in a worker of its own, `eval`, so the bundles need no second file).
+// A thread reads one FIFO after another: it waits for a job (the FIFO's path and how to post),
+// reads that FIFO to its end, then waits for the next (readerThread).
 const WORKER = `(() => {
-const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
+const { parentPort, receiveMessageOnPort } = require('node:worker_threads');
 const { openSync, readSync, closeSync } = require('node:fs');
-const { path, flight, limit, spinMicros, spares } = workerData;
+const micros = () => Number(process.hrtime.bigint() / 1000n);
+const buffer = Buffer.allocUnsafe(1 << 20);
 // Chunks the parent has handled come back (spares) and are posted again: memory first written
 // costs more than the copy into it, and a long output would be one fresh chunk after another.
 const free = [];
-const chunkOf = (n) => {
-  for (let m; (m = receiveMessageOnPort(spares)) !== undefined; ) if (free.length < 16) free.push(m.message);
-  for (let i = 0; i < free.length; i++) {
-    if (free[i].byteLength < n) continue;
-    const b = free[i];
-    free[i] = free[free.length - 1];
-    free.pop();
-    return new Uint8Array(b, 0, n);
-  }
-  return new Uint8Array(new ArrayBuffer(Math.max(n, 320 << 10)), 0, n);
-};
-const inFlight = new Int32Array(flight);
-const micros = () => Number(process.hrtime.bigint() / 1000n);
-let fd;
-try {
-  fd = openSync(path, 'r'); // blocks only until the writer is open: the parent holds it already
-} catch (err) {
-  parentPort.postMessage({ error: err.message });
-  return;
-}
-parentPort.postMessage({ opened: true });
-const buffer = Buffer.allocUnsafe(1 << 20);
-let used = 0;
-let posted = micros();
-// Whole lines only (the part of a line read last waits here for its end), so this thread joins
-// no pieces; all of it at the end, or when the buffer holds no line end at all.
-const post = (all) => {
-  let end = used;
-  if (!all) {
-    const nl = buffer.lastIndexOf(10, used - 1);
-    if (nl >= 0) end = nl + 1;
-    else if (used < buffer.length) return;
-  }
-  if (end === 0) return;
-  while (Atomics.load(inFlight, 0) > limit) Atomics.wait(inFlight, 0, Atomics.load(inFlight, 0), 50);
-  const chunk = chunkOf(end);
-  chunk.set(buffer.subarray(0, end));
-  Atomics.add(inFlight, 0, end);
-  parentPort.postMessage(chunk, [chunk.buffer]);
-  buffer.copyWithin(0, end, used);
-  used -= end;
-  posted = micros();
-};
-try {
-  for (;;) {
-    let n;
-    try {
-      n = readSync(fd, buffer, used, buffer.length - used, null);
-    } catch (err) {
-      if (err.code === 'EINTR' || err.code === 'EAGAIN') continue;
-      throw err;
+const read = ({ path, flight, limit, spinMicros, spares }) => {
+  const chunkOf = (n) => {
+    for (let m; (m = receiveMessageOnPort(spares)) !== undefined; ) if (free.length < 16) free.push(m.message);
+    for (let i = 0; i < free.length; i++) {
+      if (free[i].byteLength < n) continue;
+      const b = free[i];
+      free[i] = free[free.length - 1];
+      free.pop();
+      return new Uint8Array(b, 0, n);
     }
-    if (n === 0) break;
-    used += n;
-    if (used >= (256 << 10) || micros() - posted >= 5000) post(false);
-    if (n < 16384) {
-      const until = micros() + spinMicros;
-      while (micros() < until);
-    }
+    return new Uint8Array(new ArrayBuffer(Math.max(n, 320 << 10)), 0, n);
+  };
+  const inFlight = new Int32Array(flight);
+  let fd;
+  try {
+    fd = openSync(path, 'r'); // blocks only until the writer is open: the parent holds it already
+  } catch (err) {
+    parentPort.postMessage({ error: err.message });
+    spares.close();
+    return;
   }
-  post(true);
-  parentPort.postMessage({ end: true });
-} catch (err) {
-  parentPort.postMessage({ error: err.message });
-} finally {
-  closeSync(fd);
-  spares.close();
-}
+  parentPort.postMessage({ opened: true });
+  let used = 0;
+  let posted = micros();
+  // Whole lines only (the part of a line read last waits here for its end), so this thread joins
+  // no pieces; all of it at the end, or when the buffer holds no line end at all.
+  const post = (all) => {
+    let end = used;
+    if (!all) {
+      const nl = buffer.lastIndexOf(10, used - 1);
+      if (nl >= 0) end = nl + 1;
+      else if (used < buffer.length) return;
+    }
+    if (end === 0) return;
+    while (Atomics.load(inFlight, 0) > limit) Atomics.wait(inFlight, 0, Atomics.load(inFlight, 0), 50);
+    const chunk = chunkOf(end);
+    chunk.set(buffer.subarray(0, end));
+    Atomics.add(inFlight, 0, end);
+    parentPort.postMessage(chunk, [chunk.buffer]);
+    buffer.copyWithin(0, end, used);
+    used -= end;
+    posted = micros();
+  };
+  try {
+    for (;;) {
+      let n;
+      try {
+        n = readSync(fd, buffer, used, buffer.length - used, null);
+      } catch (err) {
+        if (err.code === 'EINTR' || err.code === 'EAGAIN') continue;
+        throw err;
+      }
+      if (n === 0) break;
+      used += n;
+      if (used >= (256 << 10) || micros() - posted >= 5000) post(false);
+      if (n < 16384) {
+        const until = micros() + spinMicros;
+        while (micros() < until);
+      }
+    }
+    post(true);
+    parentPort.postMessage({ end: true });
+  } catch (err) {
+    parentPort.postMessage({ error: err.message });
+  } finally {
+    closeSync(fd);
+    spares.close();
+    free.length = 0; // (a thread waiting for its next FIFO holds no chunks)
+  }
+};
+parentPort.on('message', read);
 })();
 `;
+
+/** Reader threads started and waiting for a FIFO (at most one is kept waiting). */
+const idleReaders: Worker[] = [];
+let readersStarted = 0;
+
+/** How many reader threads this process has started (for tests). */
+export function fifoReaderThreadsStarted(): number {
+  return readersStarted;
+}
+
+/**
+ * A reader thread, started now (about 40 ms of a CPU, and some on this thread) unless one is
+ * waiting: warm-up.ts starts one as a trace is read, while the second core has nothing to do,
+ * so an instrumented replay's reader does not take that time from machin's compiles.
+ */
+function readerThread(): Worker {
+  const waiting = idleReaders.pop();
+  if (waiting) return waiting;
+  readersStarted++;
+  const worker = new Worker(WORKER, { eval: true });
+  worker.unref(); // a waiting thread, or a grandchild holding the pipe, must not keep this process alive
+  return worker;
+}
+
+/** Starts a reader thread to wait for the next FIFO (none where one is waiting already). */
+export function warmUpFifoReader(): void {
+  if (process.platform === 'win32' || idleReaders.length > 0) return;
+  idleReaders.push(readerThread());
+}
+
+/** A reader thread whose FIFO has ended goes back to wait for the next (one is kept). */
+function readerDone(worker: Worker): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  if (idleReaders.length === 0) {
+    // (a thread that dies while waiting is dropped, never handed out)
+    worker.once('exit', () => idleReaders.splice(idleReaders.indexOf(worker) >>> 0, 1));
+    idleReaders.push(worker);
+  } else void worker.terminate();
+}
 
 export class FifoStderr {
   private readonly decoder = new LineDecoder();
@@ -193,9 +242,9 @@ export class FifoStderr {
       const { port1, port2 } = new MessageChannel();
       this.spares = port1;
       port1.unref();
-      const worker = new Worker(WORKER, { eval: true, workerData: { path: this.path, flight: this.inFlight.buffer, limit: IN_FLIGHT_LIMIT, spinMicros: 50, spares: port2 }, transferList: [port2] });
+      const worker = readerThread();
       this.worker = worker;
-      worker.unref(); // a grandchild holding the pipe must not keep this process alive
+      worker.postMessage({ path: this.path, flight: this.inFlight.buffer, limit: IN_FLIGHT_LIMIT, spinMicros: 50, spares: port2 }, [port2]);
       const failed = (err: unknown) => {
         this.fail(err);
         stop();
@@ -235,9 +284,11 @@ export class FifoStderr {
           this.closeWriteEnd();
           opened();
         } else if (m.end) {
+          this.giveUpReader(worker);
           this.endSeen = true;
           if (!this.handling) this.finishText();
         } else if (m.error) {
+          this.giveUpReader(worker);
           failed(new Error(`reading the toolchain's output failed: ${m.error}`));
           this.closeWriteEnd();
           opened();
@@ -257,6 +308,13 @@ export class FifoStderr {
       });
     });
     return this.started;
+  }
+
+  /** The reader has read this FIFO to its end: it waits for another (this one never stops it now). */
+  private giveUpReader(worker: Worker): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    readerDone(worker);
   }
 
   /** The worker's way to get handled chunks back (chunkOf in WORKER). */

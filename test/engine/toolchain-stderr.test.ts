@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runProcess } from '../../replay-engine/toolchain/run-process';
+import { fifoReaderThreadsStarted, warmUpFifoReader } from '../../replay-engine/toolchain/fifo-stderr';
 
 const root = mkdtempSync(join(tmpdir(), 'frozen-run-stderr-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -69,6 +70,22 @@ describe('a toolchain child\'s stderr', () => {
       assert.deepEqual(shown, ['stdout: done\n']);
     });
   }
+
+  it('the reader thread started ahead reads one FIFO after another, and two at once get two threads: every byte in order each time', async () => {
+    warmUpFifoReader();
+    const before = fifoReaderThreadsStarted();
+    for (let k = 0; k < 3; k++) {
+      const taken: Buffer[] = [];
+      const r = await runProcess(process.execPath, writer(30_000 + k), { timeLimitMs: 60_000, stderrPath: path(), streamStderrBytes: (lines) => taken.push(Buffer.from(lines)) });
+      assert.equal(r.exitCode, 0);
+      assert.equal(Buffer.concat(taken).toString('utf8'), expected(30_000 + k), `run ${k + 1}`);
+    }
+    assert.equal(fifoReaderThreadsStarted(), before, 'the thread started ahead read all three');
+    const [a, b] = await Promise.all([runProcess(process.execPath, writer(20_000), { timeLimitMs: 60_000, stderrPath: path() }), runProcess(process.execPath, writer(25_000), { timeLimitMs: 60_000, stderrPath: path() })]);
+    assert.equal(a.stderr, expected(20_000));
+    assert.equal(b.stderr, expected(25_000));
+    assert.equal(fifoReaderThreadsStarted(), before + 1, 'one more thread for the second at once');
+  });
 
   it("a stream the taker cannot keep up with does not hold up another run's answer (the first stop waits for no other replay)", async () => {
     // A: writes for 3 s, faster than its taker takes it (3 ms a chunk); B: a short run that writes one line.
