@@ -2,6 +2,7 @@
 // in a module of its own so the build (scripts/build.mjs) can compile it without the rest.
 export const STDERR_BUFFER_C = `/* Frozen Run: stderr buffer for machin replay --print (see stderr-buffer.ts). */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ static void fr_flush_on_crash(int sig) {
 __attribute__((constructor)) static void fr_buffer_stderr(void) {
   if (!getenv("MFL_RR_REPLAY") || !getenv("MFL_RR_PROBE")) return;
   if (setvbuf(stderr, fr_buffer, _IOFBF, sizeof fr_buffer) != 0) return;
+  (void)fcntl(2, F_SETPIPE_SZ, 1 << 20); /* a pipe's room: its reader may be busy a while (no pipe: nothing) */
   atexit(fr_flush_at_exit);
   int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
   for (unsigned i = 0; i < sizeof crashes / sizeof crashes[0]; i++) signal(crashes[i], fr_flush_on_crash);
