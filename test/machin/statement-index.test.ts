@@ -103,8 +103,8 @@ describe('statement index: placement among own ops', () => {
     assert.ok(g.statements instanceof Uint16Array && g.ownOps instanceof Uint32Array && g.frames instanceof Int32Array);
     const events = 11;
     const frames = 2;
-    // statements 2 + ownOps 4 + frames 4 + order 4 per event; function 2 + call 4 + depth 4 per frame; base 4 per thread + 1
-    assert.equal(index.byteLength(), events * 14 + frames * 10 + (tl.threads.length + 1) * 4);
+    // statements 2 + ownOps 4 + frames 4 per event (the order: nothing, its threads are merged); function 2 + call 4 + depth 4 per frame; base 4 per thread + 1
+    assert.equal(index.byteLength(), events * 10 + frames * 10 + (tl.threads.length + 1) * 4);
   });
 
   it('says when the probes are not a walk of the table: a statement outside the current frame', () => {
@@ -252,21 +252,40 @@ describe('statement index: the total order', () => {
     }
     return out;
   };
-  type Orders = { mergedOrder(): Uint32Array | null; countedOrder(): Uint32Array };
   for (const goBack of [false, true]) {
-    it(goBack ? 'a thread whose ops go back: counted' : 'ops that never go back: merged, as counted', () => {
+    it(goBack ? 'a thread whose ops go back: listed by seq' : 'ops that never go back: merged (nothing kept per event), every query as the list by seq answers it', () => {
       const index = StatementIndex.build(table, '/t/p.mfl', tl, probesOf(goBack));
-      const orders = index as unknown as Orders; // (the two ways, private)
-      const merged = orders.mergedOrder();
-      const counted = orders.countedOrder();
-      if (goBack) assert.equal(merged, null);
-      else assert.deepEqual([...merged!], [...counted]);
-      // and it is the order the queries see: positions never go down along it
-      const positions = Array.from({ length: index.eventCount }, (_, q) => {
+      const listed = new StatementIndex(table, '/t/p.mfl', tl, index.threads, true);
+      const n = index.eventCount;
+      // merged: the order holds nothing per event; listed: 4 bytes an event
+      assert.equal(listed.byteLength() - index.byteLength(), goBack ? 0 : 4 * n);
+      for (let q = 0; q < n; q++) assert.deepEqual(index.eventAt(q), listed.eventAt(q), `event at ${q}`);
+      for (let t = 0; t < tl.threads.length; t++) {
+        for (let e = 0; e < index.eventsOf(t); e++) assert.equal(index.seqOf(t, e), listed.seqOf(t, e), `seq of ${t}/${e}`);
+        for (let q = -1; q <= n; q++) assert.equal(index.currentEvent(t, q), listed.currentEvent(t, q), `current event of ${t} at ${q}`);
+      }
+      for (let p = 0; p <= tl.stepCount + 1; p++) assert.equal(index.seqAtPosition(p), listed.seqAtPosition(p), `at position ${p}`);
+      for (const line of index.breakableLines()) assert.deepEqual([...index.lineHits(line)], [...listed.lineHits(line)], `hits of line ${line}`);
+      if (!goBack) {
+        // asked for the event at a seq many times over (a log point's every arrival), it lists the order, the same
+        for (let round = 0; round < 12; round++) for (let q = 0; q < n; q++) index.eventAt(q);
+        assert.equal(index.byteLength(), listed.byteLength());
+        for (let q = 0; q < n; q++) assert.deepEqual(index.eventAt(q), listed.eventAt(q), `event at ${q}, listed`);
+      }
+      // and it is the order of positions: they never go down along it
+      const positions = Array.from({ length: n }, (_, q) => {
         const { thread, event } = index.eventAt(q);
         return index.positionOf(thread, event);
       });
       assert.ok(positions.every((p, q) => q === 0 || p >= positions[q - 1]), positions.join(','));
+      // ties at one position: parents before children, each thread in its own order
+      for (let q = 1; q < n; q++) {
+        const a = index.eventAt(q - 1);
+        const b = index.eventAt(q);
+        if (positions[q] !== positions[q - 1]) continue;
+        if (a.thread === b.thread) assert.ok(b.event > a.event);
+        else assert.ok(a.thread < b.thread, `${a.thread} then ${b.thread} at position ${positions[q]}`);
+      }
     });
   }
 });

@@ -17,12 +17,13 @@
 // is not fixed, at the thread's next event that is not an entry. Each frame keeps the event of its
 // caller that made the call, so the stack at any event is a walk up, each frame with its statement.
 //
-// The total order: by placed position, then thread index, then the thread's own order. A global id
-// (base[t] + i) names an event; `order` lists ids by seq. Within one position the ids ascend, so an
-// event's seq is one binary search over `order`, with no inverse array.
+// The total order: by placed position, then thread rank, then the thread's own order. A global id
+// (base[t] + i) names an event, a seq its place in the order (event-order.ts: usually nothing is
+// kept per event for it).
 import type { LineHitCounts, ProgramVariables, SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
 import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
+import { anchorOf, eventOrder, type EventOrder } from './event-order';
 import { probePlacer, type ProbePlacer } from '../probe-position';
 import { threadListingOrder } from '../../model/thread-order';
 import { Column } from '../../model/int-column';
@@ -65,8 +66,6 @@ export interface ThreadStatements {
 }
 
 const NO_EVENTS = 0;
-/** At most this many threads with events are merged (StatementIndex.mergedOrder); more are counted. */
-const MERGED_THREADS = 16;
 
 export class StatementIndex implements SourceStatements {
   /** By thread index; undefined for a thread that ran no statement. */
@@ -76,8 +75,8 @@ export class StatementIndex implements SourceStatements {
   readonly unsure: number;
   /** base[t]: global id of thread t's first event; base[T] = eventCount. */
   private readonly base: Uint32Array;
-  /** Global ids by seq. */
-  private readonly order: Uint32Array;
+  /** Which event comes at which seq. */
+  private readonly order: EventOrder;
   /**
    * Each thread's rank among events placed at the same position: parents before children (the
    * threads' listing order, `0` < `0.1` < `0.1.1` < `0.2`), so a goroutine's `go` comes before the
@@ -98,6 +97,8 @@ export class StatementIndex implements SourceStatements {
     readonly file: string,
     private readonly tl: Timeline,
     threads: Array<ThreadStatements | undefined>,
+    /** The order listed by seq whatever the threads (tests compare the two ways: event-order.ts). */
+    listedOrder = false,
   ) {
     this.threads = threads;
     this.unsure = threads.reduce((n, g) => n + (g ? g.statements.length - g.sure : 0), 0);
@@ -109,7 +110,7 @@ export class StatementIndex implements SourceStatements {
     this.byRank = [...listed, ...Array.from({ length: Math.max(0, threads.length - listed.length) }, (_, i) => listed.length + i)];
     this.rank = new Uint32Array(threads.length);
     this.byRank.forEach((t, k) => t < threads.length && (this.rank[t] = k));
-    this.order = this.buildOrder();
+    this.order = eventOrder(threads, this.base, this.byRank, this.rank, tl.stepCount, listedOrder);
   }
 
   /** Builds the index from probes in the order machin printed them (each thread's own in its order). */
@@ -118,90 +119,6 @@ export class StatementIndex implements SourceStatements {
     for (const p of probes) b.add(p.thread, p.statement, p.op);
     if (sure) for (let t = 0; t < tl.threads.length; t++) b.setSure(t, sure(t));
     return b.finish();
-  }
-
-  /** Every event by seq: by placed position, then thread rank, then the thread's own order. */
-  private buildOrder(): Uint32Array {
-    return this.mergedOrder() ?? this.countedOrder();
-  }
-
-  /**
-   * The order as a merge of the threads' events, each thread's already in position order (its own
-   * ops done never go back, unless machin's counter did): one pass, and no table the size of the
-   * trace. Null when the threads are many (a scan of them all per block) or one goes back.
-   */
-  private mergedOrder(): Uint32Array | null {
-    const ranked = this.byRank.filter((t) => (this.threads[t]?.statements.length ?? 0) > 0);
-    if (ranked.length > MERGED_THREADS) return null;
-    const n = ranked.length;
-    const next = new Int32Array(n); // each thread's next event
-    const anchor = new Float64Array(n); // the position its next event is placed at (Infinity: none left)
-    for (let j = 0; j < n; j++) anchor[j] = anchorOf(this.threads[ranked[j]]!, 0);
-    const order = new Uint32Array(this.eventCount);
-    let out = 0;
-    for (;;) {
-      // the earliest position; among equals the first in rank order
-      let best = -1;
-      let a = Infinity;
-      for (let j = 0; j < n; j++) {
-        if (anchor[j] < a) {
-          a = anchor[j];
-          best = j;
-        }
-      }
-      if (best < 0) return order;
-      // that thread's events placed there, all of them (a run of the same own ops shares its place)
-      const g = this.threads[ranked[best]]!;
-      const ownOps = g.ownOps;
-      const len = ownOps.length;
-      const base = this.base[ranked[best]];
-      let i = next[best];
-      let at = a;
-      while (at === a) {
-        const k = ownOps[i];
-        for (; i < len && ownOps[i] === k; i++) order[out++] = base + i;
-        at = i < len ? anchorOf(g, i) : Infinity;
-      }
-      if (at < a) return null; // (gone back: the counting sort puts it right)
-      next[best] = i;
-      anchor[best] = at;
-    }
-  }
-
-  /** Counting sort by placed position; threads in rank order and each thread's events in order keep ties stable. */
-  private countedOrder(): Uint32Array {
-    const n = this.tl.stepCount;
-    const starts = new Uint32Array(n + 2);
-    // (a thread's events come in runs with the same own ops done, so the same anchor: found once a run)
-    for (const g of this.threads) {
-      if (!g) continue;
-      const ownOps = g.ownOps;
-      const len = ownOps.length;
-      for (let i = 0; i < len; ) {
-        const k = ownOps[i];
-        let j = i + 1;
-        while (j < len && ownOps[j] === k) j++;
-        starts[anchorOf(g, i) + 1] += j - i;
-        i = j;
-      }
-    }
-    for (let p = 1; p < starts.length; p++) starts[p] += starts[p - 1];
-    const order = new Uint32Array(this.eventCount);
-    for (const t of this.byRank) {
-      const g = this.threads[t];
-      if (!g) continue;
-      const base = this.base[t];
-      const ownOps = g.ownOps;
-      const len = ownOps.length;
-      for (let i = 0; i < len; ) {
-        const a = anchorOf(g, i);
-        const k = ownOps[i];
-        let at = starts[a];
-        for (; i < len && ownOps[i] === k; i++) order[at++] = base + i;
-        starts[a] = at;
-      }
-    }
-    return order;
   }
 
   /** Bytes held by the index's typed arrays (the own-op lists are the ProbePlacer's, not counted), for the benchmark. */
@@ -252,13 +169,12 @@ export class StatementIndex implements SourceStatements {
   seqOf(thread: number, event: number): number {
     const g = this.need(thread, event);
     const a = anchorOf(g, event);
-    const id = this.base[thread] + event;
-    return lowerBound(0, this.order.length, (q) => this.before(this.order[q], a, id, thread));
+    return this.order.seqOf(thread, event, this.base[thread] + event, a);
   }
 
   eventAt(seq: number): StatementRef {
     if (!(seq >= 0 && seq < this.eventCount)) throw new RangeError(`no statement event ${seq} (there are ${this.eventCount})`);
-    const id = this.order[seq];
+    const id = this.order.idAt(seq);
     const thread = this.threadOfId(id);
     return { thread, event: id - this.base[thread] };
   }
@@ -267,7 +183,7 @@ export class StatementIndex implements SourceStatements {
     const g = this.threads[thread];
     if (!g || seq < 0) return -1;
     const last = Math.min(seq, this.eventCount - 1);
-    const id = this.order[last];
+    const id = this.order.idAt(last);
     const tid = this.threadOfId(id);
     const a = anchorOf(this.threads[tid]!, id - this.base[tid]);
     const base = this.base[thread];
@@ -283,7 +199,7 @@ export class StatementIndex implements SourceStatements {
   }
 
   seqAtPosition(position: number): number {
-    return lowerBound(0, this.order.length, (q) => this.anchorOfId(this.order[q]) < position);
+    return this.order.countBefore(position);
   }
 
   currentEventAtRecord(thread: number, record: number): number {
@@ -374,12 +290,16 @@ export class StatementIndex implements SourceStatements {
       }
     }
     const hits = new Uint32Array(count);
-    for (let q = 0, k = 0; k < count; q++) {
-      const id = this.order[q];
-      if (hit[id]) {
-        hits[k++] = q;
-        hit[id] = 0;
-      }
+    let k = 0;
+    if (count > 0) {
+      this.order.forEachRun((from, to, seq) => {
+        for (let id = from; id < to; id++) {
+          if (hit[id]) {
+            hits[k++] = seq + (id - from);
+            hit[id] = 0;
+          }
+        }
+      });
     }
     return hits;
   }
@@ -553,21 +473,6 @@ export class StatementIndex implements SourceStatements {
     }
   }
 
-  /**
-   * Whether global id x comes before event `id` of thread t, placed at a, in the total order: by
-   * position, then (at the same one) by thread rank, then in the thread's own order.
-   */
-  private before(x: number, a: number, id: number, t: number): boolean {
-    const tx = this.threadOfId(x);
-    const ax = anchorOf(this.threads[tx]!, x - this.base[tx]);
-    return ax < a || (ax === a && (tx === t ? x < id : this.rank[tx] < this.rank[t]));
-  }
-
-  private anchorOfId(id: number): number {
-    const t = this.threadOfId(id);
-    return anchorOf(this.threads[t]!, id - this.base[t]);
-  }
-
   private threadOfId(id: number): number {
     return lowerBound(0, this.threads.length, (t) => this.base[t + 1] <= id);
   }
@@ -577,13 +482,6 @@ export class StatementIndex implements SourceStatements {
     if (!g || !(event >= 0 && event < g.statements.length)) throw new RangeError(`thread ${thread} has no statement event ${event} (it has ${g?.statements.length ?? 0})`);
     return g;
   }
-}
-
-/** The position event i is placed at: right after the thread's ownOps[i]-th own op (its floor before its first). */
-function anchorOf(g: ThreadStatements, i: number): number {
-  const k = g.ownOps[i];
-  const own = k === 0 ? 0 : g.ownOpIndices[k - 1] + 1;
-  return own > g.floor ? own : g.floor;
 }
 
 /** Builds a StatementIndex from probes fed one by one (each thread's own in the order it ran them). */
