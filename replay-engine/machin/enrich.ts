@@ -35,7 +35,7 @@ import { probePlacer } from './probe-position';
 import type { Timeline } from '../model/timeline';
 import type { ProgramWords } from '../model/program-words';
 import { instrumentedReplayDiffers } from './source/trust-check';
-import { withTraceCopy, type TraceCopy } from './trace-copy';
+import { retargetTraceCopy, withTraceCopy, type TraceCopy } from './trace-copy';
 import { warmUpMachinReplays } from './warm-up';
 import { groupDigits } from '../model/group-digits';
 
@@ -137,9 +137,11 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
     const firstPart = new Promise<void>((resolve) => (panicKnown = resolve)).then(() => {
       afterFirstPart = true;
     });
-    // The instrumented copies' traces are written in the same pass as the first copy: the
-    // statements-only one's (retargeted[0]) and the values one's (retargeted[1]).
-    const also = instrumented ? [{ program: instrumented.statementsOnly!.file, prefix: 'statements' }, { program: instrumented.file, prefix: 'retargeted' }] : [];
+    // The statements-only copy's trace is written in the same pass as the first copy (retargeted[0]):
+    // the two replays start together. The values one's is written once the index is ready, never
+    // before it: written at once, the values' replay would start (two forks of this process, ~40
+    // ms each at 10M ops) before a step sent as the index came is heard.
+    const also = instrumented ? [{ program: instrumented.statementsOnly!.file, prefix: 'statements' }] : [];
     const whole = withTraceCopy(tl.file, found.path, async (copy) => {
       for (const w of copy.warnings) warn('trace-copy', w);
       const merge = async (runs: ReplayRun[], valuesOnly = false) => {
@@ -360,7 +362,7 @@ async function statementValues(c: SourceLevelContext, plain: ReplayRun, index: S
     await merge([{ ...plain, output: { ...plain.output, probes: [] }, flags: ['--verify'] }], true);
     return;
   }
-  const trace = copy.retargeted[1];
+  const trace = await retargetTraceCopy(copy, instrumented.file);
   const flags = ['--verify', '--print', [...printed, ...instrumented.table.probeNames].join(',')];
   const probes = new StatementProbes(instrumented.table);
   probes.checkAgainst(index, tl);
