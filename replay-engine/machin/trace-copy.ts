@@ -64,17 +64,12 @@ export async function withTraceCopy<T>(traceFile: string, programPath: string, u
 }
 
 export async function writeTraceCopy(traceFile: string, programPath: string, also: RetargetedCopy[] = []): Promise<TraceCopy> {
-  // machin reads the path back with strings.TrimSpace up to the line end.
-  for (const p of [programPath, ...also.map((a) => a.program)]) {
-    if (/[\r\n]/.test(p) || p.trim() !== p) {
-      throw new RecordingError('program-missing', `program path ${JSON.stringify(p)} contains a line break or starts or ends with white space; machin cannot be given it in a trace (rename or move the program)`);
-    }
-  }
+  for (const p of [programPath, ...also.map((a) => a.program)]) checkProgramPath(p);
   const dir = await makePrivateDir();
   const remove = () => removePrivateDir(dir);
   try {
     const file = path.join(dir, safeName(path.basename(traceFile)));
-    const retargeted = also.map((a) => path.join(dir, `${a.prefix}-${path.basename(file)}`));
+    const retargeted = also.map((a) => retargetedPath({ dir, file }, a.prefix));
     const stats = await copyChecked(traceFile, [{ file, program: programPath }, ...also.map((a, i) => ({ file: retargeted[i], program: a.program }))]);
     return { dir, file, ...stats, retargeted, remove };
   } catch (err) {
@@ -89,10 +84,8 @@ export async function writeTraceCopy(traceFile: string, programPath: string, als
  * for byte, so every replay is handed the same trace. Its name starts with `prefix` (one per copy of the program). Returns its path.
  */
 export async function retargetTraceCopy(copy: Pick<TraceCopy, 'dir' | 'file'>, programPath: string, prefix = 'retargeted'): Promise<string> {
-  if (/[\r\n]/.test(programPath) || programPath.trim() !== programPath) {
-    throw new RecordingError('program-missing', `program path ${JSON.stringify(programPath)} contains a line break or starts or ends with white space; machin cannot be given it in a trace`);
-  }
-  const target = path.join(copy.dir, `${prefix}-${path.basename(copy.file)}`);
+  checkProgramPath(programPath);
+  const target = retargetedPath(copy, prefix);
   const input = await fs.open(copy.file, 'r');
   const output = await fs.open(target, 'wx', 0o600);
   try {
@@ -127,6 +120,18 @@ export async function retargetTraceCopy(copy: Pick<TraceCopy, 'dir' | 'file'>, p
     await input.close();
     await output.close();
   }
+}
+
+/** A path machin can be given in a trace's `program` line (it reads it back with strings.TrimSpace up to the line end), else an error. */
+function checkProgramPath(programPath: string): void {
+  if (/[\r\n]/.test(programPath) || programPath.trim() !== programPath) {
+    throw new RecordingError('program-missing', `program path ${JSON.stringify(programPath)} contains a line break or starts or ends with white space; machin cannot be given it in a trace (rename or move the program)`);
+  }
+}
+
+/** Where the copy of `copy` for another program goes: beside it, its name after `prefix`. */
+function retargetedPath(copy: Pick<TraceCopy, 'dir' | 'file'>, prefix: string): string {
+  return path.join(copy.dir, `${prefix}-${path.basename(copy.file)}`);
 }
 
 function safeName(base: string): string {

@@ -24,6 +24,11 @@ export interface OrderedThread {
   floor: number;
 }
 
+/** The thread whose events hold global id `id` (base[t] <= id < base[t + 1]). */
+export function threadOfId(base: Uint32Array, id: number): number {
+  return lowerBound(0, base.length - 1, (t) => base[t + 1] <= id);
+}
+
 /** The position event i is placed at: right after the thread's ownOps[i]-th own op (its floor before its first). */
 export function anchorOf(g: OrderedThread, i: number): number {
   const k = g.ownOps[i];
@@ -55,7 +60,7 @@ const MERGED_THREADS = 16;
  */
 export function eventOrder(threads: ReadonlyArray<OrderedThread | undefined>, base: Uint32Array, byRank: readonly number[], rank: Uint32Array, positions: number, listed = false): EventOrder {
   const ranked = byRank.filter((t) => (threads[t]?.ownOps.length ?? 0) > 0);
-  if (!listed && ranked.length <= MERGED_THREADS && ranked.every((t) => ownOrderHolds(threads[t]!))) return new MergedOrder(threads, base, ranked, positions);
+  if (!listed && ranked.length <= MERGED_THREADS && ranked.every((t) => ownOrderHolds(threads[t]!))) return new MergedOrder(threads, base, ranked, rank, positions);
   return new ListedOrder(threads, base, byRank, rank, positions);
 }
 
@@ -70,7 +75,6 @@ function ownOrderHolds(g: OrderedThread): boolean {
 const SEARCHES_BEFORE_LIST = 1024;
 
 class MergedOrder implements EventOrder {
-  private readonly rankOf = new Map<number, number>();
   private readonly total: number;
   /** The ids by seq, once idAt has been asked many times (SEARCHES_BEFORE_LIST). */
   private list: Uint32Array | null = null;
@@ -85,9 +89,9 @@ class MergedOrder implements EventOrder {
     private readonly base: Uint32Array,
     /** The threads with events, in rank order. */
     private readonly ranked: number[],
+    private readonly rank: Uint32Array,
     private readonly positions: number,
   ) {
-    ranked.forEach((t, k) => this.rankOf.set(t, k));
     this.total = ranked.reduce((n, t) => n + threads[t]!.ownOps.length, 0);
   }
 
@@ -105,10 +109,9 @@ class MergedOrder implements EventOrder {
 
   seqOf(t: number, event: number, _id: number, a: number): number {
     // its own earlier events, and of each other thread those placed before a (at a too, when it ranks first)
-    const rank = this.rankOf.get(t)!;
     let n = event;
-    for (let k = 0; k < this.ranked.length; k++) {
-      if (k !== rank) n += this.below(this.ranked[k], k < rank ? a + 1 : a);
+    for (const u of this.ranked) {
+      if (u !== t) n += this.below(u, this.rank[u] < this.rank[t] ? a + 1 : a);
     }
     return n;
   }
@@ -228,7 +231,7 @@ class ListedOrder implements EventOrder {
   }
 
   private threadOfId(id: number): number {
-    return lowerBound(0, this.threads.length, (t) => this.base[t + 1] <= id);
+    return threadOfId(this.base, id);
   }
 }
 

@@ -23,7 +23,7 @@
 import type { LineHitCounts, ProgramVariables, SourceFrame, SourceStatements, StatementLocation, StatementRef, StepKind } from '../../model/source-level';
 import type { Timeline } from '../../model/timeline';
 import { lowerBound } from '../../model/lower-bound';
-import { anchorOf, eventOrder, type EventOrder } from './event-order';
+import { anchorOf, eventOrder, threadOfId, type EventOrder } from './event-order';
 import { probePlacer, type ProbePlacer } from '../probe-position';
 import { threadListingOrder } from '../../model/thread-order';
 import { Column } from '../../model/int-column';
@@ -474,7 +474,7 @@ export class StatementIndex implements SourceStatements {
   }
 
   private threadOfId(id: number): number {
-    return lowerBound(0, this.threads.length, (t) => this.base[t + 1] <= id);
+    return threadOfId(this.base, id);
   }
 
   private need(thread: number, event: number): ThreadStatements {
