@@ -11,6 +11,7 @@ import type { MachinTool } from './find-machin';
 import { parseReplayOutput, type ReplayOutput, type ReplayOutputStream } from './machin-output';
 import { isProbeLine } from './probe-line';
 import { machinCores, replayCommandPrefix } from './replay-cores';
+import { replayMemoryEnv } from './replay-memory';
 import type { ValueHistoriesMaker } from './value-histories';
 
 export const DEFAULT_TIME_LIMIT_MS = 60_000;
@@ -76,7 +77,7 @@ export async function runMachinReplay(
    * instrumented replay, which prints a line per statement) as it arrives, never held whole.
    */
   parse: ((stderr: string) => ReplayOutput | Promise<ReplayOutput>) | ReplayOutputStream = parseReplayOutput,
-  /** More environment for machin and the program (the instrumented replay's LD_PRELOAD: source/stderr-buffer.ts). */
+  /** More environment for machin and the program (the instrumented replay's LD_PRELOAD: source/stderr-buffer.ts); every replay also gets replay-memory.ts's. */
   env: Record<string, string> = {},
   /** 1 for the second of two replays run side by side: on one CPU, it gets another than the first (replay-cores.ts). */
   slot: 0 | 1 = 0,
@@ -84,8 +85,9 @@ export async function runMachinReplay(
   onStarted?: () => void,
 ): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
+  const runEnv = { ...env, ...replayMemoryEnv() };
   const prefix = replayCommandPrefix(machinCores(options.machinCores), slot);
-  const shownEnv = Object.entries(env).map(([name, value]) => `${name}=${value} `).join('');
+  const shownEnv = Object.entries(runEnv).map(([name, value]) => `${name}=${value} `).join('');
   options.onOutput?.(`$ ${shownEnv}${[...prefix, machin.path, ...args].join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   let result;
@@ -100,7 +102,7 @@ export async function runMachinReplay(
     result = await runProcess(prefix[0] ?? machin.path, prefix.length > 0 ? [...prefix.slice(1), machin.path, ...args] : args, {
       timeLimitMs,
       signal: options.signal,
-      env: { ...env, TMPDIR: tmp },
+      env: { ...runEnv, TMPDIR: tmp },
       // Beside the copy, in its private folder (removed with it); read by a worker: see stderrPath.
       // Only where machin prints probes (--print): a plain replay's stderr is a few lines, and a
       // FIFO and its reader would cost more than they save (two processes and a thread started).
