@@ -10,7 +10,7 @@ import type { ToolchainOptions } from '../open-options';
 import type { MachinTool } from './find-machin';
 import { parseReplayOutput, type ReplayOutput, type ReplayOutputStream } from './machin-output';
 import { isProbeLine } from './probe-line';
-import { machinCores, replayCommandPrefix } from './replay-cores';
+import { machinCores, replayCommandPrefix, replayCpu } from './replay-cores';
 import { replayMemoryEnv } from './replay-memory';
 import type { ValueHistoriesMaker } from './value-histories';
 
@@ -85,8 +85,10 @@ export async function runMachinReplay(
   onStarted?: () => void,
 ): Promise<ReplayRun> {
   const args = ['replay', trace, ...flags];
-  const runEnv = { ...env, ...replayMemoryEnv() };
-  const prefix = replayCommandPrefix(machinCores(options.machinCores), slot);
+  const cores = machinCores(options.machinCores);
+  const prefix = replayCommandPrefix(cores, slot);
+  const printing = flags.includes('--print');
+  const runEnv = { ...env, ...replayMemoryEnv({ printing, oneCpu: replayCpu(cores, slot).length > 0 }) };
   const shownEnv = Object.entries(runEnv).map(([name, value]) => `${name}=${value} `).join('');
   options.onOutput?.(`$ ${shownEnv}${[...prefix, machin.path, ...args].join(' ')}\n`);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
@@ -106,7 +108,7 @@ export async function runMachinReplay(
       // Beside the copy, in its private folder (removed with it); read by a worker: see stderrPath.
       // Only where machin prints probes (--print): a plain replay's stderr is a few lines, and a
       // FIFO and its reader would cost more than they save (two processes and a thread started).
-      stderrPath: flags.includes('--print') ? `${trace}.stderr-${++runs}` : undefined,
+      stderrPath: printing ? `${trace}.stderr-${++runs}` : undefined,
       streamStderrBytes: stream ? (lines) => stream.pushBytes(lines) : undefined,
       onStarted,
       onOutput: options.onOutput ? (from, text) => (from === 'stdout' ? options.onOutput!(text) : shown?.push(text)) : undefined,

@@ -349,11 +349,13 @@ describe('enrich: as few machin replays as possible', () => {
     // (under SCHED_BATCH, each on one CPU of its own where chrt and taskset can: replay-cores.ts;
     // the statements-only one is started first: the index waits for it)
     assert.match(started[0], / replay \S+ --verify --print fr_stmt0\n$/);
-    // (every replay's heap in huge pages where glibc and the system have them: replay-memory.ts)
+    // (every replay's heap in huge pages where glibc and the system have them, and one malloc arena
+    // for a replay that prints on one CPU: replay-memory.ts)
     assert.match(started[1], /^\$ GLIBC_TUNABLES=glibc\.malloc\.hugetlb=1 (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay \S+ --verify\n$/);
     assert.match(started[2], / replay \S+ --verify --print \S*q\S*,fr_stmt0\S*\n$/);
     // only the instrumented replays' programs get their stderr buffered (source/stderr-buffer.ts)
-    for (const run of [started[0], started[2]]) assert.match(run, /^\$ LD_PRELOAD=\/\S+\/fr-stderr-buffer\.so GLIBC_TUNABLES=glibc\.malloc\.hugetlb=1 (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay /);
+    for (const run of [started[0], started[2]]) assert.match(run, /^\$ LD_PRELOAD=\/\S+\/fr-stderr-buffer\.so GLIBC_TUNABLES=glibc\.malloc\.hugetlb=1(:glibc\.malloc\.arena_max=1)? (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay /);
+    for (const run of [started[0], started[2]]) assert.equal(/arena_max=1/.test(run), /\/taskset -c \d+ /.test(run), `one malloc arena exactly where the printing replay is on one CPU: ${run}`);
     assert.equal(rec.panic?.message, 'integer divide by zero');
     assert.equal(rec.sourceLevel?.state, 'ready');
     // the divide that panicked: goroutine 0.2's last statement, and every value points at its statement

@@ -1,10 +1,10 @@
-// Every machin replay's heap in transparent huge pages (replay-engine/machin/replay-memory.ts):
-// the user's own GLIBC_TUNABLES is kept, and the replay prints exactly what it prints without.
+// A machin replay's malloc settings (replay-engine/machin/replay-memory.ts): the user's own
+// GLIBC_TUNABLES is kept, and the replay prints exactly what it prints without them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { REPLAY_MALLOC_TUNABLE, replayMemoryEnv } from '../../replay-engine/machin/replay-memory';
+import { replayMemoryEnv } from '../../replay-engine/machin/replay-memory';
 import { machinPath, recordProgram } from '../support/machin';
 import { tempDir } from './support';
 
@@ -32,10 +32,15 @@ func main() {
 `;
 
 describe('the replay heap setting', () => {
-  it("adds the tunable after the user's own, and leaves a user's choice of it alone", () => {
-    assert.deepEqual(replayMemoryEnv({}), { GLIBC_TUNABLES: REPLAY_MALLOC_TUNABLE });
-    assert.deepEqual(replayMemoryEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }), { GLIBC_TUNABLES: `glibc.malloc.arena_max=2:${REPLAY_MALLOC_TUNABLE}` });
-    assert.deepEqual(replayMemoryEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }), {});
+  it("adds its tunables after the user's own, one arena only for a replay that prints on one CPU, and leaves what the user set alone", () => {
+    const HUGE = 'glibc.malloc.hugetlb=1';
+    const ONE_ARENA = 'glibc.malloc.arena_max=1';
+    assert.deepEqual(replayMemoryEnv({ printing: false, oneCpu: true }, {}), { GLIBC_TUNABLES: HUGE });
+    assert.deepEqual(replayMemoryEnv({ printing: true, oneCpu: true }, {}), { GLIBC_TUNABLES: `${HUGE}:${ONE_ARENA}` });
+    assert.deepEqual(replayMemoryEnv({ printing: true, oneCpu: false }, {}), { GLIBC_TUNABLES: HUGE });
+    assert.deepEqual(replayMemoryEnv({ printing: true, oneCpu: true }, { GLIBC_TUNABLES: 'glibc.malloc.tcache_count=0' }), { GLIBC_TUNABLES: `glibc.malloc.tcache_count=0:${HUGE}:${ONE_ARENA}` });
+    assert.deepEqual(replayMemoryEnv({ printing: true, oneCpu: true }, { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }), { GLIBC_TUNABLES: `glibc.malloc.arena_max=4:${HUGE}` });
+    assert.deepEqual(replayMemoryEnv({ printing: false, oneCpu: false }, { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }), {});
   });
 
   it('changes nothing a replay prints: the probes, the output and the panic are the same with it and without', () => {
@@ -58,7 +63,7 @@ describe('the replay heap setting', () => {
       return { status: r.status, stdout: r.stdout, others, probes: [...probes].sort() };
     };
     const plain = replay({});
-    const tuned = replay(replayMemoryEnv({}));
+    const tuned = replay(replayMemoryEnv({ printing: true, oneCpu: true }, {}));
     assert.equal(plain.probes.find(([g]) => g === '0.1')?.[1].at(-1), 's = 20993', "the worker's last string is printed");
     assert.match(plain.others.join('\n'), /divide by zero/);
     assert.deepEqual(tuned, plain);
