@@ -10,10 +10,13 @@
 // .mfl line), and the peak after. Bytes per statement event are measured in process by
 // statement-index.bench.ts (the index's own byteLength).
 // SOURCE_SCALE_SIZES=600000,1200000 (ops, about) and SOURCE_SCALE_SHAPES=helper,pool,oneline,branchy,
-// helper-one-core choose; SOURCE_SCALE_SIZES=10000000 runs the 10M-op case (minutes).
+// helper-one-core,helper-safe-one-core choose; SOURCE_SCALE_SIZES=10000000 runs the 10M-op case (minutes).
 // A shape ending in `-one-core` is its program recorded on one core (`taskset -c 0`): its
 // goroutines then seldom hand over, and machin replays it several times faster than the same
 // program recorded on two, so the probes' own cost shows (docs/source-level.md, "Not built yet").
+// A shape with `-safe` before that (`helper-safe-one-core`) is recorded with `machin run --safe`:
+// its `+`, `-` and `*` panic on overflow, so the statements-only copy prints before each statement
+// that has one (it could panic there), about three times the lines of the same program without.
 // Each trace's hand-overs (consecutive schedule ops of different goroutines) are reported.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -279,7 +282,7 @@ async function launchToIndex(trace: string): Promise<Launch> {
 export async function run(): Promise<BenchResult[]> {
   mkdirSync(OUT, { recursive: true });
   const sizes = (process.env.SOURCE_SCALE_SIZES ?? '600000,1200000').split(',').map(Number);
-  const shapes = (process.env.SOURCE_SCALE_SHAPES ?? 'helper,pool,oneline,helper-one-core,branchy').split(',');
+  const shapes = (process.env.SOURCE_SCALE_SHAPES ?? 'helper,pool,oneline,helper-one-core,helper-safe-one-core,branchy').split(',');
   const out: BenchResult[] = [];
   for (const shape of shapes) {
     const rss = new Map<number, number>();
@@ -287,11 +290,13 @@ export async function run(): Promise<BenchResult[]> {
       const dir = join(OUT, `${shape}-${ops}`);
       mkdirSync(dir, { recursive: true });
       const oneCore = shape.endsWith('-one-core');
-      const base = oneCore ? shape.slice(0, -'-one-core'.length) : shape;
+      const recorded = oneCore ? shape.slice(0, -'-one-core'.length) : shape;
+      const safe = recorded.endsWith('-safe');
+      const base = safe ? recorded.slice(0, -'-safe'.length) : recorded;
       const program = join(dir, `${base}.mfl`);
       writeFileSync(program, SHAPES[base](ops));
       const trace = join(dir, `${base}.mflrr`);
-      machin(['run', '--record', trace, program], oneCore ? ['taskset', '-c', '0'] : []);
+      machin(['run', ...(safe ? ['--safe'] : []), '--record', trace, program], oneCore ? ['taskset', '-c', '0'] : []);
       // machin's own time moves a lot from one run to the next on this virtual machine (6 to 13 s
       // for the same 600k-op replay: a goroutine hand-off waits for an idle core to wake): the
       // median of five, two before the launch and three after (at 10M ops, where the ratio has no
