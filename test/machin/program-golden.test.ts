@@ -1,7 +1,8 @@
 // The one program model changes nothing a user sees: for every fixture program the instrumented
 // copy and its statement table are byte for byte those the previous readers wrote, and the labels,
 // names and spawns are the same. The golden files were written by the code before the program
-// model was one (test/machin/golden/, commit h7 "golden outputs"); regenerate them only on purpose.
+// model was one (test/machin/golden/, commit h7 "golden outputs"); regenerate them only on purpose
+// (the copies' texts were, once: the statement probes became text literals, the tables unchanged).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

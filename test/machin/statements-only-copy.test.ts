@@ -114,7 +114,7 @@ describe('calls a statements-only copy need not print around', () => {
     const ifRow = table.rows.find((r) => r.line === 3 && r.kind === 'statement')!;
     assert.equal(table.rows.find((r) => r.line === 10 && r.kind === 'statement')!.expands, undefined);
     const lines = text.split('\n');
-    assert.match(lines[0], /fr_stmt0, fr_acc0 := 0, 1;/, 'pick is instrumented');
+    assert.match(lines[0], /fr_stmt0, fr_acc0 := "", 1;/, 'pick is instrumented');
     // the quiet `if` is kept in the local, not printed by itself
     assert.match(lines[2], new RegExp(`fr_acc0 = fr_acc0 \\* ${table.base} \\+ ${ifRow.id}; if x`));
   });
@@ -124,6 +124,25 @@ describe('calls a statements-only copy need not print around', () => {
     const rowAt = (line: number) => table.rows.find((r) => r.line === line && r.kind === 'statement')!;
     assert.equal(rowAt(22).expands, undefined);
     assert.ok(rowAt(23).expands);
+  });
+});
+
+describe("a statements-only copy's probe local", () => {
+  const SEND = 'func main() {\n    ch := make(chan int, 1)\n    k := 2\n    ch <- k\n    println(str(<-ch))\n}\n';
+  it('holds text: a probe with nothing kept before it is a literal (no number made text at run time), the others go through str', () => {
+    const { text, table } = instrumentStatementsOnly(mflProgram(SEND, '/w/s.mfl'), false);
+    const send = table.rows.find((r) => r.line === 4 && r.kind === 'statement')!.id;
+    assert.match(text, /fr_stmt0, fr_acc0 := "", \d+;/);
+    assert.ok(text.includes(`if fr_acc0 == 0 { fr_stmt0 = "${send}" } else { fr_stmt0 = str(fr_acc0 * ${table.base} + ${send}) }; fr_acc0 = 0; ch <- k`), text);
+    assert.match(text, /if fr_acc0 > \d+ \{ fr_stmt0 = str\(fr_acc0\); fr_acc0 = 0 \}/);
+  });
+
+  it('stays an integer where the program binds the name str itself (a parameter, a local, a function), so that no str of its own is called', () => {
+    for (const own of ['func main() {\n    str := 1\n    ch := make(chan int, 1)\n    ch <- str\n    println(<-ch)\n}\n', 'func f(str) {\n    println(str)\n}\n\nfunc main() {\n    f(1)\n}\n', 'func str(x) {\n    return x\n}\n\nfunc main() {\n    println(str(1))\n}\n']) {
+      const { text } = instrumentStatementsOnly(mflProgram(own, '/w/o.mfl'), false);
+      assert.match(text, /fr_stmt0, fr_acc0 := 0, \d+;/, own);
+      assert.doesNotMatch(text, /str\(fr_acc0/, own);
+    }
   });
 });
 

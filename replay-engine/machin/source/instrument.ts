@@ -89,6 +89,15 @@ export class InstrumentError extends Error {
   }
 }
 
+// A statement probe's local holds text, not an integer: machin prints a string local as it is,
+// while an integer is first made text by its runtime (`mfl_str_i`: a malloc of 40 bytes, never
+// freed, per line printed), and on this project's virtual machine memory first written costs
+// ~3 ms a MB. The lines printed are the same bytes. In the per-statement copy every probe is a
+// literal (`fr_stmt0 = "14";`); in the statements-only copy a probe that prints no statement
+// kept before it is a literal too (`if fr_acc0 == 0 { fr_stmt0 = "14" } else { fr_stmt0 =
+// str(fr_acc0 * B + 14) }`: in a --safe trace five lines in six), the others go through `str`
+// (an integer local where the program binds the name `str` itself). Measured
+// on the 600k-op one-core helper trace (docs/source-level.md, "Statement probes as text").
 const PROBE_BASE = 'fr_stmt';
 const ACCUMULATOR_BASE = 'fr_acc';
 /** A printed run of statements stays below this (15 digits: the probe readers' bound, exact in a double). */
@@ -113,10 +122,10 @@ export function instrumentProgram(program: MflProgram): InstrumentedProgram {
     const name = probeNames[fn.depth];
     if (s.kind === 'entry') {
       const copies = fn.params.filter((p) => paramProbe.has(p)).map((p) => `${paramProbe.get(p)} := ${p}; `).join('');
-      inserts.push({ at: fn.bodyOpen + 1, order: 0, text: ` ${name} := ${s.id}; ${copies}` });
+      inserts.push({ at: fn.bodyOpen + 1, order: 0, text: ` ${name} := "${s.id}"; ${copies}` });
     }
-    else if (s.kind === 'exit') inserts.push({ at: fn.bodyClose, order: 2, text: ` ${name} = ${s.id}; ` });
-    else inserts.push({ at: s.start, order: 1, text: `${name} = ${s.id}; ` });
+    else if (s.kind === 'exit') inserts.push({ at: fn.bodyClose, order: 2, text: ` ${name} = "${s.id}"; ` });
+    else inserts.push({ at: s.start, order: 1, text: `${name} = "${s.id}"; ` });
   }
   // A select case's or a range loop's bound names, copied where its body starts (stored by the `select`'s,
   // or the `for`'s or the previous iteration's last, statement event: before the body's first statement).
@@ -191,6 +200,7 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
   const base = model.statements.length + 1;
   const limit = Math.floor((PRINTED_BELOW - base) / base); // an accumulator at most this takes one more statement
   const quiet = (effects: 'none' | 'arith' | undefined) => effects === 'none' || (effects === 'arith' && !safe);
+  const asText = !model.bindings.has('str') && !program.globals.includes('str');
   const expansions = straightLineCalls(model, quiet);
   const spliced = splicedCalls(model, quiet, expansions);
   const inserts: Array<{ at: number; order: number; text: string }> = [];
@@ -199,10 +209,13 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
     if (expansions.silent.has(s.fn)) continue;
     const depth = model.functions[s.fn].depth;
     const [p, a] = [probeNames[depth], accumulators[depth]];
-    const room = `if ${a} > ${limit} { ${p} = ${a}; ${a} = 0 } `;
-    const print = (id: number) => `${room}${p} = ${a} * ${base} + ${id}; ${a} = 0; `;
+    // (the probe local holds text where `str` is machin's: see the note at PROBE_BASE)
+    const printed = (n: string) => (asText ? `str(${n})` : n);
+    const room = `if ${a} > ${limit} { ${p} = ${printed(a)}; ${a} = 0 } `;
+    const print = (id: number) =>
+      asText ? `${room}if ${a} == 0 { ${p} = "${id}" } else { ${p} = str(${a} * ${base} + ${id}) }; ${a} = 0; ` : `${room}${p} = ${a} * ${base} + ${id}; ${a} = 0; `;
     if (s.kind === 'entry') {
-      inserts.push({ at: model.functions[s.fn].bodyOpen + 1, order: 0, text: ` ${p}, ${a} := 0, ${s.id}; ` });
+      inserts.push({ at: model.functions[s.fn].bodyOpen + 1, order: 0, text: ` ${p}, ${a} := ${asText ? '""' : '0'}, ${s.id}; ` });
       continue;
     }
     if (s.kind === 'exit') {
@@ -212,7 +225,7 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
     const kept = s.kind === 'statement' && !s.op && !s.spawns && (quiet(runEffects(model, s)) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
     inserts.push({ at: s.start, order: 1, text: kept ? `${room}${a} = ${a} * ${base} + ${s.id}; ` : print(s.id) });
     // the test before each next iteration: what ran in the body is printed first when the test can do more than compute
-    if (s.loop && s.body && !quiet(s.effects) && !s.body.leaves) inserts.push({ at: s.body.close, order: 0, text: ` if ${a} > 0 { ${p} = ${a}; ${a} = 0 } ` });
+    if (s.loop && s.body && !quiet(s.effects) && !s.body.leaves) inserts.push({ at: s.body.close, order: 0, text: ` if ${a} > 0 { ${p} = ${printed(a)}; ${a} = 0 } ` });
   }
   const table = tableOf(src, model, probeNames);
   table.base = base;

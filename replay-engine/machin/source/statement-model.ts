@@ -91,6 +91,8 @@ export interface MflStatementModel {
   caseBindings: Array<{ fn: number; at: number; names: string[] }>;
   /** How many times each top-level function's name is spelled outside its declaration (calls, `go`, values). */
   references: Map<string, number>;
+  /** Every name the program declares (functions, types) or binds in a function (parameters, `:=`, `var`, bindings of loops and cases). */
+  bindings: Set<string>;
 }
 
 /** Operators and punctuation that cannot panic, block, call or allocate (`+` of strings allocates, but cannot fail). */
@@ -146,6 +148,8 @@ class StatementParser {
   private readonly jumps = new Set<number>();
   /** MflStatementModel.references. */
   private readonly references = new Map<string, number>();
+  /** MflStatementModel.bindings. */
+  private readonly bindings = new Set<string>();
 
   constructor(private readonly toks: MflToken[]) {
     // machin parses type declarations first so that `T{` is known to open a struct literal.
@@ -177,7 +181,7 @@ class StatementParser {
         this.funcDecl();
       } else throw this.error(t, `expected a declaration (func, type, var, extern), found ${describe(t)}`);
     }
-    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers, caseBindings: this.caseBindings, references: this.references };
+    return { functions: this.functions, statements: this.statements, identifiers: this.identifiers, caseBindings: this.caseBindings, references: this.references, bindings: new Set([...this.bindings, ...this.declared, ...this.structs]) };
   }
 
   // ---- tokens ----
@@ -282,6 +286,7 @@ class StatementParser {
     this.functions.push(body);
     body.entry = this.add('entry', index, funcStart, open.end).id;
     this.bound.push(params);
+    for (const p of params) this.bindings.add(p);
     const saved = this.counting;
     this.counting = null; // a literal's calls happen when it is called, not when it is written
     const savedLoops = this.loops;
@@ -398,6 +403,7 @@ class StatementParser {
 
   private bind(name: string): void {
     this.bound[this.bound.length - 1]?.add(name);
+    this.bindings.add(name);
   }
 
   // ---- statements ----
