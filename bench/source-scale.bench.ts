@@ -17,7 +17,9 @@
 // A shape with `-safe` before that (`helper-safe-one-core`) is recorded with `machin run --safe`:
 // its `+`, `-` and `*` panic on overflow, so the statements-only copy prints before each statement
 // that has one (it could panic there), about three times the lines of the same program without.
-// Each trace's hand-overs (consecutive schedule ops of different goroutines) are reported.
+// Each trace's hand-overs (consecutive schedule ops of different goroutines) are reported, and whether the
+// values' replay (a probe before every statement) ran exactly the index's statements (enrich holds each of
+// its statement probes to the index; a difference is a warning the bench reads).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -213,6 +215,12 @@ interface Launch {
   frameAfterSteps: string;
   /** Why the launch stayed at record level (then its time is no source-level launch's), or null. */
   fellBack: string | null;
+  /**
+   * What the values' replay (a probe before every statement) said against the index, when it ran
+   * other statements than the index holds or was not used, or null: the values' replay holds each
+   * of its statement probes to the index's event at the same place (enrich.ts, statementValues).
+   */
+  valuesUnplaced: string | null;
 }
 
 const STEPS = 20;
@@ -258,7 +266,9 @@ async function launchToIndex(trace: string): Promise<Launch> {
     await dap.until(done, LIMIT_MS);
     const valuesMs = Date.now() - t;
     const peakRssValues = dap.peakRss();
-    const warning = dap.events.map((e) => String(e.body.output ?? '')).find((o) => /stepping stays at record level/.test(o));
+    const said = dap.events.map((e) => String(e.body?.output ?? ''));
+    const warning = said.find((o) => /stepping stays at record level/.test(o));
+    const unplaced = said.find((o) => /the values come from a plain replay|ran other statements than its replay for the statements/.test(o));
     // Stepping as a user does once the index is there: back from the panic, then forward again.
     await stepTimes(dap, 'next', thread, 1); // (back to the first stop)
     const stepBackMs = await stepTimes(dap, 'stepBack', thread, STEPS);
@@ -268,7 +278,7 @@ async function launchToIndex(trace: string): Promise<Launch> {
     const frameAfterSteps = top?.source?.path ? `${basename(top.source.path)}:${top.line}` : `no frame with a source: ${JSON.stringify(top ?? null).slice(0, 200)}`;
     const peakRssAfterSteps = dap.peakRss();
     await dap.request('disconnect', {});
-    return { ms, firstStopMs, valuesMs, firstStepBackMs, stepBeforeValues: !valuesBefore, peakRss, peakRssValues, peakRssAfterSteps, stepBackMs, nextMs, frameAfterSteps, fellBack: warning ? warning.trim().slice(0, 300) : null };
+    return { ms, firstStopMs, valuesMs, firstStepBackMs, stepBeforeValues: !valuesBefore, peakRss, peakRssValues, peakRssAfterSteps, stepBackMs, nextMs, frameAfterSteps, fellBack: warning ? warning.trim().slice(0, 300) : null, valuesUnplaced: unplaced ? unplaced.trim().slice(0, 300) : null };
   } finally {
     // SIGTERM first: the adapter then stops machin's process group and removes its copies (a
     // SIGKILL'd adapter leaves a launch under way running, orphaned)
@@ -323,6 +333,9 @@ export async function run(): Promise<BenchResult[]> {
       out.push({ name: `${label}: adapter launch until the statement index is ready (absolute)`, value: launch.ms, unit: 'ms' });
       out.push({ name: `${label}: a step back sent as the index came, answered ${launch.stepBeforeValues ? 'before' : 'after'} the values came: its round trip`, value: launch.firstStepBackMs, unit: 'ms' });
       out.push({ name: `${label}: adapter launch until the values are in too`, value: launch.valuesMs / plain, unit: 'x plain' });
+      // (the per-statement truth at scale: every statement probe of the values' replay is the index's)
+      const agreed = !launch.fellBack && launch.valuesUnplaced === null;
+      out.push({ name: `${label}: the values' replay (a probe before every statement) ran the index's statements${agreed ? '' : `: ${launch.fellBack ?? launch.valuesUnplaced}`}`, value: agreed ? 1 : 0, unit: '', goal: 'every one', ok: agreed });
       const mfl = /\.mfl:\d+$/.test(launch.frameAfterSteps);
       out.push({ name: `${label}: ${STEPS} statement steps back from the first stop, then ${STEPS} forward: the top frame ends at ${launch.frameAfterSteps}`, value: mfl ? 1 : 0, unit: '', goal: 'a .mfl line', ok: mfl });
       out.push({ name: `${label}: stepBack round trip (median of ${STEPS})`, value: median(launch.stepBackMs), unit: 'ms' });
