@@ -25,7 +25,7 @@ import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay'
 import { readMflProgram, type MflProgram } from './mfl-program';
 import { assignedVariables } from './source/program-functions';
 import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
-import { preloadEnv, sharedStderrBuffer, type StderrBuffer } from './source/stderr-buffer';
+import { panicMarksEnv, preloadEnv, sharedStderrBuffer, type StderrBuffer } from './source/stderr-buffer';
 import { indexStatementProbes, placeValues, StatementProbes } from './source/statement-replay';
 import { StatementValuePlaces } from './source/value-places';
 import { ValueHistoriesMaker } from './value-histories';
@@ -120,9 +120,11 @@ export async function enrichWithMachin(recording: Recording, options: ToolchainO
       try {
         // (a trace with no `safe` line: its `+`, `-` and `*` are taken to panic on overflow, as in a --safe build)
         const safe = (recording as { header?: { safe: boolean | null } }).header?.safe !== false;
-        instrumented = await writeInstrumentedCopy(program, { safe });
         // Built once a process (warm-up.ts starts it as the trace is read): the instrumented replays wait for it.
         stderrBuffer = sharedStderrBuffer();
+        // (a --safe copy's panic marks need the library that holds them: instrumentStatementsOnly)
+        const panicMarks = safe && 'preload' in (await stderrBuffer);
+        instrumented = await writeInstrumentedCopy(program, { safe, panicMarks });
       } catch (err) {
         // InstrumentError names file:line:column and what is wrong; anything else (an I/O error) is said as it is.
         const why = err instanceof InstrumentError ? err.message : `${found.path}: cannot write its instrumented copy (${err instanceof Error ? err.message : String(err)}); stepping stays at record level`;
@@ -260,7 +262,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   // The statements-only one is started first (the index waits for it; the plain one ends long
   // before it), and what its reading needs is made once both are started, while machin compiles.
   const trace = copy.retargeted[0];
-  const flags = ['--verify', '--print', only.table.probeNames.join(',')];
+  const flags = ['--verify', '--print', [...only.table.probeNames, ...(only.table.panicMarks ?? [])].join(',')];
   const statements = new StatementProbes(only.table);
   statements.buildWhileReading(tl, c.program);
   let started = 0;
@@ -277,7 +279,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   progress('machin: replaying against the instrumented program (statements)');
   // Read as machin writes it: the statements go straight into the index, the output is never held whole.
   const streamed = statements.stream((n) => progress(`reading the statements machin prints: ${groupDigits(n)} so far`), options.signal);
-  const env = 'preload' in buffer ? preloadEnv(buffer.preload) : {};
+  const env = 'preload' in buffer ? { ...preloadEnv(buffer.preload), ...panicMarksEnv(only.table) } : {};
   const instrumentedRun = runMachinReplay(machin, trace, flags, { ...options, signal: stopInstrumented.signal }, streamed, env, 1, onStarted).then(
     (r) => ({ run: r, err: null as unknown }),
     (err: unknown) => ({ run: null, err }),

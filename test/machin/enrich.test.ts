@@ -348,7 +348,7 @@ describe('enrich: as few machin replays as possible', () => {
     assert.equal(started.length, 3, started.join(''));
     // (under SCHED_BATCH, each on one CPU of its own where chrt and taskset can: replay-cores.ts;
     // the statements-only one is started first: the index waits for it)
-    assert.match(started[0], / replay \S+ --verify --print fr_stmt0\n$/);
+    assert.match(started[0], / replay \S+ --verify --print fr_stmt0(,fr_mark0)?\n$/);
     // (every replay's heap in huge pages where glibc and the system have them, and one malloc arena
     // for a replay that prints on one CPU: replay-memory.ts)
     assert.match(started[1], /^\$ GLIBC_TUNABLES=glibc\.malloc\.hugetlb=1 (\/\S+\/chrt --batch 0 )?(\/\S+\/taskset -c \d+ )?\/\S+ replay \S+ --verify\n$/);
@@ -402,7 +402,7 @@ describe('enrich: as few machin replays as possible', () => {
     assert.deepEqual(rec.histories!.entries('idx').map((e) => s.location(e.thread, e.event!).line), [7, 9, 11]);
     const started = output.filter((t) => t.startsWith('$ '));
     assert.equal(started.length, 3);
-    assert.match(started[0], / replay \S+ --verify --print fr_stmt0\n$/);
+    assert.match(started[0], / replay \S+ --verify --print fr_stmt0(,fr_mark0)?\n$/);
     assert.match(started[1], / replay \S+ --verify\n$/);
     assert.match(started[2], / replay \S+ --verify --print \S*idx\S*fr_stmt0\S*\n$/);
     assert.deepEqual(leftCopies(), []);

@@ -88,7 +88,7 @@ describe('source level with the real machin: a loop, recursion, a panic', () => 
     const started = output.filter((o) => o.startsWith('$ '));
     assert.equal(started.length, 3, started.join(''));
     // the statements: the statements-only copy prints its statement probes alone (started first: the index waits for it)
-    assert.match(started[0], / replay \S+statements-bank\.mflrr --verify --print fr_stmt0\n$/);
+    assert.match(started[0], / replay \S+statements-bank\.mflrr --verify --print fr_stmt0(,fr_mark0)?\n$/);
     assert.match(started[1], / replay \S+ --verify\n$/);
     // the values: the per-statement copy prints them with its statement probes
     assert.match(started[2], / replay \S+ --verify --print \S*got\S*fr_stmt0\S*\n$/);
@@ -246,7 +246,7 @@ esac`);
     // A stand-in for machin that is the real one except that the first statement probe of an
     // statements-only replay names no statement (0: statement numbers start at 1).
     const standin = machinRewriting('machin-standin-bad-statement', `case "$*" in
-  *'--print fr_stmt0') sed '0,/ fr_stmt0 = [0-9]* /s// fr_stmt0 = 0 /' ;;
+  *'--print fr_stmt0'|*'--print fr_stmt0,fr_mark0') sed '0,/ fr_stmt0 = [0-9]* /s// fr_stmt0 = 0 /' ;;
   *) cat ;;
 esac`);
     const { rec, output } = await enriched({ machinPath: standin });

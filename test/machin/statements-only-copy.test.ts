@@ -127,6 +127,37 @@ describe('calls a statements-only copy need not print around', () => {
   });
 });
 
+describe("a --safe statements-only copy's panic marks", () => {
+  const GROW = 'func grow(n) {\n    p := 1\n    k := 0\n    for k * k < n {\n        p = p * 3\n        k = k + 1\n    }\n    return p\n}\n\nfunc main() {\n    println(str(grow(9)))\n}\n';
+  it('keep a statement only an overflow check can fail, and assign what printing before it would print to the mark local', () => {
+    const { text, table } = instrumentStatementsOnly(mflProgram(GROW, '/w/g.mfl'), true, true);
+    assert.deepEqual(table.panicMarks, ['fr_mark0']);
+    const id = (line: number) => table.rows.find((r) => r.line === line && r.kind === 'statement')!.id;
+    const lines = text.split('\n');
+    assert.match(lines[0], /fr_stmt0, fr_acc0, fr_mark0 := "", \d+, "";/, 'declared with the others, in one assignment machin does not print');
+    assert.ok(lines[4].includes(`fr_acc0 = fr_acc0 * ${table.base} + ${id(5)}; if fr_acc0 == ${id(5)} { fr_mark0 = "${id(5)}" } else { fr_mark0 = str(fr_acc0) }; p = p * 3`), lines[4]);
+    assert.doesNotMatch(lines[4], /fr_stmt0 = "|fr_stmt0 = str\(fr_acc0 \*/, 'not printed before (only a full local is)');
+    // the loop's test can overflow too: what the body ran is marked at its end, not printed
+    assert.match(lines[6], /if fr_acc0 > 0 \{ fr_mark0 = str\(fr_acc0\) \}/);
+    assert.match(lines[7], /fr_stmt0 = /, 'a return still prints');
+  });
+
+  it('are not made without the stderr library, or for a build without --safe', () => {
+    for (const [safe, marks] of [[true, false], [false, true]]) {
+      const { text, table } = instrumentStatementsOnly(mflProgram(GROW, '/w/g.mfl'), safe, marks);
+      assert.equal(table.panicMarks, undefined);
+      assert.doesNotMatch(text, /fr_mark/);
+    }
+  });
+
+  it('printed by machin (the library not loaded) make the replay refused, never a panic without its last statements', () => {
+    const { table } = instrumentStatementsOnly(mflProgram(GROW, '/w/g.mfl'), true, true);
+    const probes = new StatementProbes(table);
+    probes.takeValue('0', 'fr_mark0', '5', 0);
+    assert.match(probes.bad ?? '', /printed the panic mark fr_mark0/);
+  });
+});
+
 describe("a statements-only copy's probe local", () => {
   const SEND = 'func main() {\n    ch := make(chan int, 1)\n    k := 2\n    ch <- k\n    println(str(<-ch))\n}\n';
   it('holds text: a probe with nothing kept before it is a literal (no number made text at run time), the others go through str', () => {

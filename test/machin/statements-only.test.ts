@@ -22,6 +22,7 @@ import { mflProgram } from '../../replay-engine/machin/mfl-program';
 import { machinPath, pointTraceAt, probeLines, recordProgram, runMachin, type ProbeLine } from '../support/machin';
 import { productStatements, truthReplay } from '../support/truth-probes';
 import { tempDir } from './support';
+import { panicMarksEnv, preloadEnv, sharedStderrBuffer } from '../../replay-engine/machin/source/stderr-buffer';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -245,6 +246,49 @@ func main() {
 }
 `;
 
+/**
+ * An overflow in a loop's test (a --safe build panics at `k * k` after the body ran): the body's
+ * statements are kept unprinted and marked, so only the stderr library's held mark prints them.
+ */
+const LOOP_TEST_OVERFLOW = `func climb(start, done) {
+    k := start
+    steps := 0
+    for k * k > 0 {
+        steps = steps + 1
+        k = k * 3
+    }
+    done <- steps
+}
+
+func main() {
+    done := make(chan int)
+    go climb(5, done)
+    r := <-done
+    println(str(r))
+}
+`;
+
+/** An overflow in a function literal a goroutine calls (its statements are one level in: fr_stmt1, fr_mark1). */
+const LITERAL_OVERFLOW = `func run(done) {
+    grow := func(x) {
+        y := 0
+        for y < 100 {
+            x = x * 7
+            y = y + 1
+        }
+        return x
+    }
+    done <- grow(3)
+}
+
+func main() {
+    done := make(chan int)
+    go run(done)
+    r := <-done
+    println(str(r))
+}
+`;
+
 /** One-line loop bodies and function literals (called, and run as a goroutine): the per-statement copy is their truth. */
 const LITERALS = `func apply(f, x) { return f(x) }
 func counter(k, done) { step := func(s) { return s + 1 }  s := 0  for s < k { s = step(s) }  done <- s }
@@ -272,6 +316,8 @@ interface Shape {
    */
   values: boolean;
   panic: string | null;
+  /** The statements-only copy has panic marks (a --safe build with statements that only an overflow check can fail). */
+  marks?: true;
 }
 
 const SHAPES: Shape[] = [
@@ -280,7 +326,9 @@ const SHAPES: Shape[] = [
   // (a plain build checks no division and no index: only a --safe one panics there)
   { name: 'divide', source: DIVIDE_MID_BLOCK, safe: true, names: ['c', 'd', 'same', 'e', 'k', 'm', 'n', 'r'], values: true, panic: 'integer divide by zero' },
   { name: 'index', source: INDEX_MID_BLOCK, safe: true, names: [], values: false, panic: 'index out of range [4] with length 2' },
-  { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: true, names: ['p', 'n', 'q', 'r'], values: true, panic: 'integer overflow (*)' },
+  { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: true, names: ['p', 'n', 'q', 'r'], values: true, panic: 'integer overflow (*)', marks: true },
+  { name: 'loop-test-overflow', source: LOOP_TEST_OVERFLOW, safe: true, names: null, values: false, panic: 'integer overflow (*)', marks: true },
+  { name: 'literal-overflow', source: LITERAL_OVERFLOW, safe: true, names: null, values: false, panic: 'integer overflow (*)', marks: true },
   { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: false, names: ['p', 'n', 'q', 'r'], values: true, panic: null },
   { name: 'branch', source: BRANCH_MID_BLOCK, safe: true, names: null, values: false, panic: 'integer divide by zero' },
   { name: 'literals', source: LITERALS, safe: true, names: null, values: false, panic: null },
@@ -321,14 +369,22 @@ function perStatementProbes(trace: string, program: string, dir: string): { byGo
 }
 
 /** How many lines the statements-only copy makes machin print, replayed by the test itself. */
-function statementsOnlyLines(trace: string, program: string, dir: string, safe: boolean): number {
-  const copyDir = path.join(dir, 'statements-only');
+/**
+ * How many lines the statements-only copy makes machin print, replayed by the test itself as the
+ * product replays it: with panic marks (`marks`) the stderr library loaded, holding them.
+ */
+async function statementsOnlyLines(trace: string, program: string, dir: string, safe: boolean, marks: boolean): Promise<number> {
+  const copyDir = path.join(dir, marks ? 'statements-only-marked' : 'statements-only');
   mkdirSync(copyDir, { recursive: true });
-  const ins = instrumentStatementsOnly(mflProgram(readFileSync(program, 'utf8'), program), safe);
+  const ins = instrumentStatementsOnly(mflProgram(readFileSync(program, 'utf8'), program), safe, marks);
   const copy = path.join(copyDir, path.basename(program));
   writeFileSync(copy, ins.text);
   const pointed = pointTraceAt(trace, copy, path.join(copyDir, path.basename(trace)));
-  const r = runMachin(['replay', pointed, '--verify', '--print', ins.table.probeNames.join(',')], { timeoutMs: 60_000 });
+  const buffer = await sharedStderrBuffer();
+  assert.ok('preload' in buffer, JSON.stringify(buffer));
+  const env = marks ? { ...preloadEnv(buffer.preload), ...panicMarksEnv(ins.table) } : {};
+  const r = runMachin(['replay', pointed, '--verify', '--print', [...ins.table.probeNames, ...(ins.table.panicMarks ?? [])].join(',')], { timeoutMs: 60_000, env });
+  assert.ok(!/ fr_mark/.test(r.stderr), 'no mark printed as such');
   return probeLines(r.stderr).length;
 }
 
@@ -346,7 +402,10 @@ describe('the statements-only replay against a probe before every statement (rea
       // the statements came from the statements-only copy's replay (its probes alone), the values from a third
       const started = output.filter((o) => o.startsWith('$ '));
       assert.equal(started.length, 3, started.join(''));
-      assert.match(started[0], / replay \S+ --verify --print fr_stmt0(,fr_stmt1)?\n$/);
+      assert.match(started[0], / replay \S+ --verify --print fr_stmt0(,fr_stmt1)?(,fr_mark0(,fr_mark1)?)?\n$/);
+      // a --safe build's statements that only an overflow check can fail are marked, not printed before
+      if (shape.marks) assert.match(started[0], /FROZEN_RUN_PANIC_MARKS=fr_mark0=fr_stmt0.* --print fr_stmt0(,fr_stmt1)?,fr_mark0/);
+      if (!shape.safe) assert.doesNotMatch(started[0], /fr_mark/);
       assert.equal(rec.panic?.message ?? null, shape.panic);
       const tl = rec.timeline;
       assert.ok(rec.statements instanceof StatementIndex);
@@ -398,7 +457,10 @@ describe('the statements-only replay against a probe before every statement (rea
       }
 
       // 3. machin printed fewer lines for the statements than a probe before every statement.
-      assert.ok(statementsOnlyLines(trace, program, dir, shape.safe) < truth.lines, 'fewer lines than per statement');
+      const lines = await statementsOnlyLines(trace, program, dir, shape.safe, shape.safe);
+      assert.ok(lines < truth.lines, 'fewer lines than per statement');
+      // 4. and, with panic marks, fewer than printing before each statement an overflow check can fail
+      if (shape.marks) assert.ok(lines < (await statementsOnlyLines(trace, program, dir, shape.safe, false)), 'fewer lines with panic marks');
     });
   }
 });

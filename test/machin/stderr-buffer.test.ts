@@ -288,4 +288,58 @@ int main(void) {
       assert.ok(lines.includes('main ends'), `run ${run}: main's last line`);
     }
   });
+  it("holds a panic mark per thread: dropped at the thread's next probe, written as its statement probe just before that thread's panic", async () => {
+    const preload = await library();
+    const dir = tempDir('stderr-buffer-c-');
+    // machin's calls as a --safe statements-only copy's replay makes them (mfl_rr_probe, mfl_panic)
+    const exe = cProgram(
+      dir,
+      'marks',
+      `#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static void probe(const char *g, const char *name, const char *v, int op) { fprintf(stderr, "probe %s %s = %s @op%d\\n", g, name, v, op); }
+static void *other(void *arg) { (void)arg; probe("0.1", "fr_mark0", "99", 3); return NULL; }
+int main(int argc, char **argv) {
+  const char *how = argc > 1 ? argv[1] : "end";
+  probe("0", "fr_stmt0", "1", 0);
+  probe("0", "fr_mark0", "17", 1);
+  probe("0", "fr_stmt0", "2", 2);
+  probe("0", "fr_mark0", "35", 4);
+  probe("0", "fr_mark1", "36", 5);
+  pthread_t t;
+  pthread_create(&t, NULL, other, NULL);
+  pthread_join(t, NULL);
+  if (strcmp(how, "end") == 0) return 0;
+  if (strcmp(how, "crash") == 0) raise(SIGFPE);
+  char id[400];
+  memset(id, '7', sizeof id - 1);
+  id[sizeof id - 1] = 0;
+  if (strcmp(how, "long") == 0) probe(id, "fr_mark0", "18", 6); /* a line longer than the thread's own room */
+  char text[] = "panic: boom";
+  if (strcmp(how, "fputs") == 0) fputs(text, stderr); else { fwrite("panic: ", 1, 7, stderr); fputs("boom", stderr); }
+  fputc('\\n', stderr);
+  fprintf(stderr, "  (replay: goroutine 0, schedule op 5/9)\\n");
+  exit(2);
+}
+`,
+      ['-pthread'],
+    );
+    const run = (how: string, marks = 'fr_mark0=fr_stmt0,fr_mark1=fr_stmt1') =>
+      spawnSync(exe, [how], { encoding: 'utf8', env: { PATH: process.env.PATH, MFL_RR_REPLAY: '/t', MFL_RR_PROBE: '1', ...(marks ? { FROZEN_RUN_PANIC_MARKS: marks } : {}), ...preloadEnv(preload, {}) } });
+    const printed = 'probe 0 fr_stmt0 = 1 @op0\nprobe 0 fr_stmt0 = 2 @op2\n';
+    // the last mark of the panicking thread (fr_mark1 stands for fr_stmt1), never the other thread's
+    const panic = `${printed}probe 0 fr_stmt1 = 36 @op5\npanic: boom\n  (replay: goroutine 0, schedule op 5/9)\n`;
+    assert.equal(run('end').stderr, printed, 'a run that ends writes no mark');
+    assert.equal(run('fwrite').stderr, panic, "machin's panic report (fwrite, then fputs)");
+    assert.equal(run('fputs').stderr, panic, 'a panic report written with fputs');
+    assert.equal(run('long').stderr, `${printed}probe ${'7'.repeat(399)} fr_stmt0 = 18 @op6\npanic: boom\n  (replay: goroutine 0, schedule op 5/9)\n`, 'a long goroutine id');
+    const crash = run('crash');
+    assert.equal(crash.signal, 'SIGFPE');
+    assert.equal(crash.stderr, `${printed}probe 0 fr_stmt1 = 36 @op5\n`, 'a crash by signal: the buffered lines, then the held one');
+    // without the pairs, a mark is a probe like any other (the reader then refuses the replay)
+    assert.match(run('end', '').stderr, /^probe 0 fr_stmt0 = 1 @op0\nprobe 0 fr_mark0 = 17 @op1\n/);
+  });
 });

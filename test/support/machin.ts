@@ -33,8 +33,9 @@ export interface MachinResult {
 }
 
 /** Runs the real machin directly (not through the engine), with a time limit. */
-export function runMachin(args: string[], options: { cwd?: string; timeoutMs?: number; input?: string } = {}): MachinResult {
-  const r = spawnSync(machinPath(), args, { cwd: options.cwd, input: options.input, encoding: 'utf8', timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL' });
+export function runMachin(args: string[], options: { cwd?: string; timeoutMs?: number; input?: string; env?: Record<string, string> } = {}): MachinResult {
+  const env = options.env ? { ...process.env, ...options.env } : undefined;
+  const r = spawnSync(machinPath(), args, { cwd: options.cwd, input: options.input, env, encoding: 'utf8', timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL' });
   const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
   return { exit: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut };
 }

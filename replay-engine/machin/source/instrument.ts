@@ -68,6 +68,11 @@ export interface StatementTable {
    * digit; the first statement is the most significant).
    */
   base?: number;
+  /**
+   * A statements-only copy made with panic marks (instrumentStatementsOnly): the mark local of each
+   * function-literal depth, paired with probeNames. Printed by machin, held by the stderr library.
+   */
+  panicMarks?: string[];
 }
 
 export interface InstrumentedProgram {
@@ -100,6 +105,7 @@ export class InstrumentError extends Error {
 // on the 600k-op one-core helper trace (docs/source-level.md, "Statement probes as text").
 const PROBE_BASE = 'fr_stmt';
 const ACCUMULATOR_BASE = 'fr_acc';
+const MARK_BASE = 'fr_mark';
 /** A printed run of statements stays below this (15 digits: the probe readers' bound, exact in a double). */
 const PRINTED_BELOW = 1e15;
 
@@ -193,10 +199,25 @@ function tableOf(src: string, model: MflStatementModel, probeNames: string[]): S
  * these. So machin prints a line per op, call and return rather than per statement, and each
  * statement is printed with the @op of a point with the same ops of its own goroutine completed.
  * `safe`: the trace's build is `--safe`, where `+`, `-` and `*` can panic.
+ *
+ * Panic marks (`panicMarks`, for a --safe build, where the replay loads the stderr library): a
+ * statement whose only way to fail is machin's overflow check is not printed before but kept, and
+ * what would be printed is assigned to the function's mark local instead (`fr_acc0 = fr_acc0 * B
+ * + 14; fr_mark0 = str(fr_acc0);`). machin prints that assignment; the stderr library holds the line
+ * instead of writing it, drops it at the thread's next probe, and writes it as the statement probe
+ * it pairs with when the thread panics (stderr-buffer-source.ts). So a panic at such a statement
+ * prints exactly what printing before it would, and a run that does not panic prints none of it:
+ * in a --safe build most statements compute with `+`, `-` or `*`. Every point where a kept
+ * statement can panic is marked just before it (a loop's test, which can panic too, at the
+ * body's end), so a mark left over is never the one written.
  */
-export function instrumentStatementsOnly(program: MflProgram, safe: boolean): InstrumentedProgram {
+export function instrumentStatementsOnly(program: MflProgram, safe: boolean, panicMarks = false): InstrumentedProgram {
   const { src, model, depths, probeNames } = readModel(program);
   const accumulators = chooseNames(ACCUMULATOR_BASE, model.identifiers, depths);
+  const marks = panicMarks && safe ? chooseNames(MARK_BASE, model.identifiers, depths) : null;
+  const marked = (effects: 'none' | 'arith' | undefined) => marks !== null && effects === 'arith';
+  const marking = new Set<number>(); // functions with a mark
+  const entries: MflStatement[] = [];
   const base = model.statements.length + 1;
   const limit = Math.floor((PRINTED_BELOW - base) / base); // an accumulator at most this takes one more statement
   const quiet = (effects: 'none' | 'arith' | undefined) => effects === 'none' || (effects === 'arith' && !safe);
@@ -214,21 +235,44 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean): In
     const room = `if ${a} > ${limit} { ${p} = ${printed(a)}; ${a} = 0 } `;
     const print = (id: number) =>
       asText ? `${room}if ${a} == 0 { ${p} = "${id}" } else { ${p} = str(${a} * ${base} + ${id}) }; ${a} = 0; ` : `${room}${p} = ${a} * ${base} + ${id}; ${a} = 0; `;
+    const m = marks?.[depth] ?? '';
     if (s.kind === 'entry') {
-      inserts.push({ at: model.functions[s.fn].bodyOpen + 1, order: 0, text: ` ${p}, ${a} := ${asText ? '""' : '0'}, ${s.id}; ` });
+      entries.push(s);
       continue;
     }
     if (s.kind === 'exit') {
       inserts.push({ at: model.functions[s.fn].bodyClose, order: 2, text: ` ${print(s.id)}` });
       continue;
     }
-    const kept = s.kind === 'statement' && !s.op && !s.spawns && (quiet(runEffects(model, s)) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
-    inserts.push({ at: s.start, order: 1, text: kept ? `${room}${a} = ${a} * ${base} + ${s.id}; ` : print(s.id) });
-    // the test before each next iteration: what ran in the body is printed first when the test can do more than compute
-    if (s.loop && s.body && !quiet(s.effects) && !s.body.leaves) inserts.push({ at: s.body.close, order: 0, text: ` if ${a} > 0 { ${p} = ${printed(a)}; ${a} = 0 } ` });
+    const plain = s.kind === 'statement' && !s.op && !s.spawns;
+    const kept = plain && (quiet(runEffects(model, s)) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
+    if (!kept && plain && marked(runEffects(model, s))) {
+      // kept, and marked: what printing before it would print (the run so far and itself)
+      marking.add(s.fn);
+      const mark = asText ? `if ${a} == ${s.id} { ${m} = "${s.id}" } else { ${m} = str(${a}) }; ` : `${m} = ${a}; `;
+      inserts.push({ at: s.start, order: 1, text: `${room}${a} = ${a} * ${base} + ${s.id}; ${mark}` });
+    } else {
+      inserts.push({ at: s.start, order: 1, text: kept ? `${room}${a} = ${a} * ${base} + ${s.id}; ` : print(s.id) });
+    }
+    // the test before each next iteration: what ran in the body is printed first when the test can do
+    // more than compute (marked when it can only fail an overflow check)
+    if (s.loop && s.body && !quiet(s.effects) && !s.body.leaves) {
+      if (marked(s.effects)) marking.add(s.fn);
+      const before = marked(s.effects) ? `${m} = ${printed(a)}` : `${p} = ${printed(a)}; ${a} = 0`;
+      inserts.push({ at: s.body.close, order: 0, text: ` if ${a} > 0 { ${before} } ` });
+    }
+  }
+  // (one assignment of several names, which machin does not print; a mark local where the function has a mark)
+  const empty = asText ? '""' : '0';
+  for (const s of entries) {
+    const depth = model.functions[s.fn].depth;
+    const [p, a] = [probeNames[depth], accumulators[depth]];
+    const text = marking.has(s.fn) ? ` ${p}, ${a}, ${marks![depth]} := ${empty}, ${s.id}, ${empty}; ` : ` ${p}, ${a} := ${empty}, ${s.id}; `;
+    inserts.push({ at: model.functions[s.fn].bodyOpen + 1, order: 0, text });
   }
   const table = tableOf(src, model, probeNames);
   table.base = base;
+  if (marks !== null && marking.size > 0) table.panicMarks = marks;
   for (const [site, ids] of expansions.sites) table.rows[site - 1].expands = ids;
   for (const site of spliced.sites) table.rows[site - 1].splice = 'call';
   for (const row of table.rows) {
@@ -369,14 +413,14 @@ export interface InstrumentedCopy extends InstrumentedProgram {
 /**
  * Writes the program's instrumented copy into a fresh private temporary folder (the program is
  * never written), and its statements-only copy beside it when `statementsOnly` says whether the
- * trace's build is `--safe`. Given a path, the program is read first (readMflProgram: a regular
+ * trace's build is `--safe` (and whether its replay loads the stderr library: panic marks). Given a path, the program is read first (readMflProgram: a regular
  * file only, a FIFO or a device is refused by name). Throws InstrumentError, with nothing
  * written, for a program it cannot read.
  */
-export async function writeInstrumentedCopy(program: MflProgram | string, statementsOnly?: { safe: boolean }): Promise<InstrumentedCopy> {
+export async function writeInstrumentedCopy(program: MflProgram | string, statementsOnly?: { safe: boolean; panicMarks?: boolean }): Promise<InstrumentedCopy> {
   const mfl = typeof program === 'string' ? await readMflProgram(program) : program;
   const instrumented = instrumentProgram(mfl);
-  const only = statementsOnly ? instrumentStatementsOnly(mfl, statementsOnly.safe) : null;
+  const only = statementsOnly ? instrumentStatementsOnly(mfl, statementsOnly.safe, statementsOnly.panicMarks) : null;
   const dir = await makePrivateDir();
   const remove = () => removePrivateDir(dir);
   try {

@@ -21,6 +21,8 @@ import { StatementValuePlaces } from './value-places';
 /** The statement probes of one instrumented replay, in machin's order, and for each value probe the statement it followed. */
 export class StatementProbes implements ProbeSink {
   readonly names: ReadonlySet<string>;
+  /** A statements-only copy's panic marks (StatementTable.panicMarks): never printed where the stderr library holds them. */
+  private readonly marks: ReadonlySet<string>;
   /** Goroutine ids in order of first probe. */
   readonly goroutines: string[] = [];
   private readonly ids = new Map<string, number>();
@@ -39,6 +41,7 @@ export class StatementProbes implements ProbeSink {
 
   constructor(private readonly table: StatementTable) {
     this.names = new Set(table.probeNames);
+    this.marks = new Set(table.panicMarks);
     this.expands = table.rows.map((r) => r.expands);
     this.splicer = table.base !== undefined && CallSplicer.needed(table.rows) ? new CallSplicer(table.rows) : null;
     this.printed = table.base !== undefined && this.splicer === null ? new Map() : null;
@@ -380,15 +383,25 @@ export class StatementProbes implements ProbeSink {
   private readonly nameIds = new Map<string, number>();
 
   takeValue(goroutine: string, name: string, value: string, op: number): void {
+    if (this.marks.has(name)) return this.markPrinted(goroutine, name);
     if (this.made) return this.placeNow(goroutine, name, value, 0, op);
     this.placeValue(goroutine, name, op);
     this.values.push(value);
   }
 
   takeNumber(goroutine: string, name: string, value: number, op: number): void {
+    if (this.marks.has(name)) return this.markPrinted(goroutine, name);
     if (this.made) return this.placeNow(goroutine, name, null, value, op);
     this.placeValue(goroutine, name, op);
     this.values.pushNumber(value);
+  }
+
+  /**
+   * A panic mark machin printed reached the output: the stderr library that holds them was not
+   * loaded, so a panic's last statements would be missing. Nothing from this replay is used.
+   */
+  private markPrinted(goroutine: string, name: string): void {
+    this.bad ??= `goroutine ${goroutine} printed the panic mark ${name}, which the stderr library should have held (was it not loaded?)`;
   }
 
   private placeValue(goroutine: string, name: string, op: number): void {

@@ -3,6 +3,7 @@
 export const STDERR_BUFFER_C = `/* Frozen Run: stderr buffer for machin replay --print (see stderr-buffer.ts). */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,12 @@ export const STDERR_BUFFER_C = `/* Frozen Run: stderr buffer for machin replay -
 
 static char fr_buffer[1 << 16];
 static int fr_buffered = 0;
+/* A held panic mark's line (the marks are below), per thread: in the thread's own room, or for a
+   longer line (a goroutine id of some hundred characters) in memory freed when the thread ends. */
+static __thread char fr_held_line[256];
+static __thread char *fr_held = NULL, *fr_held_big = NULL; /* fr_held: fr_held_line or fr_held_big */
+static __thread size_t fr_held_length = 0, fr_held_big_room = 0;
+static void fr_read_marks(void);
 
 static void fr_flush_at_exit(void) {
   flockfile(stderr); /* kept: nobody writes into the buffer after this flush */
@@ -29,6 +36,11 @@ static void fr_flush_on_crash(int sig) {
     if (n <= 0) break;
     from += n;
   }
+  for (size_t at = 0; at < fr_held_length; ) { /* the crashing thread's held line, after them */
+    ssize_t n = write(2, fr_held + at, fr_held_length - at);
+    if (n <= 0) break;
+    at += (size_t)n;
+  }
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -40,6 +52,7 @@ __attribute__((constructor)) static void fr_buffer_stderr(void) {
   atexit(fr_flush_at_exit);
   int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
   for (unsigned i = 0; i < sizeof crashes / sizeof crashes[0]; i++) signal(crashes[i], fr_flush_on_crash);
+  fr_read_marks();
   fr_buffered = 1;
 }
 
@@ -72,6 +85,94 @@ static int fr_is(const char *format, const char *want, const char **seen) {
 static const char fr_probe_format[] = "probe %s %s = %s @op%d\\n";
 static const char *fr_probe_seen = NULL;
 
+/* Panic marks (a --safe statements-only copy: instrument.ts, "Panic marks"). A probe of a mark's
+   name is held, not written: it is the line the statement probe paired with it would print just
+   before a statement that can fail only by machin's own checks (mfl_panic: an overflow, a
+   division by zero, an index). The thread's next other probe drops it (what it held is printed
+   then); a panic on the thread writes it first, as that statement probe, so the statements that
+   ran up to the panic are printed as if the copy had printed before every such statement.
+   FROZEN_RUN_PANIC_MARKS pairs them: mark=probe,mark=probe. */
+#define FR_MARKS 16
+static const char *fr_mark_name[FR_MARKS], *fr_mark_probe[FR_MARKS];
+static int fr_marks = 0;
+static const char *fr_not_mark_seen = NULL; /* the last name found to be no mark (one literal per name) */
+
+static pthread_key_t fr_held_key; /* its destructor frees a thread's longer room */
+
+static void fr_free_held(void *room) { free(room); }
+
+static void fr_read_marks(void) {
+  const char *list = getenv("FROZEN_RUN_PANIC_MARKS");
+  char *copy = list ? strdup(list) : NULL, *save = NULL;
+  if (!copy || pthread_key_create(&fr_held_key, fr_free_held) != 0) return;
+  for (char *pair = strtok_r(copy, ",", &save); pair && fr_marks < FR_MARKS; pair = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(pair, '=');
+    if (!eq) continue;
+    *eq = 0;
+    fr_mark_name[fr_marks] = pair;
+    fr_mark_probe[fr_marks++] = eq + 1;
+  }
+}
+
+/* The mark named name, or -1. */
+static int fr_mark_of(const char *name) {
+  if (name == fr_not_mark_seen) return -1;
+  for (int i = 0; i < fr_marks; i++) if (strcmp(name, fr_mark_name[i]) == 0) return i;
+  fr_not_mark_seen = name;
+  return -1;
+}
+
+/* Holds the statement probe's line for this thread (no memory for a long one: abort, so the replay
+   ends otherwise than the plain one and nothing it printed is trusted). */
+static void fr_hold(const char *g, const char *probe, const char *val, const char *op, size_t lo) {
+  size_t lg = strlen(g), lp = strlen(probe), lv = strlen(val), n = 6 + lg + 1 + lp + 3 + lv + 4 + lo + 1;
+  if (n <= sizeof fr_held_line) {
+    fr_held = fr_held_line;
+  } else {
+    if (n > fr_held_big_room) {
+      char *more = realloc(fr_held_big, n + 64);
+      if (!more) abort();
+      fr_held_big = more;
+      fr_held_big_room = n + 64;
+      (void)pthread_setspecific(fr_held_key, more);
+    }
+    fr_held = fr_held_big;
+  }
+  char *w = fr_held;
+  memcpy(w, "probe ", 6); w += 6; memcpy(w, g, lg); w += lg; *w++ = ' '; memcpy(w, probe, lp); w += lp;
+  memcpy(w, " = ", 3); w += 3; memcpy(w, val, lv); w += lv; memcpy(w, " @op", 4); w += 4; memcpy(w, op, lo); w += lo; *w = '\\n';
+  fr_held_length = n;
+}
+
+/* Whether s[0, n) starts machin's panic report (mfl_panic: text, or JSON with MFL_RR_JSON). */
+static int fr_is_panic(const char *s, size_t n) {
+  return (n >= 7 && memcmp(s, "panic: ", 7) == 0) || (n >= 10 && memcmp(s, "{\\"panic\\":\\"", 10) == 0);
+}
+
+/* The thread's held line into stderr's buffer, before the panic report that begins. */
+static void fr_write_held(FILE *f) {
+  flockfile(f);
+  fr_put(f, fr_held, fr_held_length);
+  funlockfile(f);
+  fr_held_length = 0;
+}
+
+size_t fwrite(const void *p, size_t size, size_t count, FILE *f) {
+  if (fr_held_length && f == stderr && size == 1 && fr_is_panic(p, count)) fr_write_held(f);
+  flockfile(f);
+  size_t r = fwrite_unlocked(p, size, count, f);
+  funlockfile(f);
+  return r;
+}
+
+int fputs(const char *s, FILE *f) {
+  if (fr_held_length && f == stderr && fr_is_panic(s, strlen(s))) fr_write_held(f);
+  flockfile(f);
+  int r = fputs_unlocked(s, f);
+  funlockfile(f);
+  return r;
+}
+
 int fprintf(FILE *f, const char *format, ...) {
   va_list ap;
   va_start(ap, format);
@@ -80,6 +181,13 @@ int fprintf(FILE *f, const char *format, ...) {
     const char *g = va_arg(ap, const char *), *name = va_arg(ap, const char *), *val = va_arg(ap, const char *);
     char digits[24], *op = fr_decimal(digits + sizeof digits, va_arg(ap, int));
     size_t lg = strlen(g), ln = strlen(name), lv = strlen(val), lo = (size_t)(digits + sizeof digits - op);
+    int mark = fr_marks ? fr_mark_of(name) : -1;
+    if (mark >= 0) {
+      fr_hold(g, fr_mark_probe[mark], val, op, lo);
+      va_end(ap);
+      return (int)fr_held_length;
+    }
+    fr_held_length = 0;
     flockfile(f);
     fr_put(f, "probe ", 6); fr_put(f, g, lg); fr_put(f, " ", 1); fr_put(f, name, ln); fr_put(f, " = ", 3);
     fr_put(f, val, lv); fr_put(f, " @op", 4); fr_put(f, op, lo); fr_put(f, "\\n", 1);

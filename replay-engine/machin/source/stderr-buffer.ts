@@ -19,6 +19,9 @@
 // integer. The library's own fprintf and snprintf write exactly those two formats directly (the
 // same bytes; any other format goes to glibc's vfprintf and vsnprintf), which takes about a third
 // off the instrumented replay of a trace that seldom hands over (docs/machin.md).
+// It also holds a --safe statements-only copy's panic marks (instrument.ts, instrumentStatementsOnly):
+// a mark's probe line is kept per thread instead of written, and written, as the statement probe it
+// stands for, only when that thread panics (machin's `panic: ` report begins with fwrite or fputs).
 // It acts only where machin asked for probes of a replay (MFL_RR_REPLAY and MFL_RR_PROBE are set
 // for the replayed program alone), never in machin or the C compiler that run with it.
 import { createHash } from 'node:crypto';
@@ -28,6 +31,7 @@ import { runProcess } from '../../toolchain/run-process';
 import { firstLine } from '../first-line';
 import { makePrivateDir, PROCESS_DIR_PREFIX } from '../private-temp';
 import { STDERR_BUFFER_C } from './stderr-buffer-source';
+import type { StatementTable } from './instrument';
 
 export { STDERR_BUFFER_C };
 
@@ -97,6 +101,15 @@ export async function prebuiltStderrBuffer(dir: string): Promise<StderrBuffer | 
   } catch {
     return null; // none built (no C compiler at build time, or run from the sources)
   }
+}
+
+/**
+ * What tells the library a statements-only copy's panic marks (instrumentStatementsOnly): each
+ * mark local and the statement probe it stands for, `fr_mark0=fr_stmt0,...`; nothing without marks.
+ */
+export function panicMarksEnv(table: Pick<StatementTable, 'probeNames' | 'panicMarks'>): Record<string, string> {
+  const marks = table.panicMarks;
+  return marks ? { FROZEN_RUN_PANIC_MARKS: marks.map((m, d) => `${m}=${table.probeNames[d]}`).join(',') } : {};
 }
 
 /** The environment that loads it in the replayed program, after whatever LD_PRELOAD already holds. */
