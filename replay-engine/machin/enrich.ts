@@ -24,7 +24,7 @@ import { runMachinReplay, type ReplayRun } from './run-replay';
 import { addUnrecordedGoroutines, mergeReplay, panicStop } from './merge-replay';
 import { readMflProgram, type MflProgram } from './mfl-program';
 import { assignedVariables } from './source/program-functions';
-import { InstrumentError, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
+import { InstrumentError, statementsOnlyPrinted, writeInstrumentedCopy, type InstrumentedCopy } from './source/instrument';
 import { panicMarksEnv, preloadEnv, sharedStderrBuffer, type StderrBuffer } from './source/stderr-buffer';
 import { indexStatementProbes, placeValues, StatementProbes } from './source/statement-replay';
 import { StatementValuePlaces } from './source/value-places';
@@ -262,7 +262,7 @@ async function sourceLevelReplays(c: SourceLevelContext): Promise<void> {
   // The statements-only one is started first (the index waits for it; the plain one ends long
   // before it), and what its reading needs is made once both are started, while machin compiles.
   const trace = copy.retargeted[0];
-  const flags = ['--verify', '--print', [...only.table.probeNames, ...(only.table.panicMarks ?? [])].join(',')];
+  const flags = ['--verify', '--print', statementsOnlyPrinted(only.table).join(',')];
   const statements = new StatementProbes(only.table);
   statements.buildWhileReading(tl, c.program);
   let started = 0;

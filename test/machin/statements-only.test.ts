@@ -16,7 +16,7 @@ import { describe, it } from 'node:test';
 import { enrichWithMachin } from '../../replay-engine/machin/enrich';
 import { readMflrr } from '../../replay-engine/mflrr/recording';
 import type { Recording } from '../../replay-engine/model/recording';
-import { instrumentProgram, instrumentStatementsOnly, type StatementTable } from '../../replay-engine/machin/source/instrument';
+import { instrumentProgram, instrumentStatementsOnly, statementsOnlyPrinted, type StatementTable } from '../../replay-engine/machin/source/instrument';
 import { StatementIndex } from '../../replay-engine/machin/source/statement-index';
 import { mflProgram } from '../../replay-engine/machin/mfl-program';
 import { machinPath, pointTraceAt, probeLines, recordProgram, runMachin, type ProbeLine } from '../support/machin';
@@ -383,7 +383,7 @@ async function statementsOnlyLines(trace: string, program: string, dir: string, 
   const buffer = await sharedStderrBuffer();
   assert.ok('preload' in buffer, JSON.stringify(buffer));
   const env = marks ? { ...preloadEnv(buffer.preload), ...panicMarksEnv(ins.table) } : {};
-  const r = runMachin(['replay', pointed, '--verify', '--print', [...ins.table.probeNames, ...(ins.table.panicMarks ?? [])].join(',')], { timeoutMs: 60_000, env });
+  const r = runMachin(['replay', pointed, '--verify', '--print', statementsOnlyPrinted(ins.table).join(',')], { timeoutMs: 60_000, env });
   assert.ok(!/ fr_mark/.test(r.stderr), 'no mark printed as such');
   return probeLines(r.stderr).length;
 }

@@ -75,6 +75,11 @@ export interface StatementTable {
   panicMarks?: string[];
 }
 
+/** What a statements-only copy's replay prints (`--print`): its statement probes, then its panic marks. */
+export function statementsOnlyPrinted(table: Pick<StatementTable, 'probeNames' | 'panicMarks'>): string[] {
+  return [...table.probeNames, ...(table.panicMarks ?? [])];
+}
+
 export interface InstrumentedProgram {
   /** The instrumented text. */
   text: string;
@@ -245,14 +250,16 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean, pan
       continue;
     }
     const plain = s.kind === 'statement' && !s.op && !s.spawns;
-    const kept = plain && (quiet(runEffects(model, s)) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
-    if (!kept && plain && marked(runEffects(model, s))) {
+    const effects = runEffects(model, s);
+    const kept = plain && (quiet(effects) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
+    const keep = `${room}${a} = ${a} * ${base} + ${s.id}; `;
+    if (!kept && plain && marked(effects)) {
       // kept, and marked: what printing before it would print (the run so far and itself)
       marking.add(s.fn);
       const mark = asText ? `if ${a} == ${s.id} { ${m} = "${s.id}" } else { ${m} = str(${a}) }; ` : `${m} = ${a}; `;
-      inserts.push({ at: s.start, order: 1, text: `${room}${a} = ${a} * ${base} + ${s.id}; ${mark}` });
+      inserts.push({ at: s.start, order: 1, text: keep + mark });
     } else {
-      inserts.push({ at: s.start, order: 1, text: kept ? `${room}${a} = ${a} * ${base} + ${s.id}; ` : print(s.id) });
+      inserts.push({ at: s.start, order: 1, text: kept ? keep : print(s.id) });
     }
     // the test before each next iteration: what ran in the body is printed first when the test can do
     // more than compute (marked when it can only fail an overflow check)

@@ -87,13 +87,12 @@ static const char *fr_probe_seen = NULL;
 
 /* Panic marks (a --safe statements-only copy: instrument.ts, "Panic marks"). A probe of a mark's
    name is held, not written: it is the line the statement probe paired with it would print just
-   before a statement that can fail only by machin's own checks (mfl_panic: an overflow, a
-   division by zero, an index). The thread's next other probe drops it (what it held is printed
+   before a statement that only machin's overflow check can fail (mfl_panic). The thread's next
+   other probe drops it (what it held is printed
    then); a panic on the thread writes it first, as that statement probe, so the statements that
    ran up to the panic are printed as if the copy had printed before every such statement.
    FROZEN_RUN_PANIC_MARKS pairs them: mark=probe,mark=probe. */
-#define FR_MARKS 16
-static const char *fr_mark_name[FR_MARKS], *fr_mark_probe[FR_MARKS];
+static char **fr_mark_name = NULL, **fr_mark_probe = NULL; /* one pair a function-literal depth */
 static int fr_marks = 0;
 static const char *fr_not_mark_seen = NULL; /* the last name found to be no mark (one literal per name) */
 
@@ -105,7 +104,12 @@ static void fr_read_marks(void) {
   const char *list = getenv("FROZEN_RUN_PANIC_MARKS");
   char *copy = list ? strdup(list) : NULL, *save = NULL;
   if (!copy || pthread_key_create(&fr_held_key, fr_free_held) != 0) return;
-  for (char *pair = strtok_r(copy, ",", &save); pair && fr_marks < FR_MARKS; pair = strtok_r(NULL, ",", &save)) {
+  size_t pairs = 1;
+  for (const char *c = copy; *c; c++) pairs += *c == ',';
+  fr_mark_name = calloc(pairs, sizeof *fr_mark_name);
+  fr_mark_probe = calloc(pairs, sizeof *fr_mark_probe);
+  if (!fr_mark_name || !fr_mark_probe) return; /* no marks held: a mark printed makes the replay refused */
+  for (char *pair = strtok_r(copy, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
     char *eq = strchr(pair, '=');
     if (!eq) continue;
     *eq = 0;
