@@ -100,7 +100,7 @@ describe('one CPU per machin replay', () => {
       const cpus = one.started.map(cpu);
       assert.ok(cpus.every((c) => c !== undefined && allowed.includes(Number(c))), one.started.join(''));
       assert.notEqual(cpus[0], cpus[1], 'side by side, on two CPUs');
-      assert.match(one.started[0], /--print fr_stmt0(,fr_mark0)?\n$/, 'the first is the statements-only replay');
+      assert.match(one.started[0], /--print fr_stmt0(,fr_mark0(,fr_cut0)?)?\n$/, 'the first is the statements-only replay');
     }
     assert.ok(any.started.every((l) => cpu(l) === undefined && !/taskset/.test(l)), any.started.join(''));
     if (batchable) assert.ok([...one.started, ...any.started].every((l) => /\/chrt --batch 0 /.test(l)), one.started.join(''));

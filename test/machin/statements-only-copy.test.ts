@@ -158,6 +158,56 @@ describe("a --safe statements-only copy's panic marks", () => {
   });
 });
 
+describe("a --safe statements-only copy's panic cuts", () => {
+  const SCALE = 'func scale(x) {\n    y := x + 1\n    k := y > 3\n    z := y * 5\n    return z - 1\n}\n\nfunc main() {\n    v := 3\n    v = scale(v)\n    println(str(v))\n}\n';
+  const copy = () => instrumentStatementsOnly(mflProgram(SCALE, '/w/s.mfl'), true, true);
+  const idAt = (table: ReturnType<typeof copy>['table'], line: number) => table.rows.find((r) => r.line === line && r.kind !== 'entry')!.id;
+
+  it('leave a straight-line callee that only an overflow check can fail unprinted: a literal cut before each such statement, its call marked', () => {
+    const { text, table } = copy();
+    assert.deepEqual(table.panicCuts, ['fr_cut0']);
+    const scale = table.functions.findIndex((f) => f.name === 'scale');
+    assert.deepEqual(table.rows.find((r) => r.line === 10)!.expands, table.rows.filter((r) => r.fn === scale && r.kind !== 'exit').map((r) => r.id));
+    const lines = text.split('\n');
+    assert.equal(lines[1], `    fr_cut0 := "${idAt(table, 2)}"; y := x + 1`, 'declared at the first (machin prints it: the library holds it)');
+    assert.equal(lines[2], '    k := y > 3', 'a statement that cannot fail needs no cut');
+    assert.equal(lines[3], `    fr_cut0 = "${idAt(table, 4)}"; z := y * 5`);
+    assert.equal(lines[4], `    fr_cut0 = "${idAt(table, 5)}"; return z - 1`);
+    assert.doesNotMatch(lines.slice(0, 6).join('\n'), /fr_stmt|fr_acc|fr_mark/, 'nothing else in the callee');
+    assert.ok(lines[9].includes(`fr_acc0 = fr_acc0 * ${table.base} + ${idAt(table, 10)}; if fr_acc0 == ${idAt(table, 10)} { fr_mark0 = "${idAt(table, 10)}" } else { fr_mark0 = str(fr_acc0) }; v = scale(v)`), lines[9]);
+  });
+
+  it('are not made without the marks: the callee prints its own statements', () => {
+    const { text, table } = instrumentStatementsOnly(mflProgram(SCALE, '/w/s.mfl'), true, false);
+    assert.equal(table.panicCuts, undefined);
+    assert.equal(table.rows.find((r) => r.line === 10)!.expands, undefined);
+    assert.doesNotMatch(text, /fr_cut/);
+  });
+
+  it("read back: the goroutine's next run ends its last call at the cut; a cut with no run after it, or at no statement of that call, makes the replay refused", () => {
+    const { table } = copy();
+    const B = table.base!;
+    const site = idAt(table, 10);
+    const ran = table.rows.find((r) => r.id === site)!.expands!;
+    const statements = (p: StatementProbes) => Array.from({ length: p.statement.length }, (_, k) => p.statement.get(k));
+    const probes = new StatementProbes(table);
+    probes.take('0', idAt(table, 9) * B + site, 1); // a run that did not panic: the whole call
+    probes.takeNumber('0', 'fr_cut0', idAt(table, 4), 1);
+    probes.take('0', site, 1);
+    probes.endRuns();
+    assert.equal(probes.bad, null);
+    assert.deepEqual(statements(probes), [idAt(table, 9), site, ...ran, site, ...ran.slice(0, ran.indexOf(idAt(table, 4)) + 1)]);
+    const left = new StatementProbes(table);
+    left.takeNumber('0', 'fr_cut0', idAt(table, 4), 1);
+    left.endRuns();
+    assert.match(left.bad ?? '', /panic cut with no run after it/);
+    const elsewhere = new StatementProbes(table);
+    elsewhere.takeNumber('0', 'fr_cut0', idAt(table, 4), 1);
+    elsewhere.take('0', idAt(table, 9), 1);
+    assert.match(elsewhere.bad ?? '', /panic cut at statement \d+, which the call of statement \d+ does not run/);
+  });
+});
+
 describe("a statements-only copy's probe local", () => {
   const SEND = 'func main() {\n    ch := make(chan int, 1)\n    k := 2\n    ch <- k\n    println(str(<-ch))\n}\n';
   it('holds text: a probe with nothing kept before it is a literal (no number made text at run time), the others go through str', () => {

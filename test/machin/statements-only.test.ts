@@ -289,6 +289,81 @@ func main() {
 }
 `;
 
+/**
+ * An overflow in the middle of a straight-line helper (a --safe build panics at `y * 5` on the
+ * 27th call): nobody prints the helper's statements, so the stderr library's held cut says how far
+ * it got, and the caller's held mark what ran before the call.
+ */
+const HELPER_OVERFLOW = `func scale(x) {
+    y := x + 1
+    z := y * 5
+    return z - 1
+}
+
+func grow(seed, done) {
+    v := seed
+    n := 0
+    for n < 100 {
+        v = scale(v)
+        n = n + 1
+    }
+    done <- v
+}
+
+func main() {
+    done := make(chan int)
+    go grow(3, done)
+    r := <-done
+    println(str(r))
+}
+`;
+
+/** An overflow in a one-line helper's return, called from a function literal (its caller's mark is fr_mark1). */
+const HELPER_RETURN_OVERFLOW = `func triple(x) { return x * 3 }
+
+func run(done) {
+    climb := func(k) {
+        for k > 0 {
+            k = triple(k)
+        }
+        return k
+    }
+    done <- climb(1)
+}
+
+func main() {
+    done := make(chan int)
+    go run(done)
+    r := <-done
+    println(str(r))
+}
+`;
+
+/**
+ * An overflow in a loop's test right after a straight-line helper ran whole (a --safe build panics
+ * at `k * k`): the cut the helper left is no longer how far it got, and must not be written.
+ */
+const HELPER_THEN_TEST_OVERFLOW = `func double(x) {
+    y := x * 2
+    return y
+}
+
+func climb(start, done) {
+    k := start
+    for k * k > 0 {
+        k = double(k)
+    }
+    done <- k
+}
+
+func main() {
+    done := make(chan int)
+    go climb(5, done)
+    r := <-done
+    println(str(r))
+}
+`;
+
 /** One-line loop bodies and function literals (called, and run as a goroutine): the per-statement copy is their truth. */
 const LITERALS = `func apply(f, x) { return f(x) }
 func counter(k, done) { step := func(s) { return s + 1 }  s := 0  for s < k { s = step(s) }  done <- s }
@@ -318,6 +393,8 @@ interface Shape {
   panic: string | null;
   /** The statements-only copy has panic marks (a --safe build with statements that only an overflow check can fail). */
   marks?: true;
+  /** And panic cuts (a straight-line helper that only an overflow check can fail, left unprinted). */
+  cuts?: true;
 }
 
 const SHAPES: Shape[] = [
@@ -329,6 +406,9 @@ const SHAPES: Shape[] = [
   { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: true, names: ['p', 'n', 'q', 'r'], values: true, panic: 'integer overflow (*)', marks: true },
   { name: 'loop-test-overflow', source: LOOP_TEST_OVERFLOW, safe: true, names: null, values: false, panic: 'integer overflow (*)', marks: true },
   { name: 'literal-overflow', source: LITERAL_OVERFLOW, safe: true, names: null, values: false, panic: 'integer overflow (*)', marks: true },
+  { name: 'helper-overflow', source: HELPER_OVERFLOW, safe: true, names: null, values: false, panic: 'integer overflow (*)', marks: true, cuts: true },
+  { name: 'helper-return-overflow', source: HELPER_RETURN_OVERFLOW, safe: true, names: null, values: false, panic: 'integer overflow (*)', marks: true, cuts: true },
+  { name: 'helper-then-test-overflow', source: HELPER_THEN_TEST_OVERFLOW, safe: true, names: null, values: false, panic: 'integer overflow (*)', marks: true, cuts: true },
   { name: 'overflow', source: OVERFLOW_MID_BLOCK, safe: false, names: ['p', 'n', 'q', 'r'], values: true, panic: null },
   { name: 'branch', source: BRANCH_MID_BLOCK, safe: true, names: null, values: false, panic: 'integer divide by zero' },
   { name: 'literals', source: LITERALS, safe: true, names: null, values: false, panic: null },
@@ -385,6 +465,7 @@ async function statementsOnlyLines(trace: string, program: string, dir: string, 
   const env = marks ? { ...preloadEnv(buffer.preload), ...panicMarksEnv(ins.table) } : {};
   const r = runMachin(['replay', pointed, '--verify', '--print', statementsOnlyPrinted(ins.table).join(',')], { timeoutMs: 60_000, env });
   assert.ok(!/ fr_mark/.test(r.stderr), 'no mark printed as such');
+  assert.ok((r.stderr.match(/ fr_cut/g) ?? []).length <= 1, 'a cut printed only where the panic is');
   return probeLines(r.stderr).length;
 }
 
@@ -402,10 +483,12 @@ describe('the statements-only replay against a probe before every statement (rea
       // the statements came from the statements-only copy's replay (its probes alone), the values from a third
       const started = output.filter((o) => o.startsWith('$ '));
       assert.equal(started.length, 3, started.join(''));
-      assert.match(started[0], / replay \S+ --verify --print fr_stmt0(,fr_stmt1)?(,fr_mark0(,fr_mark1)?)?\n$/);
+      assert.match(started[0], / replay \S+ --verify --print fr_stmt0(,fr_stmt1)?(,fr_mark0(,fr_mark1)?(,fr_cut0)?)?\n$/);
       // a --safe build's statements that only an overflow check can fail are marked, not printed before
       if (shape.marks) assert.match(started[0], /FROZEN_RUN_PANIC_MARKS=fr_mark0=fr_stmt0.* --print fr_stmt0(,fr_stmt1)?,fr_mark0/);
       if (!shape.safe) assert.doesNotMatch(started[0], /fr_mark/);
+      // ... and a straight-line helper that only an overflow check can fail is not printed at all
+      if (shape.cuts) assert.match(started[0], /FROZEN_RUN_PANIC_CUTS=fr_cut0 .* --print \S*,fr_cut0\n$/);
       assert.equal(rec.panic?.message ?? null, shape.panic);
       const tl = rec.timeline;
       assert.ok(rec.statements instanceof StatementIndex);
@@ -426,6 +509,8 @@ describe('the statements-only replay against a probe before every statement (rea
         assert.deepEqual(mine.slice(0, sure), ids.slice(0, sure), `goroutine ${g}: its statements that surely ran are the per-statement replay's`);
         const both = Math.min(mine.length, ids.length);
         assert.deepEqual(mine.slice(0, both), ids.slice(0, both), `goroutine ${g}: and so are the rest, where both printed them`);
+        // the panicking goroutine printed every statement up to the panic in both: all of them, the last the panic's
+        if (shape.panic && t === rec.panic!.thread) assert.deepEqual(mine, ids, `goroutine ${g}: every statement up to the panic`);
       }
       for (let t = 0; t < tl.threads.length; t++) {
         if (s.eventsOf(t) > 0) assert.ok(truth.byGoroutine.has(tl.threads[t].id), `goroutine ${tl.threads[t].id} ran statements in the per-statement replay too`);

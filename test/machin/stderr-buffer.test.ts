@@ -342,4 +342,56 @@ int main(int argc, char **argv) {
     // without the pairs, a mark is a probe like any other (the reader then refuses the replay)
     assert.match(run('end', '').stderr, /^probe 0 fr_stmt0 = 1 @op0\nprobe 0 fr_mark0 = 17 @op1\n/);
   });
+  it("holds a panic cut beside the mark: a mark drops it, a probe drops both, a panic writes it just before the mark, under its own name", async () => {
+    const preload = await library();
+    const dir = tempDir('stderr-buffer-c-');
+    // a caller's mark before its call of an unprinted helper, then the helper's cuts (instrument.ts, "Panic cuts")
+    const exe = cProgram(
+      dir,
+      'cuts',
+      `#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static void probe(const char *g, const char *name, const char *v, int op) { fprintf(stderr, "probe %s %s = %s @op%d\\n", g, name, v, op); }
+static void *other(void *arg) { (void)arg; probe("0.1", "fr_cut0", "9", 3); return NULL; }
+int main(int argc, char **argv) {
+  const char *how = argc > 1 ? argv[1] : "end";
+  char id[400];
+  memset(id, '7', sizeof id - 1);
+  id[sizeof id - 1] = 0;
+  const char *g = strcmp(how, "long") == 0 ? id : "0";
+  probe(g, "fr_stmt0", "1", 0);
+  probe(g, "fr_mark0", "27", 1);
+  probe(g, "fr_cut0", "3", 1);
+  probe(g, "fr_cut0", "4", 1);
+  pthread_t t;
+  pthread_create(&t, NULL, other, NULL);
+  pthread_join(t, NULL);
+  if (strcmp(how, "end") == 0) return 0;
+  if (strcmp(how, "crash") == 0) raise(SIGFPE);
+  if (strcmp(how, "marked") == 0) probe(g, "fr_mark0", "29", 2); /* the helper returned; the caller marks its next statement */
+  if (strcmp(how, "printed") == 0) probe(g, "fr_stmt0", "5", 2);
+  fwrite("panic: ", 1, 7, stderr);
+  fputs("boom\\n", stderr);
+  exit(2);
+}
+`,
+      ['-pthread'],
+    );
+    const run = (how: string) =>
+      spawnSync(exe, [how], { encoding: 'utf8', env: { PATH: process.env.PATH, MFL_RR_REPLAY: '/t', MFL_RR_PROBE: '1', FROZEN_RUN_PANIC_MARKS: 'fr_mark0=fr_stmt0', FROZEN_RUN_PANIC_CUTS: 'fr_cut0', ...preloadEnv(preload, {}) } });
+    const first = 'probe 0 fr_stmt0 = 1 @op0\n';
+    assert.equal(run('end').stderr, first, 'a run that ends writes no cut and no mark');
+    // the panicking thread's last cut (never the other thread's), then its mark as the statement probe
+    assert.equal(run('panic').stderr, `${first}probe 0 fr_cut0 = 4 @op1\nprobe 0 fr_stmt0 = 27 @op1\npanic: boom\n`, 'a panic inside the helper');
+    assert.equal(run('marked').stderr, `${first}probe 0 fr_stmt0 = 29 @op2\npanic: boom\n`, 'a mark after the helper returned drops its cut');
+    assert.equal(run('printed').stderr, `${first}probe 0 fr_stmt0 = 5 @op2\npanic: boom\n`, 'a probe drops both');
+    const long = 'probe ' + '7'.repeat(399);
+    assert.equal(run('long').stderr, `${long} fr_stmt0 = 1 @op0\n${long} fr_cut0 = 4 @op1\n${long} fr_stmt0 = 27 @op1\npanic: boom\n`, 'a long goroutine id');
+    const crash = run('crash');
+    assert.equal(crash.signal, 'SIGFPE');
+    assert.equal(crash.stderr, `${first}probe 0 fr_cut0 = 4 @op1\nprobe 0 fr_stmt0 = 27 @op1\n`, 'a crash by signal: the buffered lines, then the cut and the mark');
+  });
 });

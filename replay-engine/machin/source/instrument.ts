@@ -73,11 +73,17 @@ export interface StatementTable {
    * function-literal depth, paired with probeNames. Printed by machin, held by the stderr library.
    */
   panicMarks?: string[];
+  /**
+   * A statements-only copy with panic marks whose straight-line callees can fail an overflow check
+   * (instrumentStatementsOnly, "Panic cuts"): the cut local, one for every such callee. Printed by
+   * machin, held by the stderr library.
+   */
+  panicCuts?: string[];
 }
 
-/** What a statements-only copy's replay prints (`--print`): its statement probes, then its panic marks. */
-export function statementsOnlyPrinted(table: Pick<StatementTable, 'probeNames' | 'panicMarks'>): string[] {
-  return [...table.probeNames, ...(table.panicMarks ?? [])];
+/** What a statements-only copy's replay prints (`--print`): its statement probes, then its panic marks and cuts. */
+export function statementsOnlyPrinted(table: Pick<StatementTable, 'probeNames' | 'panicMarks' | 'panicCuts'>): string[] {
+  return [...table.probeNames, ...(table.panicMarks ?? []), ...(table.panicCuts ?? [])];
 }
 
 export interface InstrumentedProgram {
@@ -111,6 +117,7 @@ export class InstrumentError extends Error {
 const PROBE_BASE = 'fr_stmt';
 const ACCUMULATOR_BASE = 'fr_acc';
 const MARK_BASE = 'fr_mark';
+const CUT_BASE = 'fr_cut';
 /** A printed run of statements stays below this (15 digits: the probe readers' bound, exact in a double). */
 const PRINTED_BELOW = 1e15;
 
@@ -215,6 +222,15 @@ function tableOf(src: string, model: MflStatementModel, probeNames: string[]): S
  * in a --safe build most statements compute with `+`, `-` or `*`. Every point where a kept
  * statement can panic is marked just before it (a loop's test, which can panic too, at the
  * body's end), so a mark left over is never the one written.
+ *
+ * Panic cuts (with panic marks): a straight-line helper whose statements can fail only an overflow
+ * check is left unprinted like a quiet one (its callers' runs say what it ran: StatementRow.expands),
+ * and each calling statement is marked. Before each of the helper's statements that can fail, a
+ * literal goes to the cut local (`fr_cut0 = "3";`): machin prints it, and the stderr library holds
+ * it beside the thread's mark (a mark drops it, any other probe drops both) and writes it, just
+ * before the mark, when the thread panics. So a panic inside the helper prints its caller's run up
+ * to the call, and how far the helper got (the reader ends that call's run at the cut's statement);
+ * a run that does not panic prints no line for the helper at all.
  */
 export function instrumentStatementsOnly(program: MflProgram, safe: boolean, panicMarks = false): InstrumentedProgram {
   const { src, model, depths, probeNames } = readModel(program);
@@ -227,12 +243,23 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean, pan
   const limit = Math.floor((PRINTED_BELOW - base) / base); // an accumulator at most this takes one more statement
   const quiet = (effects: 'none' | 'arith' | undefined) => effects === 'none' || (effects === 'arith' && !safe);
   const asText = !model.bindings.has('str') && !program.globals.includes('str');
-  const expansions = straightLineCalls(model, quiet);
+  // (with marks, a straight-line callee may compute with + - *: panic cuts)
+  const expansions = straightLineCalls(model, quiet, marks === null ? quiet : (e) => quiet(e) || e === 'arith');
+  const cut = expansions.cutting.size > 0 ? chooseNames(CUT_BASE, model.identifiers, 1)[0] : '';
+  const cutDeclared = new Set<number>(); // cutting callees whose cut local is declared (at its first cut)
   const spliced = splicedCalls(model, quiet, expansions);
   const inserts: Array<{ at: number; order: number; text: string }> = [];
   for (const s of model.statements) {
-    // (a straight-line callee is not instrumented: its callers' statements say what it ran)
-    if (expansions.silent.has(s.fn)) continue;
+    // (a straight-line callee is not instrumented: its callers' statements say what it ran; one
+    // that can fail an overflow check says how far it got, in its cut local: the body is one block)
+    if (expansions.silent.has(s.fn)) {
+      if (expansions.cutting.has(s.fn) && s.effects === 'arith' && (s.kind === 'statement' || s.kind === 'return')) {
+        const declare = !cutDeclared.has(s.fn);
+        cutDeclared.add(s.fn);
+        inserts.push({ at: s.start, order: 1, text: `${cut} ${declare ? ':=' : '='} "${s.id}"; ` });
+      }
+      continue;
+    }
     const depth = model.functions[s.fn].depth;
     const [p, a] = [probeNames[depth], accumulators[depth]];
     // (the probe local holds text where `str` is machin's: see the note at PROBE_BASE)
@@ -253,8 +280,9 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean, pan
     const effects = runEffects(model, s);
     const kept = plain && (quiet(effects) || expansions.sites.has(s.id) || spliced.sites.has(s.id));
     const keep = `${room}${a} = ${a} * ${base} + ${s.id}; `;
-    if (!kept && plain && marked(effects)) {
-      // kept, and marked: what printing before it would print (the run so far and itself)
+    if ((!kept && plain && marked(effects)) || expansions.cutSites.has(s.id)) {
+      // kept, and marked: what printing before it would print (the run so far and itself; for a
+      // call of a cutting callee, with the callee's cut after it when the callee panics)
       marking.add(s.fn);
       const mark = asText ? `if ${a} == ${s.id} { ${m} = "${s.id}" } else { ${m} = str(${a}) }; ` : `${m} = ${a}; `;
       inserts.push({ at: s.start, order: 1, text: keep + mark });
@@ -280,6 +308,7 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean, pan
   const table = tableOf(src, model, probeNames);
   table.base = base;
   if (marks !== null && marking.size > 0) table.panicMarks = marks;
+  if (cut) table.panicCuts = [cut];
   for (const [site, ids] of expansions.sites) table.rows[site - 1].expands = ids;
   for (const site of spliced.sites) table.rows[site - 1].splice = 'call';
   for (const row of table.rows) {
@@ -317,7 +346,7 @@ function helperFunctions(model: MflStatementModel): number[] {
  * statements; `callees`: the functions (indexes). Found as a fixed point: a function stays only
  * while every statement of it is quiet or calls one that stays (recursion is fine).
  */
-function splicedCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith' | undefined) => boolean, expansions: { sites: Map<number, number[]>; silent: Set<number> }): { sites: Set<number>; callees: Set<number> } {
+function splicedCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith' | undefined) => boolean, expansions: StraightLineCalls): { sites: Set<number>; callees: Set<number> } {
   const candidates = new Map<string, number>();
   for (const fn of helperFunctions(model)) if (!expansions.silent.has(fn)) candidates.set(model.functions[fn].name, fn);
   const isSite = (s: MflStatement) => s.kind === 'statement' && s.call !== undefined && candidates.has(s.call.callee) && !s.op && !s.spawns && !s.loop && quiet(s.call.effects);
@@ -325,7 +354,7 @@ function splicedCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith
     if (s.kind === 'entry' || s.kind === 'exit') return true;
     if (s.op || s.spawns) return false;
     if (s.kind === 'return') return s.returnCalls === 0 && quiet(s.effects);
-    return expansions.sites.has(s.id) || isSite(s) || quiet(runEffects(model, s));
+    return (expansions.sites.has(s.id) && !expansions.cutSites.has(s.id)) || isSite(s) || quiet(runEffects(model, s));
   };
   for (let changed = true; changed; ) {
     changed = false;
@@ -349,18 +378,26 @@ function splicedCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith
  * runs is fixed by the text; from a simple statement that is otherwise quiet too; and every use of
  * the function's name is such a call (no `go`, no function value), so the callee itself need not
  * be instrumented at all. `sites`: statement -> the statements its call runs (the callee's entry,
- * body, and return or end); `silent`: the callees (function indexes).
+ * body, and return or end); `silent`: the callees (function indexes). `bodyQuiet` says which of the
+ * callee's statements pass (with panic marks, also those only an overflow check can fail: such a
+ * callee is `cutting`, its calls `cutSites`); the calling statement's rest must be `quiet`.
  */
-function straightLineCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith' | undefined) => boolean): { sites: Map<number, number[]>; silent: Set<number> } {
+function straightLineCalls(
+  model: MflStatementModel,
+  quiet: (effects: 'none' | 'arith' | undefined) => boolean,
+  bodyQuiet: (effects: 'none' | 'arith' | undefined) => boolean,
+): StraightLineCalls {
   const sites = new Map<number, number[]>();
   const silent = new Set<number>();
+  const cutting = new Set<number>();
+  const cutSites = new Set<number>();
   const runs = new Map<string, { fn: number; ids: number[] }>();
   for (const fn of helperFunctions(model)) {
     const f = model.functions[fn];
     const body = model.statements.filter((s) => s.fn === fn);
     const ok = body.every((s, k) => {
       if (s.kind === 'entry' || s.kind === 'exit') return true;
-      if (s.op || s.spawns || s.loop || s.branches || !quiet(s.effects)) return false;
+      if (s.op || s.spawns || s.loop || s.branches || !bodyQuiet(s.effects)) return false;
       // a return ends the body (nothing after it but the body's end), and makes no call
       if (s.kind === 'return') return s.returnCalls === 0 && body.slice(k + 1).every((x) => x.kind === 'exit');
       return s.kind === 'statement';
@@ -378,9 +415,21 @@ function straightLineCalls(model: MflStatementModel, quiet: (effects: 'none' | '
     if ((model.references.get(name) ?? 0) !== at.length) continue;
     const run = runs.get(name)!;
     silent.add(run.fn);
-    for (const site of at) sites.set(site, run.ids);
+    const cuts = model.statements.some((s) => s.fn === run.fn && !quiet(s.effects) && (s.kind === 'statement' || s.kind === 'return'));
+    if (cuts) cutting.add(run.fn);
+    for (const site of at) {
+      sites.set(site, run.ids);
+      if (cuts) cutSites.add(site);
+    }
   }
-  return { sites, silent };
+  return { sites, silent, cutting, cutSites };
+}
+
+interface StraightLineCalls {
+  sites: Map<number, number[]>;
+  silent: Set<number>;
+  cutting: Set<number>;
+  cutSites: Set<number>;
 }
 
 /** `fr_arg_n` for parameter n; a suffix is added to the prefix until no name is one the program spells. */

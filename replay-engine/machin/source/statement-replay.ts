@@ -23,6 +23,8 @@ export class StatementProbes implements ProbeSink {
   readonly names: ReadonlySet<string>;
   /** A statements-only copy's panic marks (StatementTable.panicMarks): never printed where the stderr library holds them. */
   private readonly marks: ReadonlySet<string>;
+  /** Its panic cuts (StatementTable.panicCuts): printed only by the stderr library, before a panicking thread's mark. */
+  private readonly cuts: ReadonlySet<string>;
   /** Goroutine ids in order of first probe. */
   readonly goroutines: string[] = [];
   private readonly ids = new Map<string, number>();
@@ -42,6 +44,7 @@ export class StatementProbes implements ProbeSink {
   constructor(private readonly table: StatementTable) {
     this.names = new Set(table.probeNames);
     this.marks = new Set(table.panicMarks);
+    this.cuts = new Set(table.panicCuts);
     this.expands = table.rows.map((r) => r.expands);
     this.splicer = table.base !== undefined && CallSplicer.needed(table.rows) ? new CallSplicer(table.rows) : null;
     this.printed = table.base !== undefined && this.splicer === null ? new Map() : null;
@@ -234,8 +237,11 @@ export class StatementProbes implements ProbeSink {
     const g = this.idOf(goroutine);
     const base = this.table.base;
     if (base === undefined) return this.takeStatement(g, value, op);
+    // (a run with a cut before it ends otherwise than its number says: panicCutAt)
+    const cut = this.cut !== null && this.cut.g === g ? this.cut.statement : 0;
+    if (cut) this.cut = null;
     // (the same number is the same run: decoded once, and the index builder keeps its templates there)
-    const printed = this.printed?.get(value);
+    const printed = cut ? undefined : this.printed?.get(value);
     if (printed !== undefined) return this.takeRun(g, printed.ids, printed.ids.length, op, printed);
     // A statements-only copy's run of statements: base-B digits, the first ran the most significant
     // (no digit is 0: statement numbers start at 1), each followed by what its call ran that nobody
@@ -255,7 +261,16 @@ export class StatementProbes implements ProbeSink {
     let run = this.run;
     while (d > 0) {
       const id = this.digits[--d];
-      const ran = this.expands[id - 1];
+      let ran = this.expands[id - 1];
+      if (cut && d === 0) {
+        // the last statement's call ran its callee only up to the cut (and the goroutine panicked there)
+        const upTo = ran ? ran.indexOf(cut) : -1;
+        if (upTo < 0) {
+          this.bad ??= `goroutine ${goroutine} printed a panic cut at statement ${cut}, which the call of statement ${id} does not run`;
+          return;
+        }
+        ran = ran!.slice(0, upTo + 1);
+      }
       const need = n + 1 + (ran ? ran.length : 0);
       if (need > run.length) {
         const bigger = new Int32Array(need * 2);
@@ -289,6 +304,7 @@ export class StatementProbes implements ProbeSink {
    * surely ran is finished.
    */
   endRuns(): void {
+    if (this.cut !== null) this.bad ??= `goroutine ${this.goroutines[this.cut.g]} printed a panic cut with no run after it`;
     const splicer = this.splicer;
     if (splicer === null || this.ended) return;
     this.ended = true;
@@ -384,6 +400,7 @@ export class StatementProbes implements ProbeSink {
 
   takeValue(goroutine: string, name: string, value: string, op: number): void {
     if (this.marks.has(name)) return this.markPrinted(goroutine, name);
+    if (this.cuts.has(name)) return this.panicCutAt(goroutine, Number(value));
     if (this.made) return this.placeNow(goroutine, name, value, 0, op);
     this.placeValue(goroutine, name, op);
     this.values.push(value);
@@ -391,6 +408,7 @@ export class StatementProbes implements ProbeSink {
 
   takeNumber(goroutine: string, name: string, value: number, op: number): void {
     if (this.marks.has(name)) return this.markPrinted(goroutine, name);
+    if (this.cuts.has(name)) return this.panicCutAt(goroutine, value);
     if (this.made) return this.placeNow(goroutine, name, null, value, op);
     this.placeValue(goroutine, name, op);
     this.values.pushNumber(value);
@@ -403,6 +421,23 @@ export class StatementProbes implements ProbeSink {
   private markPrinted(goroutine: string, name: string): void {
     this.bad ??= `goroutine ${goroutine} printed the panic mark ${name}, which the stderr library should have held (was it not loaded?)`;
   }
+
+  /**
+   * A panic cut, written by the stderr library just before the panicking thread's mark: the
+   * goroutine's next run (that mark) ends with a call of a callee nobody prints, which ran only up to
+   * `statement` (instrument.ts, "Panic cuts").
+   */
+  private panicCutAt(goroutine: string, statement: number): void {
+    const g = this.idOf(goroutine);
+    if (this.cut !== null || !(Number.isInteger(statement) && statement >= 1 && statement <= this.table.rows.length)) {
+      this.bad ??= `goroutine ${goroutine} printed the panic cut ${statement}, which is no statement, or a second one`;
+      return;
+    }
+    this.cut = { g, statement };
+  }
+
+  /** The panic cut waiting for its goroutine's next run. */
+  private cut: { g: number; statement: number } | null = null;
 
   private placeValue(goroutine: string, name: string, op: number): void {
     this.beforeValue(goroutine);

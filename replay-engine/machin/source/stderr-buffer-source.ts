@@ -16,12 +16,23 @@ export const STDERR_BUFFER_C = `/* Frozen Run: stderr buffer for machin replay -
 
 static char fr_buffer[1 << 16];
 static int fr_buffered = 0;
-/* A held panic mark's line (the marks are below), per thread: in the thread's own room, or for a
-   longer line (a goroutine id of some hundred characters) in memory freed when the thread ends. */
-static __thread char fr_held_line[256];
-static __thread char *fr_held = NULL, *fr_held_big = NULL; /* fr_held: fr_held_line or fr_held_big */
-static __thread size_t fr_held_length = 0, fr_held_big_room = 0;
+/* A held line (a panic mark's or a panic cut's: below), per thread: in the thread's own room, or for
+   a longer line (a goroutine id of some hundred characters) in memory freed when the thread ends. */
+struct fr_held {
+  char line[256];
+  char *at, *big; /* at: line or big */
+  size_t length, big_room;
+};
+static __thread struct fr_held fr_mark_held, fr_cut_held;
 static void fr_read_marks(void);
+static void fr_write_all(const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(2, p, n);
+    if (w <= 0) return;
+    p += w;
+    n -= (size_t)w;
+  }
+}
 
 static void fr_flush_at_exit(void) {
   flockfile(stderr); /* kept: nobody writes into the buffer after this flush */
@@ -36,11 +47,9 @@ static void fr_flush_on_crash(int sig) {
     if (n <= 0) break;
     from += n;
   }
-  for (size_t at = 0; at < fr_held_length; ) { /* the crashing thread's held line, after them */
-    ssize_t n = write(2, fr_held + at, fr_held_length - at);
-    if (n <= 0) break;
-    at += (size_t)n;
-  }
+  /* the crashing thread's held lines, after them: its cut, then its mark */
+  if (fr_cut_held.length) fr_write_all(fr_cut_held.at, fr_cut_held.length);
+  if (fr_mark_held.length) fr_write_all(fr_mark_held.at, fr_mark_held.length);
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -91,34 +100,48 @@ static const char *fr_probe_seen = NULL;
    other probe drops it (what it held is printed
    then); a panic on the thread writes it first, as that statement probe, so the statements that
    ran up to the panic are printed as if the copy had printed before every such statement.
-   FROZEN_RUN_PANIC_MARKS pairs them: mark=probe,mark=probe. */
+   FROZEN_RUN_PANIC_MARKS pairs them: mark=probe,mark=probe.
+   Panic cuts ("Panic cuts" there): a probe of a cut's name is held too, as it is, beside the mark
+   (a mark drops it, any other probe drops both): how far an unprinted callee got. A panic writes
+   it just before the mark, whose run ends with that callee's call. FROZEN_RUN_PANIC_CUTS names
+   them: cut,cut. A cut is kept in the same lists with no probe. */
 static char **fr_mark_name = NULL, **fr_mark_probe = NULL; /* one pair a function-literal depth */
 static int fr_marks = 0;
 static const char *fr_not_mark_seen = NULL; /* the last name found to be no mark (one literal per name) */
 
-static pthread_key_t fr_held_key; /* its destructor frees a thread's longer room */
+static pthread_key_t fr_mark_key, fr_cut_key; /* their destructors free a thread's longer rooms */
 
 static void fr_free_held(void *room) { free(room); }
 
-static void fr_read_marks(void) {
-  const char *list = getenv("FROZEN_RUN_PANIC_MARKS");
+/* The names of the comma-separated list in the environment variable var into the lists, each
+   paired with what follows its = (pairs) or with none. */
+static void fr_read_list(const char *var, int pairs) {
+  const char *list = getenv(var);
   char *copy = list ? strdup(list) : NULL, *save = NULL;
-  if (!copy || pthread_key_create(&fr_held_key, fr_free_held) != 0) return;
-  size_t pairs = 1;
-  for (const char *c = copy; *c; c++) pairs += *c == ',';
-  fr_mark_name = calloc(pairs, sizeof *fr_mark_name);
-  fr_mark_probe = calloc(pairs, sizeof *fr_mark_probe);
-  if (!fr_mark_name || !fr_mark_probe) return; /* no marks held: a mark printed makes the replay refused */
-  for (char *pair = strtok_r(copy, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
-    char *eq = strchr(pair, '=');
-    if (!eq) continue;
-    *eq = 0;
-    fr_mark_name[fr_marks] = pair;
-    fr_mark_probe[fr_marks++] = eq + 1;
+  if (!copy) return;
+  for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(item, '=');
+    if (pairs != (eq != NULL)) continue;
+    if (eq) *eq = 0;
+    fr_mark_name[fr_marks] = item;
+    fr_mark_probe[fr_marks++] = eq ? eq + 1 : NULL;
   }
 }
 
-/* The mark named name, or -1. */
+static void fr_read_marks(void) {
+  const char *marks = getenv("FROZEN_RUN_PANIC_MARKS"), *cuts = getenv("FROZEN_RUN_PANIC_CUTS");
+  if (!marks || pthread_key_create(&fr_mark_key, fr_free_held) != 0 || pthread_key_create(&fr_cut_key, fr_free_held) != 0) return;
+  size_t names = 2;
+  for (const char *c = marks; *c; c++) names += *c == ',';
+  for (const char *c = cuts ? cuts : ""; *c; c++) names += *c == ',';
+  fr_mark_name = calloc(names, sizeof *fr_mark_name);
+  fr_mark_probe = calloc(names, sizeof *fr_mark_probe);
+  if (!fr_mark_name || !fr_mark_probe) return; /* no marks held: a mark printed makes the replay refused */
+  fr_read_list("FROZEN_RUN_PANIC_MARKS", 1);
+  fr_read_list("FROZEN_RUN_PANIC_CUTS", 0);
+}
+
+/* The mark or cut named name, or -1. */
 static int fr_mark_of(const char *name) {
   if (name == fr_not_mark_seen) return -1;
   for (int i = 0; i < fr_marks; i++) if (strcmp(name, fr_mark_name[i]) == 0) return i;
@@ -126,26 +149,26 @@ static int fr_mark_of(const char *name) {
   return -1;
 }
 
-/* Holds the statement probe's line for this thread (no memory for a long one: abort, so the replay
-   ends otherwise than the plain one and nothing it printed is trusted). */
-static void fr_hold(const char *g, const char *probe, const char *val, const char *op, size_t lo) {
+/* Holds the probe's line, under the name probe, in this thread's h (no memory for a long one:
+   abort, so the replay ends otherwise than the plain one and nothing it printed is trusted). */
+static void fr_hold(struct fr_held *h, pthread_key_t key, const char *g, const char *probe, const char *val, const char *op, size_t lo) {
   size_t lg = strlen(g), lp = strlen(probe), lv = strlen(val), n = 6 + lg + 1 + lp + 3 + lv + 4 + lo + 1;
-  if (n <= sizeof fr_held_line) {
-    fr_held = fr_held_line;
+  if (n <= sizeof h->line) {
+    h->at = h->line;
   } else {
-    if (n > fr_held_big_room) {
-      char *more = realloc(fr_held_big, n + 64);
+    if (n > h->big_room) {
+      char *more = realloc(h->big, n + 64);
       if (!more) abort();
-      fr_held_big = more;
-      fr_held_big_room = n + 64;
-      (void)pthread_setspecific(fr_held_key, more);
+      h->big = more;
+      h->big_room = n + 64;
+      (void)pthread_setspecific(key, more);
     }
-    fr_held = fr_held_big;
+    h->at = h->big;
   }
-  char *w = fr_held;
+  char *w = h->at;
   memcpy(w, "probe ", 6); w += 6; memcpy(w, g, lg); w += lg; *w++ = ' '; memcpy(w, probe, lp); w += lp;
   memcpy(w, " = ", 3); w += 3; memcpy(w, val, lv); w += lv; memcpy(w, " @op", 4); w += 4; memcpy(w, op, lo); w += lo; *w = '\\n';
-  fr_held_length = n;
+  h->length = n;
 }
 
 /* Whether s[0, n) starts machin's panic report (mfl_panic: text, or JSON with MFL_RR_JSON). */
@@ -153,16 +176,19 @@ static int fr_is_panic(const char *s, size_t n) {
   return (n >= 7 && memcmp(s, "panic: ", 7) == 0) || (n >= 10 && memcmp(s, "{\\"panic\\":\\"", 10) == 0);
 }
 
-/* The thread's held line into stderr's buffer, before the panic report that begins. */
+/* The thread's held lines (its cut, then its mark) into stderr's buffer, before the panic report that begins. */
 static void fr_write_held(FILE *f) {
   flockfile(f);
-  fr_put(f, fr_held, fr_held_length);
+  if (fr_cut_held.length) fr_put(f, fr_cut_held.at, fr_cut_held.length);
+  if (fr_mark_held.length) fr_put(f, fr_mark_held.at, fr_mark_held.length);
   funlockfile(f);
-  fr_held_length = 0;
+  fr_cut_held.length = fr_mark_held.length = 0;
 }
 
+#define fr_holding() (fr_mark_held.length || fr_cut_held.length)
+
 size_t fwrite(const void *p, size_t size, size_t count, FILE *f) {
-  if (fr_held_length && f == stderr && size == 1 && fr_is_panic(p, count)) fr_write_held(f);
+  if (fr_holding() && f == stderr && size == 1 && fr_is_panic(p, count)) fr_write_held(f);
   flockfile(f);
   size_t r = fwrite_unlocked(p, size, count, f);
   funlockfile(f);
@@ -170,7 +196,7 @@ size_t fwrite(const void *p, size_t size, size_t count, FILE *f) {
 }
 
 int fputs(const char *s, FILE *f) {
-  if (fr_held_length && f == stderr && fr_is_panic(s, strlen(s))) fr_write_held(f);
+  if (fr_holding() && f == stderr && fr_is_panic(s, strlen(s))) fr_write_held(f);
   flockfile(f);
   int r = fputs_unlocked(s, f);
   funlockfile(f);
@@ -186,12 +212,18 @@ int fprintf(FILE *f, const char *format, ...) {
     char digits[24], *op = fr_decimal(digits + sizeof digits, va_arg(ap, int));
     size_t lg = strlen(g), ln = strlen(name), lv = strlen(val), lo = (size_t)(digits + sizeof digits - op);
     int mark = fr_marks ? fr_mark_of(name) : -1;
-    if (mark >= 0) {
-      fr_hold(g, fr_mark_probe[mark], val, op, lo);
+    if (mark >= 0 && fr_mark_probe[mark]) {
+      fr_hold(&fr_mark_held, fr_mark_key, g, fr_mark_probe[mark], val, op, lo);
+      fr_cut_held.length = 0;
       va_end(ap);
-      return (int)fr_held_length;
+      return (int)fr_mark_held.length;
     }
-    fr_held_length = 0;
+    if (mark >= 0) {
+      fr_hold(&fr_cut_held, fr_cut_key, g, name, val, op, lo);
+      va_end(ap);
+      return (int)fr_cut_held.length;
+    }
+    fr_mark_held.length = fr_cut_held.length = 0;
     flockfile(f);
     fr_put(f, "probe ", 6); fr_put(f, g, lg); fr_put(f, " ", 1); fr_put(f, name, ln); fr_put(f, " = ", 3);
     fr_put(f, val, lv); fr_put(f, " @op", 4); fr_put(f, op, lo); fr_put(f, "\\n", 1);

@@ -105,11 +105,15 @@ export async function prebuiltStderrBuffer(dir: string): Promise<StderrBuffer | 
 
 /**
  * What tells the library a statements-only copy's panic marks (instrumentStatementsOnly): each
- * mark local and the statement probe it stands for, `fr_mark0=fr_stmt0,...`; nothing without marks.
+ * mark local and the statement probe it stands for, `fr_mark0=fr_stmt0,...`, and its cut locals,
+ * `fr_cut0`; nothing without marks.
  */
-export function panicMarksEnv(table: Pick<StatementTable, 'probeNames' | 'panicMarks'>): Record<string, string> {
+export function panicMarksEnv(table: Pick<StatementTable, 'probeNames' | 'panicMarks' | 'panicCuts'>): Record<string, string> {
   const marks = table.panicMarks;
-  return marks ? { FROZEN_RUN_PANIC_MARKS: marks.map((m, d) => `${m}=${table.probeNames[d]}`).join(',') } : {};
+  if (!marks) return {};
+  const env: Record<string, string> = { FROZEN_RUN_PANIC_MARKS: marks.map((m, d) => `${m}=${table.probeNames[d]}`).join(',') };
+  if (table.panicCuts?.length) env.FROZEN_RUN_PANIC_CUTS = table.panicCuts.join(',');
+  return env;
 }
 
 /** The environment that loads it in the replayed program, after whatever LD_PRELOAD already holds. */
