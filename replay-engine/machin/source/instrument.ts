@@ -245,7 +245,7 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean, pan
   const asText = !model.bindings.has('str') && !program.globals.includes('str');
   // (with marks, a straight-line callee may compute with + - *: panic cuts)
   const expansions = straightLineCalls(model, quiet, marks === null ? quiet : (e) => quiet(e) || e === 'arith');
-  const cut = expansions.cutting.size > 0 ? chooseNames(CUT_BASE, model.identifiers, 1)[0] : '';
+  const cut = expansions.cutAt.size > 0 ? chooseNames(CUT_BASE, model.identifiers, 1)[0] : '';
   const cutDeclared = new Set<number>(); // cutting callees whose cut local is declared (at its first cut)
   const spliced = splicedCalls(model, quiet, expansions);
   const inserts: Array<{ at: number; order: number; text: string }> = [];
@@ -253,7 +253,7 @@ export function instrumentStatementsOnly(program: MflProgram, safe: boolean, pan
     // (a straight-line callee is not instrumented: its callers' statements say what it ran; one
     // that can fail an overflow check says how far it got, in its cut local: the body is one block)
     if (expansions.silent.has(s.fn)) {
-      if (expansions.cutting.has(s.fn) && s.effects === 'arith' && (s.kind === 'statement' || s.kind === 'return')) {
+      if (expansions.cutAt.has(s.id)) {
         const declare = !cutDeclared.has(s.fn);
         cutDeclared.add(s.fn);
         inserts.push({ at: s.start, order: 1, text: `${cut} ${declare ? ':=' : '='} "${s.id}"; ` });
@@ -379,8 +379,8 @@ function splicedCalls(model: MflStatementModel, quiet: (effects: 'none' | 'arith
  * the function's name is such a call (no `go`, no function value), so the callee itself need not
  * be instrumented at all. `sites`: statement -> the statements its call runs (the callee's entry,
  * body, and return or end); `silent`: the callees (function indexes). `bodyQuiet` says which of the
- * callee's statements pass (with panic marks, also those only an overflow check can fail: such a
- * callee is `cutting`, its calls `cutSites`); the calling statement's rest must be `quiet`.
+ * callee's statements pass (with panic marks, also those only an overflow check can fail: `cutAt`,
+ * each given a cut, and the calls of their callees `cutSites`); the calling statement's rest must be `quiet`.
  */
 function straightLineCalls(
   model: MflStatementModel,
@@ -389,9 +389,9 @@ function straightLineCalls(
 ): StraightLineCalls {
   const sites = new Map<number, number[]>();
   const silent = new Set<number>();
-  const cutting = new Set<number>();
+  const cutAt = new Set<number>();
   const cutSites = new Set<number>();
-  const runs = new Map<string, { fn: number; ids: number[] }>();
+  const runs = new Map<string, { fn: number; ids: number[]; cuts: number[] }>();
   for (const fn of helperFunctions(model)) {
     const f = model.functions[fn];
     const body = model.statements.filter((s) => s.fn === fn);
@@ -402,7 +402,10 @@ function straightLineCalls(
       if (s.kind === 'return') return s.returnCalls === 0 && body.slice(k + 1).every((x) => x.kind === 'exit');
       return s.kind === 'statement';
     });
-    if (ok) runs.set(f.name, { fn, ids: body.filter((s, k) => !(s.kind === 'exit' && body[k - 1]?.kind === 'return')).map((s) => s.id) });
+    if (!ok) continue;
+    const ids = body.filter((s, k) => !(s.kind === 'exit' && body[k - 1]?.kind === 'return')).map((s) => s.id);
+    const cuts = body.filter((s) => (s.kind === 'statement' || s.kind === 'return') && !quiet(s.effects)).map((s) => s.id);
+    runs.set(f.name, { fn, ids, cuts });
   }
   const calls = new Map<string, number[]>();
   for (const s of model.statements) {
@@ -415,20 +418,21 @@ function straightLineCalls(
     if ((model.references.get(name) ?? 0) !== at.length) continue;
     const run = runs.get(name)!;
     silent.add(run.fn);
-    const cuts = model.statements.some((s) => s.fn === run.fn && !quiet(s.effects) && (s.kind === 'statement' || s.kind === 'return'));
-    if (cuts) cutting.add(run.fn);
+    for (const id of run.cuts) cutAt.add(id);
     for (const site of at) {
       sites.set(site, run.ids);
-      if (cuts) cutSites.add(site);
+      if (run.cuts.length > 0) cutSites.add(site);
     }
   }
-  return { sites, silent, cutting, cutSites };
+  return { sites, silent, cutAt, cutSites };
 }
 
 interface StraightLineCalls {
   sites: Map<number, number[]>;
   silent: Set<number>;
-  cutting: Set<number>;
+  /** Statements of silent callees that only an overflow check can fail: a cut goes before each. */
+  cutAt: Set<number>;
+  /** Calls of callees with such statements: marked. */
   cutSites: Set<number>;
 }
 

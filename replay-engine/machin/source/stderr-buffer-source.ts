@@ -42,11 +42,7 @@ static void fr_flush_at_exit(void) {
 static void fr_flush_on_crash(int sig) {
   char *from = stderr->_IO_write_base, *to = stderr->_IO_write_ptr;
   while (to > from && to[-1] != '\\n') to--; /* whole lines only */
-  while (from < to) {
-    ssize_t n = write(2, from, (size_t)(to - from));
-    if (n <= 0) break;
-    from += n;
-  }
+  fr_write_all(from, (size_t)(to - from));
   /* the crashing thread's held lines, after them: its cut, then its mark */
   if (fr_cut_held.length) fr_write_all(fr_cut_held.at, fr_cut_held.length);
   if (fr_mark_held.length) fr_write_all(fr_mark_held.at, fr_mark_held.length);
@@ -105,7 +101,7 @@ static const char *fr_probe_seen = NULL;
    (a mark drops it, any other probe drops both): how far an unprinted callee got. A panic writes
    it just before the mark, whose run ends with that callee's call. FROZEN_RUN_PANIC_CUTS names
    them: cut,cut. A cut is kept in the same lists with no probe. */
-static char **fr_mark_name = NULL, **fr_mark_probe = NULL; /* one pair a function-literal depth */
+static char **fr_mark_name = NULL, **fr_mark_probe = NULL; /* a mark a function-literal depth, then the cuts */
 static int fr_marks = 0;
 static const char *fr_not_mark_seen = NULL; /* the last name found to be no mark (one literal per name) */
 

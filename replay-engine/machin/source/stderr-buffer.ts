@@ -21,7 +21,8 @@
 // off the instrumented replay of a trace that seldom hands over (docs/machin.md).
 // It also holds a --safe statements-only copy's panic marks (instrument.ts, instrumentStatementsOnly):
 // a mark's probe line is kept per thread instead of written, and written, as the statement probe it
-// stands for, only when that thread panics (machin's `panic: ` report begins with fwrite or fputs).
+// stands for, only when that thread panics (machin's `panic: ` report begins with fwrite or fputs);
+// beside it, the thread's panic cut (how far an unprinted helper got), written just before the mark.
 // It acts only where machin asked for probes of a replay (MFL_RR_REPLAY and MFL_RR_PROBE are set
 // for the replayed program alone), never in machin or the C compiler that run with it.
 import { createHash } from 'node:crypto';
